@@ -1,0 +1,4 @@
+/** Every bench module, in the order they run. Add yours here. */
+import type { BenchModule } from './harness';
+
+export const modules: BenchModule[] = [];

@@ -1,0 +1,6 @@
+export * from './enums';
+export * from './envelope';
+export * from './errors';
+export * from './resources';
+export * from './route';
+export * from './routes';

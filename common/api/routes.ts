@@ -1,0 +1,416 @@
+/**
+ * Every endpoint of the spec, with our choices where the spec says "not shown" (README:
+ * Interface choices). The client (main/api) and the service (service/) are both driven by this
+ * table, so the two sides cannot drift apart.
+ */
+import { z } from 'zod';
+import { DocumentBody } from '../transcript/model';
+import { envelope, ListQuery, single, wrapped } from './envelope';
+import { ExportFormat, JobStatus, SessionMode, TokenType, TranslationLanguage, WebhookEvent, YearsValid } from './enums';
+import {
+  ApiToken,
+  BatchUpload,
+  CurrentUser,
+  DeletedResponse,
+  Document,
+  EmailShareResult,
+  Folder,
+  Glossary,
+  GlossaryEntry,
+  Job,
+  JobResult,
+  LanguageModel,
+  LanguagePair,
+  LegacyCreateResult,
+  LegacyResult,
+  ListItem,
+  LoginResponse,
+  MfaBackupCodes,
+  MfaQrCode,
+  MfaState,
+  MfaVerify,
+  OkResponse,
+  Session,
+  ShareLink,
+  SummarizeResult,
+} from './resources';
+import { route } from './route';
+
+const id = z.string().min(1).max(128);
+const numericId = z.coerce.number().int().min(1);
+const formBool = z.preprocess((v) => (v === 'true' || v === '1' || v === true ? true : v === 'false' || v === '0' || v === false || v === '' ? false : v), z.boolean());
+const queryBool = formBool.optional();
+const SessionParams = z.object({ sessionId: id });
+const DocParams = z.object({ sessionId: id, documentId: id });
+const Binary = z.instanceof(Uint8Array);
+/** A multipart form; its parts are named in the route summary (FormData is not in common's lib). */
+const Multipart = z.unknown();
+
+const BASE = '/api/v3';
+const STT = `${BASE}/speech-to-text`;
+const DOC = `${STT}/session/{sessionId}/document/{documentId}`;
+
+const LoginForm = z.object({
+  username: z.string().min(1).max(320),
+  password: z.string().min(1).max(1024),
+  remember_me: formBool.optional(),
+});
+
+export const LegacyCreateBody = z
+  .object({
+    language: z.string().min(1).max(32),
+    webhook_url: z.url({ protocol: /^https?$/ }).optional(),
+    webhook_method: z.enum(['POST', 'PUT']).optional(),
+    webhook_headers: z.array(z.string().max(1024)).max(32).optional(),
+    keep_source: z.boolean().default(false),
+    media_source: z.url({ protocol: /^https?$/ }).optional(),
+    punctuation: z.boolean().default(false),
+    meta_data: z.record(z.string(), z.string()).optional(),
+    /** Interface choice: decode (default), align or upload. */
+    session_mode: SessionMode.optional(),
+    diarization: z.boolean().optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.webhook_url && (b.webhook_method || b.webhook_headers)) {
+      ctx.addIssue({ code: 'custom', message: 'webhook_method and webhook_headers require webhook_url' });
+    }
+  });
+export type LegacyCreateBody = z.input<typeof LegacyCreateBody>;
+
+export const TranscribeBody = z
+  .object({
+    file_id: id,
+    language: z.string().min(1).max(32),
+    enable_diarization: z.boolean().optional(),
+    /** Old names, accepted as enable_diarization. */
+    speaker_labels: z.boolean().optional(),
+    speaker_detection: z.boolean().optional(),
+    enable_timestamps: z.boolean().optional(),
+    glossary_id: z.union([z.string(), z.number()]).optional(),
+    custom_model_id: z.union([z.string(), z.number()]).optional(),
+    webhook_url: z.url({ protocol: /^https?$/ }).optional(),
+    webhook_secret: z.string().min(8).max(256).optional(),
+    webhook_events: z.array(WebhookEvent).optional(),
+    /** Interface choice: align with a given text, or upload a finished document. */
+    session_mode: SessionMode.optional(),
+    transcript_text: z.string().max(5_000_000).optional(),
+    filename: z.string().max(255).optional(),
+  })
+  .transform(({ speaker_labels, speaker_detection, ...rest }) => ({
+    ...rest,
+    enable_diarization: rest.enable_diarization ?? speaker_labels ?? speaker_detection ?? false,
+  }));
+
+export const DocumentUpdateBody = z.object({
+  filename: z.string().min(1).max(255).optional(),
+  document: DocumentBody.optional(),
+  plain_document_changed: z.enum(['true', 'false']).optional(),
+  /** Interface choice: timecode offset and finished flag are updatable too. */
+  timecode_offset: z.string().regex(/^\d{2}:\d{2}:\d{2}[:;]\d{2}$/).optional(),
+});
+export type DocumentUpdateBody = z.input<typeof DocumentUpdateBody>;
+
+export const ExportQuery = z.object({
+  /** Caption writers: speaker names as a prefix, or VTT voice tags. */
+  speakers: z.enum(['none', 'prefix', 'voice']).optional(),
+  timestamps: queryBool,
+  profile: z.string().max(32).optional(),
+  frame_rate: z.coerce.number().positive().max(120).optional(),
+});
+
+function listRoute(path: string, summary: string, opts: { auth?: 'bearer' | 's2t-key'; item?: z.ZodType } = {}) {
+  return route({ method: 'GET', path, auth: opts.auth ?? 'bearer', query: ListQuery, response: { kind: 'json', schema: envelope(opts.item ?? ListItem) }, paged: 'envelope', summary });
+}
+
+export const routes = {
+  // --- Authentication and account -----------------------------------------------------------
+  'auth.login': route({
+    method: 'POST', path: `${BASE}/auth/login`, auth: 'none', summary: 'Log in with username and password',
+    query: z.object({ login_type: z.literal('token') }),
+    body: { kind: 'form', schema: LoginForm },
+    response: { kind: 'json', schema: LoginResponse },
+  }),
+  'auth.loginMfa': route({
+    method: 'POST', path: `${BASE}/auth/login/mfa`, auth: 'none', summary: 'Complete a login with a TOTP or backup code',
+    query: z.object({ login_type: z.literal('token') }),
+    body: { kind: 'form', schema: LoginForm.extend({ totp_code: z.string().min(1).max(64), backup_code: z.string().min(1).max(64) }) },
+    response: { kind: 'json', schema: LoginResponse },
+  }),
+  'auth.sso': route({
+    method: 'GET', path: `${BASE}/auth/login/microsoft`, auth: 'none', summary: 'Start single sign-on; redirects back to redirect_uri with the token',
+    query: z.object({ redirect_uri: z.string().min(1).max(2048), state: z.string().max(512).optional() }),
+    response: { kind: 'redirect', schema: z.unknown() },
+  }),
+  'auth.logout': route({
+    method: 'POST', path: `${BASE}/auth/logout`, auth: 'bearer', summary: 'Invalidate the current session',
+    response: { kind: 'json', schema: OkResponse }, idempotent: true,
+  }),
+  'account.me': route({
+    method: 'GET', path: `${BASE}/account/me`, auth: 'bearer', summary: 'The current user',
+    response: { kind: 'json', schema: wrapped(CurrentUser) },
+  }),
+  'tokens.list': route({
+    method: 'GET', path: `${BASE}/tokens`, auth: 'bearer', summary: 'API tokens (nested envelope, as the spec shows)',
+    query: ListQuery, response: { kind: 'json', schema: wrapped(envelope(ApiToken)) }, paged: 'nested-envelope',
+  }),
+  'tokens.create': route({
+    method: 'POST', path: `${BASE}/tokens`, auth: 'bearer', summary: 'Create an API token; token_value is shown only here',
+    body: { kind: 'json', schema: z.object({ name: z.string().min(1).max(100), type: TokenType, years_valid: YearsValid }) },
+    response: { kind: 'json', schema: ApiToken },
+  }),
+  'tokens.delete': route({
+    method: 'DELETE', path: `${BASE}/tokens/{tokenId}`, auth: 'bearer', summary: 'Delete an API token',
+    params: z.object({ tokenId: id }), response: { kind: 'json', schema: OkResponse },
+  }),
+  'mfa.qrCode': route({
+    method: 'GET', path: `${BASE}/mfa/2fa/qr_code`, auth: 'bearer', summary: 'A new pending TOTP secret as otpauth URI and PNG data URL',
+    response: { kind: 'json', schema: wrapped(MfaQrCode) }, idempotent: false,
+  }),
+  'mfa.backupCodes': route({
+    method: 'GET', path: `${BASE}/mfa/2fa/backup_codes`, auth: 'bearer', summary: 'Ten new single-use backup codes (old ones stop working)',
+    response: { kind: 'json', schema: wrapped(MfaBackupCodes) }, idempotent: false,
+  }),
+  'mfa.enable': route({
+    method: 'POST', path: `${BASE}/mfa/2fa/enable`, auth: 'bearer', summary: 'Turn two-factor on with a code from the pending secret',
+    query: z.object({ totp_code: z.string().min(1).max(16) }), response: { kind: 'json', schema: wrapped(MfaState) },
+  }),
+  'mfa.disable': route({
+    method: 'POST', path: `${BASE}/mfa/2fa/disable`, auth: 'bearer', summary: 'Turn two-factor off with a current TOTP (token) or a backup code',
+    query: z.object({ token: z.string().max(16), backup_code: z.string().max(64) }), response: { kind: 'json', schema: wrapped(MfaState) },
+  }),
+  'mfa.verifyTotp': route({
+    method: 'POST', path: `${BASE}/mfa/2fa/verify_totp`, auth: 'bearer', summary: 'Check a TOTP code',
+    body: { kind: 'json', schema: z.object({ totp_code: z.string().min(1).max(16) }) }, response: { kind: 'json', schema: wrapped(MfaVerify) },
+  }),
+  'mfa.verifyBackupCode': route({
+    method: 'POST', path: `${BASE}/mfa/2fa/verify_backup_code`, auth: 'bearer', summary: 'Check (and use up) a backup code',
+    body: { kind: 'json', schema: z.object({ backup_code: z.string().min(1).max(64) }) }, response: { kind: 'json', schema: wrapped(MfaVerify) },
+  }),
+
+  // --- Language models and glossaries -------------------------------------------------------
+  'models.list': route({
+    method: 'GET', path: `${STT}/models`, auth: 's2t-key', summary: 'Language models (needs content-type application/json)',
+    query: z.object({ filter: z.string().max(100).optional() }), response: { kind: 'json', schema: envelope(LanguageModel) },
+  }),
+  'glossaries.supportedLanguages': route({
+    method: 'GET', path: '/api/v4/glossaries/supported-languages', auth: 'bearer', summary: 'Glossary language pairs',
+    response: { kind: 'json', schema: envelope(LanguagePair) },
+  }),
+  'glossaries.list': listRoute('/api/v4/glossaries', 'Glossaries of the organization', { item: Glossary }),
+  'glossaries.get': route({
+    method: 'GET', path: '/api/v4/glossaries/{id}', auth: 'bearer', summary: 'A glossary, with entries on request',
+    params: z.object({ id: numericId }), query: z.object({ include_entries: queryBool, limit: z.coerce.number().int().min(1).max(10000).optional() }),
+    response: { kind: 'json', schema: single(Glossary) },
+  }),
+  'glossaries.create': route({
+    method: 'POST', path: '/api/v4/glossaries', auth: 'bearer', summary: 'Create a glossary',
+    body: { kind: 'json', schema: z.object({ name: z.string().min(1).max(200), source_language: z.string().min(1).max(32), target_language: z.string().max(32).nullable().optional(), entries: z.array(GlossaryEntry).max(10000).optional() }) },
+    response: { kind: 'json', schema: single(Glossary) },
+  }),
+  'glossaries.update': route({
+    method: 'PUT', path: '/api/v4/glossaries/{id}', auth: 'bearer', summary: 'Update a glossary (entries replace the old ones)',
+    params: z.object({ id: numericId }),
+    body: { kind: 'json', schema: z.object({ name: z.string().min(1).max(200).optional(), target_language: z.string().max(32).nullable().optional(), entries: z.array(GlossaryEntry).max(10000).optional() }) },
+    response: { kind: 'json', schema: single(Glossary) },
+  }),
+  'glossaries.delete': route({
+    method: 'DELETE', path: '/api/v4/glossaries/{id}', auth: 'bearer', summary: 'Delete a glossary',
+    params: z.object({ id: numericId }), response: { kind: 'json', schema: OkResponse },
+  }),
+
+  // --- Folders (list plus CRUD) -------------------------------------------------------------
+  'folders.list': listRoute(`${BASE}/folders`, 'Folders', { item: Folder }),
+  'folders.create': route({
+    method: 'POST', path: `${BASE}/folders`, auth: 'bearer', summary: 'Create a folder',
+    body: { kind: 'json', schema: z.object({ name: z.string().min(1).max(200), parent_id: z.number().int().nullable().optional() }) },
+    response: { kind: 'json', schema: single(Folder) },
+  }),
+  'folders.get': route({
+    method: 'GET', path: `${BASE}/folders/{id}`, auth: 'bearer', summary: 'A folder',
+    params: z.object({ id: numericId }), response: { kind: 'json', schema: single(Folder) },
+  }),
+  'folders.update': route({
+    method: 'PUT', path: `${BASE}/folders/{id}`, auth: 'bearer', summary: 'Rename or move a folder',
+    params: z.object({ id: numericId }),
+    body: { kind: 'json', schema: z.object({ name: z.string().min(1).max(200).optional(), parent_id: z.number().int().nullable().optional() }) },
+    response: { kind: 'json', schema: single(Folder) },
+  }),
+  'folders.delete': route({
+    method: 'DELETE', path: `${BASE}/folders/{id}`, auth: 'bearer', summary: 'Delete a folder',
+    params: z.object({ id: numericId }), response: { kind: 'json', schema: OkResponse },
+  }),
+
+  // --- Other list endpoints -----------------------------------------------------------------
+  'subscriptions.list': listRoute(`${BASE}/subscriptions`, 'Subscriptions'),
+  'subscription.list': listRoute(`${BASE}/subscription`, 'The current subscription'),
+  'invoices.list': listRoute(`${BASE}/invoices`, 'Invoices'),
+  'customModels.list': listRoute(`${BASE}/custom_models`, 'Custom models'),
+  'reseller.customers': listRoute(`${BASE}/reseller/customer`, 'Reseller customers'),
+  'reseller.plans': listRoute(`${BASE}/reseller/plan`, 'Reseller plans'),
+  'userPreferences.list': listRoute(`${BASE}/user_preferences`, 'User preferences'),
+  'mandates.list': listRoute(`${BASE}/mandates`, 'Mandates'),
+  'organization.users': listRoute(`${BASE}/organization/user`, 'Users of the organization'),
+  'organization.groups': listRoute(`${BASE}/organization/group`, 'Teams of the organization'),
+  'organization.groupUsers': route({
+    method: 'GET', path: `${BASE}/organization/group/{id}/users`, auth: 'bearer', summary: 'Users of a team',
+    params: z.object({ id: numericId }), query: ListQuery, response: { kind: 'json', schema: envelope(ListItem) }, paged: 'envelope',
+  }),
+  'admin.customers': listRoute(`${BASE}/admin/customer`, 'Admin: customers'),
+  'admin.plans': listRoute(`${BASE}/admin/plan`, 'Admin: plans'),
+  'admin.billing': listRoute(`${BASE}/admin/billing`, 'Admin: billing'),
+  'admin.languageConfig': listRoute(`${BASE}/admin/languageconfig`, 'Admin: language configuration'),
+  'admin.usage': listRoute(`${BASE}/admin/usage`, 'Admin: usage'),
+  'admin.usageTraffic': listRoute(`${BASE}/admin/usage/traffic`, 'Admin: usage traffic'),
+  'admin.stranded': listRoute(`${BASE}/admin/stranded`, 'Admin: stranded sessions'),
+  'admin.priorityQueue': listRoute(`${BASE}/admin/priority-queue`, 'Admin: priority queue'),
+
+  // --- Sessions -----------------------------------------------------------------------------
+  'sessions.list': listRoute(`${STT}/session`, 'Sessions of the organization', { item: Session }),
+  'sessions.create': route({
+    method: 'POST', path: `${STT}/session`, auth: 's2t-key', summary: 'Legacy create (optionally downloading media_source)',
+    body: { kind: 'json', schema: LegacyCreateBody }, response: { kind: 'json', schema: single(LegacyCreateResult) },
+  }),
+  'sessions.get': route({
+    method: 'GET', path: `${STT}/session/{sessionId}`, auth: 'bearer', summary: 'A session',
+    params: SessionParams, response: { kind: 'json', schema: single(Session) },
+  }),
+  'sessions.shared': route({
+    method: 'GET', path: `${STT}/session/{sessionId}/shared`, auth: 'magic-link', summary: 'A session read through a magic link',
+    params: SessionParams, query: z.object({ token: z.string().min(1).max(512) }), response: { kind: 'json', schema: single(Session) },
+  }),
+  'sessions.upload': route({
+    method: 'PUT', path: `${STT}/session/{sessionId}`, auth: 's2t-key', summary: 'Legacy media upload (x-filename header, audio/* or video/* body)',
+    params: SessionParams, body: { kind: 'media', schema: Binary }, response: { kind: 'json', schema: single(Session) },
+  }),
+  'sessions.align': route({
+    method: 'POST', path: `${STT}/session/{sessionId}/align`, auth: 's2t-key', summary: 'Legacy align: multipart media + transcript',
+    params: SessionParams, body: { kind: 'multipart', schema: Multipart }, response: { kind: 'json', schema: single(Session) },
+  }),
+  'sessions.result': route({
+    method: 'GET', path: `${STT}/session/{sessionId}/result`, auth: 's2t-key', summary: 'Legacy result record',
+    params: SessionParams, response: { kind: 'json', schema: LegacyResult },
+  }),
+  'sessions.delete': route({
+    method: 'DELETE', path: `${STT}/session/{sessionId}`, auth: 's2t-key', summary: 'Legacy delete: erases filename and transcript',
+    params: SessionParams, response: { kind: 'json', schema: single(Session) },
+  }),
+  'sessions.media': route({
+    method: 'GET', path: `${STT}/session/{sessionId}/media`, auth: 'signed', summary: 'The kept media (range requests); media_url is this, signed',
+    params: SessionParams, query: z.object({ exp: z.string(), sig: z.string() }), response: { kind: 'binary', schema: Binary },
+  }),
+  'sessions.waveform': route({
+    method: 'GET', path: `${STT}/session/{sessionId}/waveform`, auth: 'signed', summary: 'Waveform peaks in audiowaveform JSON; wave_info_url is this, signed',
+    params: SessionParams, query: z.object({ exp: z.string(), sig: z.string() }),
+    response: { kind: 'json', schema: z.object({ version: z.number(), channels: z.number(), sample_rate: z.number(), samples_per_pixel: z.number(), bits: z.number(), length: z.number(), data: z.array(z.number()) }) },
+  }),
+
+  // --- Documents ----------------------------------------------------------------------------
+  'documents.list': route({
+    method: 'GET', path: `${STT}/session/{sessionId}/document`, auth: 'bearer', summary: 'Documents of a session (content with include_content=true)',
+    params: SessionParams, query: ListQuery.extend({ include_content: queryBool }), response: { kind: 'json', schema: envelope(Document) }, paged: 'envelope',
+  }),
+  'documents.get': route({
+    method: 'GET', path: DOC, auth: 'bearer', summary: 'A document; direct_download=true gives a signed download_url instead of content',
+    params: DocParams, query: z.object({ direct_download: queryBool }), response: { kind: 'json', schema: Document },
+  }),
+  'documents.download': route({
+    method: 'GET', path: `${STT}/download/{token}`, auth: 'signed', summary: 'Direct download of a document body (target of download_url)',
+    params: z.object({ token: z.string().min(1).max(2048) }), response: { kind: 'json', schema: Document },
+  }),
+  'documents.update': route({
+    method: 'PUT', path: DOC, auth: 'bearer', summary: 'Update a document; If-Match with the last ETag gives 412 when it changed since',
+    params: DocParams, body: { kind: 'json', schema: DocumentUpdateBody }, response: { kind: 'json', schema: Document },
+  }),
+  'documents.delete': route({
+    method: 'DELETE', path: DOC, auth: 'bearer', summary: 'Delete a document',
+    params: DocParams, response: { kind: 'json', schema: DeletedResponse },
+  }),
+  'documents.copy': route({
+    method: 'POST', path: `${STT}/session/{sessionId}/document`, auth: 'bearer', summary: 'Copy a document within its session',
+    params: SessionParams, body: { kind: 'json', schema: z.object({ source_document_id: id, new_filename: z.string().min(1).max(255) }) },
+    response: { kind: 'json', schema: Document },
+  }),
+  'documents.merge': route({
+    method: 'POST', path: `${STT}/merge`, auth: 'bearer', summary: 'Merge documents (in the given order) into a new one in the first one\'s session',
+    body: { kind: 'json', schema: z.object({ document_ids: z.array(id).min(2).max(100), output_filename: z.string().min(1).max(255) }) },
+    response: { kind: 'json', schema: Document },
+  }),
+  'documents.summarize': route({
+    method: 'POST', path: `${DOC}/export/summarize`, auth: 'bearer', summary: 'Extractive summary, stored in the document',
+    params: DocParams, response: { kind: 'json', schema: SummarizeResult }, idempotent: true,
+  }),
+  'documents.resetToOriginal': route({
+    method: 'PUT', path: `${DOC}/reset_to_original`, auth: 'bearer', summary: 'Back to the engine\'s original',
+    params: DocParams, response: { kind: 'json', schema: Document },
+  }),
+  'documents.clearText': route({
+    method: 'PUT', path: `${DOC}/clear_text`, auth: 'bearer', summary: 'Empty the words, keep the segments\' times',
+    params: DocParams, response: { kind: 'json', schema: Document },
+  }),
+  'documents.finishedStatus': route({
+    method: 'POST', path: `${DOC}/finished_status`, auth: 'bearer', summary: 'Set the finished flag',
+    params: DocParams, query: z.object({ status: formBool }), response: { kind: 'json', schema: Document }, idempotent: true,
+  }),
+  'documents.share': route({
+    method: 'POST', path: `${DOC}/share`, auth: 'bearer', summary: 'Create a magic link',
+    params: DocParams, body: { kind: 'json', schema: z.object({ allow_editing: z.boolean(), allow_export: z.boolean() }) },
+    response: { kind: 'json', schema: ShareLink },
+  }),
+  'documents.shareEmail': route({
+    method: 'POST', path: `${DOC}/share/email`, auth: 'bearer', summary: 'Send a magic link by e-mail',
+    params: DocParams, body: { kind: 'json', schema: z.object({ email: z.email(), message: z.string().max(5000) }) },
+    response: { kind: 'json', schema: EmailShareResult },
+  }),
+  'documents.export': route({
+    method: 'GET', path: `${DOC}/export/{format}`, auth: 'bearer', summary: 'Render the document in an export format',
+    params: DocParams.extend({ format: ExportFormat }), query: ExportQuery, response: { kind: 'binary', schema: Binary },
+  }),
+  'documents.translate': route({
+    method: 'POST', path: `${DOC}/translate`, auth: 'bearer', summary: 'Translate into a new document (501 when no engine is installed)',
+    params: DocParams, body: { kind: 'json', schema: z.object({ target_language: TranslationLanguage }) },
+    response: { kind: 'json', schema: Document },
+  }),
+  'shared.document': route({
+    method: 'GET', path: `${DOC}/shared`, auth: 'magic-link', summary: 'A document read through a magic link',
+    params: DocParams, query: z.object({ token: z.string().min(1).max(512) }), response: { kind: 'json', schema: Document },
+  }),
+  'shared.update': route({
+    method: 'PUT', path: `${DOC}/shared`, auth: 'magic-link', summary: 'Edit through a magic link that allows editing',
+    params: DocParams, query: z.object({ token: z.string().min(1).max(512) }), body: { kind: 'json', schema: DocumentUpdateBody },
+    response: { kind: 'json', schema: Document },
+  }),
+  'shared.export': route({
+    method: 'GET', path: `${DOC}/shared/export/{format}`, auth: 'magic-link', summary: 'Export through a magic link that allows exporting',
+    params: DocParams.extend({ format: ExportFormat }), query: ExportQuery.extend({ token: z.string().min(1).max(512) }),
+    response: { kind: 'binary', schema: Binary },
+  }),
+
+  // --- Batch v3 -----------------------------------------------------------------------------
+  'batch.upload': route({
+    method: 'POST', path: `${BASE}/batch/upload`, auth: 'bearer', summary: 'Multipart upload, field file',
+    body: { kind: 'multipart', schema: Multipart }, response: { kind: 'json', schema: BatchUpload },
+  }),
+  'batch.transcribe': route({
+    method: 'POST', path: `${BASE}/batch/transcribe`, auth: 'bearer', summary: 'Start a job for an uploaded file',
+    body: { kind: 'json', schema: TranscribeBody }, response: { kind: 'json', schema: Job },
+  }),
+  'batch.job': route({
+    method: 'GET', path: `${BASE}/batch/jobs/{jobId}`, auth: 'bearer', summary: 'A job',
+    params: z.object({ jobId: id }), response: { kind: 'json', schema: Job },
+  }),
+  'batch.jobResult': route({
+    method: 'GET', path: `${BASE}/batch/jobs/{jobId}/result`, auth: 'bearer', summary: 'The documents a completed job made',
+    params: z.object({ jobId: id }), response: { kind: 'json', schema: JobResult },
+  }),
+  'batch.jobCancel': route({
+    method: 'POST', path: `${BASE}/batch/jobs/{jobId}/cancel`, auth: 'bearer', summary: 'Cancel a pending or processing job',
+    params: z.object({ jobId: id }), response: { kind: 'json', schema: Job }, idempotent: true,
+  }),
+} as const;
+
+/** The tus endpoint (POST creates; HEAD/PATCH/DELETE on {TUS_PATH}/{id}), spoken by tus clients, not by the route table. */
+export const TUS_PATH = `${BASE}/batch/upload/tus`;
+
+export type Routes = typeof routes;
+export type RouteId = keyof Routes;
+export { JobStatus };

@@ -1,0 +1,39 @@
+/** SubRip (.srt): numbered cues, "HH:MM:SS,mmm --> HH:MM:SS,mmm", text lines, a blank line. */
+import type { CaptionContent } from '../transcript/model';
+import { formatClock } from '../transcript/timecode';
+import { CaptionBuilder, clockMs, readBlocks } from './blocks';
+import { FormatError } from './errors';
+import { speakerPrefix, type OutCue, type SpeakerStyle } from './source';
+import { cleanLine } from './text';
+
+export function writeSrt(cues: OutCue[], speakers: SpeakerStyle = 'prefix'): string {
+  const parts: string[] = [];
+  for (let i = 0; i < cues.length; i++) {
+    const c = cues[i];
+    const text = speakerPrefix(c.speaker, speakers) + c.lines.join('\n');
+    parts.push(`${i + 1}\n${formatClock(c.start_ms, ',')} --> ${formatClock(c.end_ms, ',')}\n${text}\n`);
+  }
+  return parts.join('\n');
+}
+
+const TIMING = /^\s*(\d+):([0-5]\d):([0-5]\d)[,.](\d{1,3})\s*-->\s*(\d+):([0-5]\d):([0-5]\d)[,.](\d{1,3})(?:\s.*)?$/;
+/** Formatting tags SubRip players understand; they are styling, not text. */
+const TAGS = /<\/?(?:i|b|u|font)(?:\s[^>]*)?>|\{\\[^}]*\}/gi;
+
+export function readSrt(input: Uint8Array | string): CaptionContent {
+  const out = new CaptionBuilder();
+  for (const b of readBlocks(input, 'srt')) {
+    let k = 0;
+    if (!TIMING.test(b.lines[0])) {
+      if (/^\s*\d+\s*$/.test(b.lines[0]) && b.lines.length > 1 && TIMING.test(b.lines[1])) k = 1;
+      else throw new FormatError('srt', `expected a cue number and a timing line "00:00:00,000 --> 00:00:00,000", found "${b.lines[k].slice(0, 60)}"`, { line: b.line + (k === 0 && /^\s*\d+\s*$/.test(b.lines[0]) ? 1 : 0) });
+    }
+    const m = TIMING.exec(b.lines[k])!;
+    const start = clockMs(m[1], m[2], m[3], m[4]);
+    const end = clockMs(m[5], m[6], m[7], m[8]);
+    if (end < start) throw new FormatError('srt', 'the cue ends before it starts', { line: b.line + k });
+    const lines = b.lines.slice(k + 1).map((l) => cleanLine(l.replace(TAGS, ''))).filter((l) => l.length > 0);
+    out.add(start, end, lines);
+  }
+  return out.build();
+}

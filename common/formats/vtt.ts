@@ -1,0 +1,57 @@
+/** WebVTT: "WEBVTT" header, cues with "HH:MM:SS.mmm --> HH:MM:SS.mmm", speakers as <v Name> voice tags. */
+import type { CaptionContent } from '../transcript/model';
+import { formatClock } from '../transcript/timecode';
+import { CaptionBuilder, clockMs, readBlocks } from './blocks';
+import { FormatError } from './errors';
+import { speakerPrefix, type OutCue, type SpeakerStyle } from './source';
+import { cleanLine } from './text';
+
+function escapeVtt(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function writeVtt(cues: OutCue[], speakers: SpeakerStyle = 'voice'): string {
+  const parts: string[] = ['WEBVTT\n'];
+  for (let i = 0; i < cues.length; i++) {
+    const c = cues[i];
+    const body = c.lines.map(escapeVtt).join('\n');
+    const text = speakers === 'voice' && c.speaker ? `<v ${escapeVtt(c.speaker)}>${body}` : escapeVtt(speakerPrefix(c.speaker, speakers)) + body;
+    parts.push(`${i + 1}\n${formatClock(c.start_ms, '.')} --> ${formatClock(c.end_ms, '.')}\n${text}\n`);
+  }
+  return parts.join('\n');
+}
+
+const TIMING = /^(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})[ \t]+-->[ \t]+(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})(?:[ \t].*)?$/;
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00A0', lrm: '\u200E', rlm: '\u200F', quot: '"', apos: "'" };
+
+function unescapeVtt(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, e: string) => {
+    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+    return ENTITIES[e.toLowerCase()] ?? all;
+  });
+}
+
+export function readVtt(input: Uint8Array | string): CaptionContent {
+  const blocks = readBlocks(input, 'vtt');
+  if (!blocks.length || blocks[0].line !== 1 || !/^WEBVTT(?:[ \t].*)?$/.test(blocks[0].lines[0])) {
+    throw new FormatError('vtt', 'a WebVTT file starts with "WEBVTT"', { line: 1 });
+  }
+  const out = new CaptionBuilder();
+  for (const b of blocks.slice(1)) {
+    if (/^(NOTE|STYLE|REGION)(?:[ \t]|$)/.test(b.lines[0])) continue;
+    const k = b.lines[0].includes('-->') ? 0 : 1;
+    const m = k < b.lines.length ? TIMING.exec(b.lines[k]) : null;
+    if (!m) throw new FormatError('vtt', 'expected a timing line "00:00:00.000 --> 00:00:00.000"', { line: b.line + k });
+    const start = clockMs(m[1], m[2], m[3], m[4]);
+    const end = clockMs(m[5], m[6], m[7], m[8]);
+    if (end < start) throw new FormatError('vtt', 'the cue ends before it starts', { line: b.line + k });
+    const raw = b.lines.slice(k + 1).join('\n');
+    const voice = /<v(?:\.[^\s>]*)?[ \t]+([^>]*)>/.exec(raw);
+    const lines = raw
+      .split('\n')
+      .map((l) => cleanLine(unescapeVtt(l.replace(/<[^>]*>/g, ''))))
+      .filter((l) => l.length > 0);
+    out.add(start, end, lines, voice ? cleanLine(unescapeVtt(voice[1])) : null);
+  }
+  return out.build();
+}

@@ -1,0 +1,151 @@
+/**
+ * The renderer <-> main contract: every channel with zod schemas for its arguments and result,
+ * and every event main pushes. The preload bridge and the web bridge are both built from this
+ * list, and main validates arguments (and the renderer results) with these schemas.
+ */
+import { z } from 'zod';
+import { ExportFormat, Session } from '../api';
+import { DocumentBody, DocumentContent } from '../transcript/model';
+
+export const AuthState = z.object({
+  signedIn: z.boolean(),
+  /** Where the app talks to: the embedded local service or a cloud account. */
+  serviceUrl: z.string(),
+  mode: z.enum(['local', 'cloud']),
+  user: z.object({ id: z.number(), email: z.string(), name: z.string(), roles: z.array(z.string()) }).nullable(),
+  /** Why the last sign-in or sync was refused, in words for a person. */
+  message: z.string().nullable().optional(),
+});
+export type AuthState = z.infer<typeof AuthState>;
+
+export const LoginOutcome = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('signed-in'), state: AuthState }),
+  z.object({ status: z.literal('mfa-required') }),
+  z.object({ status: z.literal('refused'), message: z.string() }),
+]);
+export type LoginOutcome = z.infer<typeof LoginOutcome>;
+
+/** A cached session as the UI lists it. */
+export const SessionSummary = Session.extend({
+  /** Local edits not yet on the service. */
+  pending_edits: z.number().int().min(0),
+  /** The service no longer has it, but unsent edits keep it here. */
+  deleted_on_server: z.boolean(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const LocalState = z.enum(['synced', 'pending', 'conflict']);
+
+export const DocumentSummary = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  filename: z.string(),
+  type: z.enum(['document', 'caption']),
+  language: z.string(),
+  last_modified: z.string(),
+  finished: z.boolean(),
+  timecode_offset: z.string(),
+  local_state: LocalState,
+});
+export type DocumentSummary = z.infer<typeof DocumentSummary>;
+
+export const DocumentRecord = DocumentSummary.extend({ body: DocumentBody.nullable() });
+export type DocumentRecord = z.infer<typeof DocumentRecord>;
+
+const Page = z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(50), q: z.string().max(200).optional() });
+const Empty = z.object({});
+
+export const DocumentMutation = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('finalize'), finished: z.boolean() }),
+  z.object({ op: z.literal('resetToOriginal') }),
+  z.object({ op: z.literal('clearText') }),
+  z.object({ op: z.literal('summarize') }),
+  z.object({ op: z.literal('rename'), filename: z.string().min(1).max(255) }),
+  z.object({ op: z.literal('delete') }),
+  z.object({ op: z.literal('copy'), newFilename: z.string().min(1).max(255) }),
+  z.object({ op: z.literal('share'), allowEditing: z.boolean(), allowExport: z.boolean() }),
+  z.object({ op: z.literal('setTimecodeOffset'), timecodeOffset: z.string().regex(/^\d{2}:\d{2}:\d{2}[:;]\d{2}$/) }),
+]);
+export type DocumentMutation = z.infer<typeof DocumentMutation>;
+
+export const SearchHit = z.object({
+  session_id: z.string(),
+  document_id: z.string(),
+  filename: z.string(),
+  snippet: z.string(),
+  /** Where in the media the hit is, to jump to. */
+  time_ms: z.number().int().min(0).nullable(),
+});
+
+export const ExportOptions = z.object({
+  speakers: z.enum(['none', 'prefix', 'voice']).optional(),
+  timestamps: z.boolean().optional(),
+  profile: z.string().max(32).optional(),
+});
+
+export const SyncState = z.object({
+  connectivity: z.enum(['online', 'offline', 'degraded']),
+  pending: z.number().int().min(0),
+  lastPullAt: z.string().nullable(),
+  running: z.boolean(),
+});
+export type SyncState = z.infer<typeof SyncState>;
+
+export const channels = {
+  'auth.state': { args: Empty, result: AuthState },
+  'auth.login': {
+    args: z.object({ username: z.string().min(1).max(320), password: z.string().min(1).max(1024), rememberMe: z.boolean().default(false) }),
+    result: LoginOutcome,
+  },
+  'auth.loginMfa': { args: z.object({ code: z.string().min(1).max(64) }), result: LoginOutcome },
+  'auth.logout': { args: Empty, result: AuthState },
+  'sessions.list': { args: Page, result: z.object({ items: z.array(SessionSummary), total: z.number().int() }) },
+  'sessions.get': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ session: SessionSummary, documents: z.array(DocumentSummary) }).nullable() },
+  'documents.get': { args: z.object({ documentId: z.string().min(1) }), result: DocumentRecord.nullable() },
+  'documents.save': {
+    args: z.object({ documentId: z.string().min(1), content: DocumentContent, filename: z.string().min(1).max(255).optional() }),
+    result: DocumentRecord,
+  },
+  'documents.mutate': { args: z.object({ documentId: z.string().min(1), mutation: DocumentMutation }), result: z.object({ documentId: z.string().nullable() }) },
+  'documents.merge': { args: z.object({ documentIds: z.array(z.string().min(1)).min(2), outputFilename: z.string().min(1).max(255) }), result: z.object({ queued: z.literal(true) }) },
+  /** Renders an export from the cache (works offline) and hands the bytes to the renderer. */
+  'export.render': {
+    args: z.object({ documentId: z.string().min(1), format: ExportFormat, options: ExportOptions.default({}) }),
+    result: z.object({ filename: z.string(), mime: z.string(), base64: z.string() }),
+  },
+  'search.text': { args: z.object({ q: z.string().min(1).max(200), limit: z.number().int().min(1).max(200).default(50) }), result: z.array(SearchHit) },
+  'sync.now': { args: Empty, result: SyncState },
+  'sync.state': { args: Empty, result: SyncState },
+  'media.url': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ url: z.string().nullable() }) },
+} as const;
+
+export const events = {
+  'auth.changed': AuthState,
+  'cache.changed': z.object({ sessions: z.array(z.string()).optional(), documents: z.array(z.string()).optional() }),
+  'sync.progress': z.object({ phase: z.enum(['pull', 'push']), done: z.number().int(), total: z.number().int() }),
+  'sync.state': SyncState,
+  'sync.conflict': z.object({ documentId: z.string(), conflictCopyId: z.string(), filename: z.string() }),
+} as const;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export type EventName = keyof typeof events;
+export type ArgsOf<C extends ChannelName> = z.input<Channels[C]['args']>;
+export type ResultOf<C extends ChannelName> = z.output<Channels[C]['result']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const channelNames = Object.keys(channels) as ChannelName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+/** Errors cross the bridge as this shape; the renderer shows `message`. */
+export const IpcError = z.object({ code: z.string(), message: z.string() });
+export type IpcError = z.infer<typeof IpcError>;
+
+/** A call's answer as it crosses a bridge: errors travel as data, since thrown errors lose their fields. */
+export type IpcReply<C extends ChannelName> = { ok: true; value: ResultOf<C> } | { ok: false; error: IpcError };
+
+/** What window.s2t offers the renderer (Electron preload and web bridge alike). */
+export interface S2tBridge {
+  invoke<C extends ChannelName>(channel: C, args: ArgsOf<C>): Promise<IpcReply<C>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}

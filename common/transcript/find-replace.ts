@@ -1,0 +1,73 @@
+/**
+ * Find and replace over a transcript (segment text) or a caption (cue lines), with whole-word and
+ * case options. Replacing in a transcript goes through realignment, so word timings survive.
+ */
+import type { DocumentContent } from './model';
+import { segmentText } from './model';
+import { replaceSegmentText } from './realign';
+
+export interface FindOptions {
+  caseSensitive?: boolean;
+  /** Match only where the query is not inside a longer word (Unicode letters and digits). */
+  wholeWord?: boolean;
+}
+
+export interface FindMatch {
+  /** Segment id (transcript) or cue id (caption). */
+  item_id: string;
+  /** Line within the cue; 0 for transcript segments. */
+  line: number;
+  /** Character offset (UTF-16) in the segment text or the cue line. */
+  offset: number;
+  length: number;
+  text: string;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function findPattern(query: string, opts: FindOptions = {}): RegExp {
+  let src = escapeRegExp(query);
+  if (opts.wholeWord) src = `(?<![\\p{L}\\p{N}_])${src}(?![\\p{L}\\p{N}_])`;
+  return new RegExp(src, opts.caseSensitive ? 'gu' : 'giu');
+}
+
+function searchable(content: DocumentContent): { id: string; line: number; text: string }[] {
+  if (content.kind === 'transcript') return content.segments.map((s) => ({ id: s.id, line: 0, text: segmentText(s) }));
+  return content.cues.flatMap((c) => c.lines.map((text, line) => ({ id: c.id, line, text })));
+}
+
+/** Every place `query` occurs, in document order. An empty query finds nothing. */
+export function findText(content: DocumentContent, query: string, opts: FindOptions = {}): FindMatch[] {
+  if (!query) return [];
+  const re = findPattern(query, opts);
+  const out: FindMatch[] = [];
+  for (const item of searchable(content)) {
+    for (const m of item.text.matchAll(re)) {
+      out.push({ item_id: item.id, line: item.line, offset: m.index ?? 0, length: m[0].length, text: m[0] });
+    }
+  }
+  return out;
+}
+
+/** Replace every match; returns the new content and the places that were replaced. */
+export function replaceText<C extends DocumentContent>(
+  content: C,
+  query: string,
+  replacement: string,
+  opts: FindOptions = {},
+): { content: C; matches: FindMatch[] } {
+  const matches = findText(content, query, opts);
+  if (matches.length === 0) return { content, matches };
+  const re = findPattern(query, opts);
+  const hit = new Set(matches.map((m) => m.item_id));
+  // A function replacement keeps '$' in the user's text literal.
+  const swap = (s: string) => s.replace(re, () => replacement);
+  if (content.kind === 'transcript') {
+    const segments = content.segments.map((s) => (hit.has(s.id) ? replaceSegmentText(s, swap(segmentText(s))) : s));
+    return { content: { ...content, segments }, matches };
+  }
+  const cues = content.cues.map((c) => (hit.has(c.id) ? { ...c, lines: c.lines.map(swap) } : c));
+  return { content: { ...content, cues }, matches };
+}

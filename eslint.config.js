@@ -1,0 +1,44 @@
+// Lint, and the import rule between the parts of the house (ARCHITECTURE.md): main, service,
+// preload and renderer may import common; none imports another (the renderer may import types
+// from preload); common and renderer never touch node:* or electron.
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'url', 'util', 'worker_threads', 'zlib'];
+const noNodeOrElectron = {
+  patterns: [{ group: nodeBuiltins, message: 'common/ and renderer/ are environment-free: no Node built-ins.' }],
+  paths: [{ name: 'electron', message: 'Only main/ and preload/ may import electron.' }],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', '.tsbuild/**', 'node_modules/**', 'bench/out/**'] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json'], noWarnOnMultipleProjects: true })] },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './common', from: ['./main', './service', './preload', './renderer'], message: 'common/ imports nothing but common/.' },
+            { target: './main', from: ['./service', './preload', './renderer'], message: 'main/ may import only common/.' },
+            { target: './service', from: ['./main', './preload', './renderer'], message: 'service/ may import only common/.' },
+            { target: './preload', from: ['./main', './service', './renderer'], message: 'preload/ may import only common/.' },
+            { target: './renderer', from: ['./main', './service'], message: 'renderer/ may import only common/ (and types from preload/).' },
+          ],
+        },
+      ],
+    },
+  },
+  { files: ['common/**/*.ts'], rules: { 'no-restricted-imports': ['error', noNodeOrElectron] } },
+  { files: ['renderer/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', noNodeOrElectron] } },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/preload/**'], allowTypeImports: true, message: 'renderer/ may import only types from preload/.' }] }] },
+  },
+  { files: ['scripts/**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+);

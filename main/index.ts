@@ -1,0 +1,64 @@
+/**
+ * Electron entry: one window, hardened per Electron's security checklist, wired to the same
+ * backend as browser mode. Everything of substance lives in Electron-free modules.
+ */
+import { app, BrowserWindow, ipcMain, Menu, safeStorage, session, shell } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startBackend, type Backend } from './backend';
+import { registerElectronTransport, sendEvent } from './ipc/electron-transport';
+import { ElectronSecretStore } from './platform/electron-secrets';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const rendererIndex = join(here, '..', 'renderer', 'index.html');
+const rendererUrl = pathToFileURL(rendererIndex).href;
+let backend: Backend | undefined;
+let win: BrowserWindow | null = null;
+
+app.enableSandbox();
+if (!app.requestSingleInstanceLock()) app.quit();
+
+app.on('web-contents-created', (_e, contents) => {
+  // No navigation away from the app and no new windows; https links open in the browser.
+  contents.on('will-navigate', (ev, url) => url !== rendererUrl && ev.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-attach-webview', (ev) => ev.preventDefault());
+});
+
+async function createWindow(): Promise<void> {
+  win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    title: 'S2T Desktop',
+    show: false,
+    webPreferences: { preload: join(here, '..', 'preload', 'index.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true },
+  });
+  win.once('ready-to-show', () => win?.show());
+  await win.loadFile(rendererIndex);
+}
+
+app.whenReady().then(async () => {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  Menu.setApplicationMenu(Menu.buildFromTemplate([{ role: 'fileMenu' }, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }]));
+  const dataDir = app.getPath('userData');
+  const secrets = new ElectronSecretStore(safeStorage, join(dataDir, 'secrets.json'), { allowBasicText: process.env.S2T_ALLOW_BASIC_TEXT_SECRETS === '1' });
+  backend = await startBackend({ dataDir, secrets, serviceExecPath: process.execPath, serviceEnv: { ELECTRON_RUN_AS_NODE: '1' } });
+  registerElectronTransport(ipcMain, backend.handlers, (event) => event.senderFrame?.url === rendererUrl && event.sender === win?.webContents);
+  backend.setEventSink((event, payload) => win && sendEvent(win.webContents, event, payload));
+  await createWindow();
+}).catch((err: Error) => {
+  process.stderr.write(`S2T Desktop could not start: ${err.message}\n`);
+  app.exit(1);
+});
+
+app.on('window-all-closed', () => app.quit());
+app.on('will-quit', (ev) => {
+  if (!backend) return;
+  ev.preventDefault();
+  const b = backend;
+  backend = undefined;
+  void b.close().finally(() => app.quit());
+});

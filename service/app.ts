@@ -1,0 +1,47 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { registerAuthRoutes } from './auth/routes';
+import type { ServiceContext } from './context';
+import { HttpError } from './http/errors';
+import { registerSessionList } from './sessions/list';
+
+/** Loopback names a client may use in Host; anything else (DNS rebinding) is refused. */
+function allowedHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
+}
+
+export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
+  const app = Fastify({ bodyLimit: ctx.config.bodyLimitBytes, logger: false, trustProxy: false, return503OnClosing: true });
+
+  app.addHook('onRequest', async (req) => {
+    const port = Number(new URL(ctx.baseUrl()).port);
+    if (!allowedHost(req.headers.host, port)) throw new HttpError(421, { error: 'unexpected Host header' });
+  });
+
+  await app.register(formbody);
+  await app.register(cookie);
+
+  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+    if (err instanceof HttpError) {
+      reply.code(err.status).headers(err.headers).send(err.body);
+      return;
+    }
+    const status = (err as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      reply.code(status).send({ error: err.message });
+      return;
+    }
+    ctx.log.error('unhandled error', { method: req.method, url: req.url.split('?')[0], error: String(err.stack ?? err) });
+    reply.code(500).send({ error: 'internal error' });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ error: 'not_found', error_description: `no route for ${req.method} ${req.url.split('?')[0]}`, status: 404 });
+  });
+
+  registerAuthRoutes(app, ctx);
+  registerSessionList(app, ctx);
+  return app;
+}

@@ -1,0 +1,85 @@
+import type { FastifyRequest } from 'fastify';
+import type { AuthKind, Role, TokenType } from '../../common/api';
+import type { ServiceContext } from '../context';
+import { unauthorized } from '../http/errors';
+import { resolveApiToken } from './api-tokens';
+import { looksLikeJwt, verifySessionToken } from './jwt';
+import { findUserById, userRoles } from './users';
+
+/** Who is calling, as the handlers see it. */
+export type Principal =
+  | {
+      kind: 'user';
+      userId: number;
+      orgId: number;
+      roles: Role[];
+      via: 'jwt' | 'api-token';
+      /** The login session (JWT jti) for via=jwt. */
+      loginSessionId?: string;
+      tokenType?: TokenType;
+      /** The credential's identity for rate limiting (never the secret itself). */
+      rateKey: string;
+    }
+  | { kind: 'magic-link'; token: string; rateKey: string }
+  | { kind: 'signed'; rateKey: string }
+  | { kind: 'anonymous'; rateKey: string };
+
+export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+
+function bearerToken(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  if (!m) throw unauthorized('Authorization header must be "Bearer <token>"');
+  return m[1];
+}
+
+async function fromJwt(ctx: ServiceContext, token: string): Promise<UserPrincipal> {
+  let claims;
+  try {
+    claims = await verifySessionToken(ctx.secret, token);
+  } catch {
+    throw unauthorized('token invalid or expired');
+  }
+  const session = ctx.db.prepare('SELECT revoked_at FROM login_sessions WHERE id = ? AND user_id = ?').get(claims.jti, claims.uid) as
+    | { revoked_at: string | null }
+    | undefined;
+  if (!session || session.revoked_at) throw unauthorized('session ended');
+  const user = findUserById(ctx.db, claims.uid);
+  if (!user || !user.is_active) throw unauthorized('user inactive');
+  return { kind: 'user', userId: user.id, orgId: user.org_id, roles: userRoles(user), via: 'jwt', loginSessionId: claims.jti, rateKey: `s:${claims.jti}` };
+}
+
+function fromApiToken(ctx: ServiceContext, value: string, requireType?: TokenType): UserPrincipal {
+  const found = resolveApiToken(ctx.db, value);
+  if (!found) throw unauthorized('API token invalid, expired or deleted');
+  if (requireType && found.type !== requireType) throw unauthorized(`this endpoint needs an API token of type ${requireType}`);
+  const user = findUserById(ctx.db, found.userId);
+  if (!user || !user.is_active) throw unauthorized('user inactive');
+  return { kind: 'user', userId: user.id, orgId: user.org_id, roles: userRoles(user), via: 'api-token', tokenType: found.type, rateKey: `t:${found.id}` };
+}
+
+/** Resolves the caller for a route's auth kind, or throws 401. */
+export async function authenticate(ctx: ServiceContext, kind: AuthKind, req: FastifyRequest): Promise<Principal> {
+  switch (kind) {
+    case 'bearer': {
+      const token = bearerToken(req);
+      if (!token) throw unauthorized('Authorization header missing');
+      return looksLikeJwt(token) ? fromJwt(ctx, token) : fromApiToken(ctx, token);
+    }
+    case 's2t-key': {
+      const key = req.headers['x-svc-s2t-key'];
+      if (typeof key !== 'string' || !key) throw unauthorized('x-svc-s2t-key header missing');
+      return fromApiToken(ctx, key, 'batch');
+    }
+    case 'magic-link': {
+      const token = (req.query as Record<string, unknown> | undefined)?.token;
+      if (typeof token !== 'string' || !token) throw unauthorized('magic link token missing');
+      return { kind: 'magic-link', token, rateKey: `m:${token.slice(0, 12)}` };
+    }
+    case 'signed':
+      return { kind: 'signed', rateKey: `ip:${req.ip}` };
+    case 'none':
+      return { kind: 'anonymous', rateKey: `ip:${req.ip}` };
+  }
+}

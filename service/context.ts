@@ -1,0 +1,40 @@
+import type { Db } from './db';
+
+export interface ServiceConfig {
+  host: '127.0.0.1';
+  port: number;
+  dataDir: string;
+  /** For tests only: allows http and loopback webhook receivers. Never loosens media_source. */
+  allowPrivateWebhooks: boolean;
+  /** Requests per window per credential; generous by default. */
+  rateLimit: { max: number; windowMs: number };
+  /** Engine jobs run at once. */
+  engineConcurrency: number;
+  /** Largest JSON or form body accepted (media goes through the upload routes). */
+  bodyLimitBytes: number;
+}
+
+export interface Logger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** What every route and worker of the service shares. */
+export interface ServiceContext {
+  db: Db;
+  config: ServiceConfig;
+  log: Logger;
+  /** HMAC key for JWTs and signed URLs; lives in DATA/secret.key (0600), never logged. */
+  secret: Uint8Array;
+  /** The address clients reach us at, e.g. http://127.0.0.1:PORT (known once listening). */
+  baseUrl(): string;
+}
+
+export function stderrLogger(quiet = false): Logger {
+  const write = (level: string, msg: string, fields?: Record<string, unknown>) => {
+    if (quiet && level === 'info') return;
+    process.stderr.write(`${new Date().toISOString()} ${level} ${msg}${fields ? ' ' + JSON.stringify(fields) : ''}\n`);
+  };
+  return { info: (m, f) => write('info', m, f), warn: (m, f) => write('warn', m, f), error: (m, f) => write('error', m, f) };
+}

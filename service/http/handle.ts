@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { routes, toRouterPath, type Role, type RouteId, type Routes } from '../../common/api';
+import { authenticate, type Principal } from '../auth/principal';
+import type { ServiceContext } from '../context';
+import { forbidden, notFound, plainError, validationError } from './errors';
+
+type R<K extends RouteId> = Routes[K];
+
+export interface HandlerInput<K extends RouteId> {
+  params: z.output<R<K>['params']>;
+  query: z.output<R<K>['query']>;
+  /** Parsed for json and form bodies; undefined for multipart and media (read `req` yourself). */
+  body: z.output<R<K>['body']['schema']>;
+  principal: Principal;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** Returned by a handler that wrote the reply itself (binary bodies, redirects, streams). */
+export const SENT = Symbol('sent');
+
+export type Handler<K extends RouteId> = (input: HandlerInput<K>) => Promise<z.input<R<K>['response']['schema']> | typeof SENT>;
+
+export interface HandleOptions {
+  /** The caller needs at least one of these roles (403 otherwise). */
+  roles?: Role[];
+  /** Status for a successful JSON answer (default 200). */
+  status?: number;
+}
+
+function issueText(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+}
+
+/**
+ * Registers one route of the table: parses params, query and body with the route's zod schemas
+ * (422 with `{error}` when they do not fit; 404 for a malformed path id), authenticates for the
+ * route's auth kind, checks roles, runs the handler and validates what it answers against the
+ * response schema, so the service can never send what the contract does not allow.
+ */
+export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceContext, id: K, handler: Handler<K>, opts: HandleOptions = {}): void {
+  const def = routes[id];
+  app.route({
+    method: def.method,
+    url: toRouterPath(def.path),
+    handler: async (req, reply) => {
+      const params = def.params.safeParse(req.params ?? {});
+      if (!params.success) throw notFound('resource');
+      const principal = await authenticate(ctx, def.auth, req);
+      if (opts.roles && (principal.kind !== 'user' || !principal.roles.some((r) => opts.roles!.includes(r)))) throw forbidden();
+      const query = def.query.safeParse(req.query ?? {});
+      if (!query.success) throw validationError(issueText(query.error));
+      let body: unknown = undefined;
+      if (def.body.kind === 'json' || def.body.kind === 'form') {
+        const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        const want = def.body.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+        if (type !== want) throw plainError(415, `Content-Type must be ${want}`);
+        const parsed = def.body.schema.safeParse(req.body);
+        if (!parsed.success) throw validationError(issueText(parsed.error));
+        body = parsed.data;
+      }
+      const result = await handler({ params: params.data, query: query.data, body, principal, req, reply } as HandlerInput<K>);
+      if (result === SENT) return reply;
+      const checked = def.response.schema.safeParse(result);
+      if (!checked.success) {
+        ctx.log.error('response does not match the contract', { route: id, issues: issueText(checked.error) });
+        throw plainError(500, 'internal error');
+      }
+      reply.code(opts.status ?? 200).header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(checked.data);
+    },
+  });
+}

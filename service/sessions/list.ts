@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../context';
+import { handle } from '../http/handle';
+import { listRows } from '../http/listing';
+import { toSession, type SessionRow } from './present';
+
+export function registerSessionList(app: FastifyInstance, ctx: ServiceContext): void {
+  handle(app, ctx, 'sessions.list', async ({ query, principal }) => {
+    if (principal.kind !== 'user') throw new Error('unreachable: bearer route');
+    const page = listRows<SessionRow>(
+      ctx.db,
+      {
+        from: 'FROM sessions',
+        where: ['org_id = ?'],
+        args: [principal.orgId],
+        searchable: ['filename', 'language', 'status'],
+        sortable: { created_at: 'created_at', last_modified: 'last_modified', filename: 'filename', duration: 'duration', status: 'status' },
+      },
+      query,
+    );
+    return { ...page, result: page.result.map((r) => toSession(ctx, r)) };
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Starts the app in browser mode (the built web bridge, dist/main/headless.js) with its embedded
+ * local service, and a headless Chromium driven by Playwright.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser } from 'playwright-core';
+import { ROOT, tempDir } from './service';
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const LOCAL_DEMO = { email: 'demo@s2t.local', password: 's2t-demo' };
+
+export interface RunningApp {
+  url: string;
+  serviceUrl: string;
+  dataDir: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningApp> {
+  const entry = join(ROOT, 'dist/main/headless.js');
+  if (!existsSync(entry)) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  const dataDir = opts.dataDir ?? tempDir('s2t-app-');
+  const child = spawn(process.execPath, [entry, '--data', dataDir], { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+  const lines = createInterface({ input: child.stdout! });
+  const found = await new Promise<{ url: string; serviceUrl: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`app did not start in 60 s:\n${err}`)), 60_000);
+    child.once('exit', (code) => reject(new Error(`app exited with ${code}:\n${err}`)));
+    let url = '';
+    lines.on('line', (line) => {
+      const a = /^S2T Desktop \(browser mode\): (\S+)$/.exec(line);
+      if (a) url = a[1];
+      const b = /^Local service (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+      if (b && url) {
+        clearTimeout(timer);
+        resolve({ url, serviceUrl: b[1] });
+      }
+    });
+  });
+  return {
+    ...found,
+    dataDir,
+    child,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
