@@ -1,4 +1,9 @@
 /** Every bench module, in the order they run. Add yours here. */
 import type { BenchModule } from './harness';
+import { clientBench } from './client.bench';
+import { formatsBench } from './formats.bench';
+import { serviceAuthBench } from './service-auth.bench';
+import { serviceWorkBench } from './service-work.bench';
+import { watchBench } from './watch.bench';
 
-export const modules: BenchModule[] = [];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench];

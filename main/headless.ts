@@ -10,6 +10,7 @@ import { DEMO_ACCOUNT } from './embedded-service';
 import { startWebBridge } from './ipc/web-bridge';
 import { appDataDir } from './platform/paths';
 import { MemorySecretStore } from './platform/secrets';
+import { runWatchDaemon } from './watch/daemon';
 
 async function browserMode(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { data: { type: 'string' }, port: { type: 'string', default: '0' } }, strict: true });
@@ -31,7 +32,7 @@ async function browserMode(argv: string[]): Promise<void> {
 
 const [command, ...rest] = process.argv.slice(2);
 const run = command === 'watch'
-  ? () => Promise.reject(new Error('the watch daemon is not built yet (issue: watch folders)'))
+  ? () => runWatchDaemon(rest).then(() => process.exit(0))
   : () => browserMode(command ? [command, ...rest] : rest);
 run().catch((err: Error) => {
   process.stderr.write(`s2t: ${err.message}\n`);

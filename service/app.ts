@@ -2,14 +2,29 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './auth/routes';
+import { registerSsoRoutes } from './auth/sso';
+import { registerTwoFactorRoutes } from './auth/two-factor-routes';
 import type { ServiceContext } from './context';
 import { HttpError } from './http/errors';
+import { registerFolderRoutes } from './lists/folders';
+import { registerGlossaryRoutes } from './lists/glossaries';
+import { registerOtherLists } from './lists/other-lists';
+import { registerModelRoutes } from './models/routes';
 import { registerSessionList } from './sessions/list';
+import { registerWorkRoutes } from './work-routes';
 
 /** Loopback names a client may use in Host; anything else (DNS rebinding) is refused. */
 function allowedHost(host: string | undefined, port: number): boolean {
   if (!host) return false;
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
+}
+
+/**
+ * The multipart reader (busboy) rejects a broken client stream with a plain Error and no status;
+ * that is bad input (400), not a server fault.
+ */
+function malformedMultipart(err: Error): boolean {
+  return !('statusCode' in err && err.statusCode) && String(err.stack ?? '').includes('/@fastify/busboy/');
 }
 
 export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
@@ -33,6 +48,10 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
       reply.code(status).send({ error: err.message });
       return;
     }
+    if (malformedMultipart(err)) {
+      reply.code(400).send({ error: `malformed multipart body: ${err.message}` });
+      return;
+    }
     ctx.log.error('unhandled error', { method: req.method, url: req.url.split('?')[0], error: String(err.stack ?? err) });
     reply.code(500).send({ error: 'internal error' });
   });
@@ -42,6 +61,13 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   });
 
   registerAuthRoutes(app, ctx);
+  registerTwoFactorRoutes(app, ctx);
+  registerSsoRoutes(app, ctx);
+  registerModelRoutes(app, ctx);
+  registerFolderRoutes(app, ctx);
+  registerGlossaryRoutes(app, ctx);
+  registerOtherLists(app, ctx);
   registerSessionList(app, ctx);
+  registerWorkRoutes(app, ctx);
   return app;
 }

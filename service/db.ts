@@ -42,3 +42,21 @@ export function openDb(file: string, migrations: Migration[]): Db {
   }
   return db;
 }
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * A prepared statement for this SQL, compiled once per connection. For hot paths whose SQL text
+ * comes from a bounded set (never from values: those stay in parameters).
+ */
+export function stmt(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let s = cache.get(sql);
+  if (!s) {
+    if (cache.size > 500) cache.clear();
+    s = db.prepare(sql);
+    cache.set(sql, s);
+  }
+  return s;
+}

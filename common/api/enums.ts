@@ -15,7 +15,7 @@ export type Role = z.infer<typeof Role>;
 export const TokenType = z.enum(['batch', 'realtime']);
 export type TokenType = z.infer<typeof TokenType>;
 
-export const YearsValid = z.union([z.literal(1), z.literal(2), z.literal(5)]);
+export const YearsValid = z.union([z.literal(1), z.literal(2), z.literal(5)], { error: 'must be 1, 2 or 5' });
 
 export const DocumentType = z.enum(['document', 'caption']);
 export type DocumentType = z.infer<typeof DocumentType>;

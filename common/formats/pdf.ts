@@ -1,7 +1,8 @@
 /**
  * PDF through pdf-lib: A4 pages, wrapped lines, "Page n of N" footers, text in an embedded (and
  * subset) font the caller passes as bytes, with fallback fonts for characters the first lacks.
- * Right-to-left text is drawn in logical order (no bidi reordering).
+ * Right-to-left scripts (Hebrew, Arabic) are shaped, reordered for display by a simplified bidi
+ * algorithm and right-aligned when a paragraph starts with them.
  */
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
@@ -13,6 +14,75 @@ const PAGE_H = 841.89;
 const MARGIN = 56;
 const BODY = 11;
 const LEAD = 15.5;
+/**
+ * OpenType features we turn off: kerning and ligatures change widths (our wrapping measures per
+ * character) and cost most of the time on long documents. Script shaping (e.g. Arabic joining)
+ * is not a feature toggle here, so it still happens.
+ */
+const FEATURES = { kern: false, liga: false, clig: false, calt: false, rclt: false, locl: false, ccmp: false, mark: false, mkmk: false, rlig: false, curs: false };
+type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
+type GlyphRun = ReturnType<ReturnType<Fontkit['create']>['layout']>;
+
+/** Scripts whose glyphs depend on their neighbours (joining, reordering, marks): these need shaping. */
+const NEEDS_SHAPING = /[\u0300-\u036F\u0483-\u0489\u0591-\u08FF\u0900-\u0DFF\u0E00-\u0FFF\u1000-\u109F\u1780-\u18AF\u200C\u200D\uFB1D-\uFDFF\uFE70-\uFEFF\uD800-\uDFFF]/;
+
+/**
+ * fontkit as pdf-lib's font engine, except that text needing no shaping (Latin, Greek, Cyrillic,
+ * CJK...) maps straight through the font's cmap: fontkit's full OpenType layout of every line is
+ * what made long PDFs slow, and for these scripts it only adds kerning and ligatures.
+ */
+const plainFontkit: Fontkit = {
+  create(buffer, postscriptName) {
+    const font = fontkit.create(buffer, postscriptName);
+    const layout = font.layout.bind(font);
+    // fontkit shapes right-to-left runs and returns them in display order already.
+    font.layout = (text, features) => (NEEDS_SHAPING.test(text) ? layout(text, features) : ({ glyphs: font.glyphsForString(text) } as GlyphRun));
+    return font;
+  },
+};
+
+const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+const LTR_LETTER = /(?![\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}])[\p{L}\p{N}]/u;
+
+interface DirRun {
+  text: string;
+  rtl: boolean;
+}
+
+export function isRtlParagraph(text: string): boolean {
+  for (const ch of text) {
+    if (RTL_LETTER.test(ch)) return true;
+    if (LTR_LETTER.test(ch)) return false;
+  }
+  return false;
+}
+
+/**
+ * A line's direction runs in display order, left to right (a simplified Unicode bidi algorithm:
+ * letters are strong, digits go left to right, neutrals between two runs of one direction take
+ * it, other neutrals take the paragraph's). Each run's text stays in logical order.
+ */
+export function visualRuns(line: string, rtlParagraph: boolean): DirRun[] {
+  const chars = [...line];
+  const dir: (boolean | null)[] = chars.map((ch) => (RTL_LETTER.test(ch) ? true : LTR_LETTER.test(ch) ? false : null));
+  for (let i = 0; i < chars.length; i++) {
+    if (dir[i] !== null) continue;
+    let j = i;
+    while (j < chars.length && dir[j] === null) j++;
+    const before = i > 0 ? dir[i - 1] : rtlParagraph;
+    const after = j < chars.length ? dir[j] : rtlParagraph;
+    for (let k = i; k < j; k++) dir[k] = before === after ? before : rtlParagraph;
+    i = j - 1;
+  }
+  const runs: DirRun[] = [];
+  chars.forEach((ch, i) => {
+    const last = runs[runs.length - 1];
+    if (last && last.rtl === dir[i]) last.text += ch;
+    else runs.push({ text: ch, rtl: dir[i] === true });
+  });
+  return rtlParagraph ? runs.reverse() : runs;
+}
+
 const GREY = rgb(0.42, 0.42, 0.45);
 const INK = rgb(0.1, 0.1, 0.12);
 
@@ -23,7 +93,6 @@ interface Run {
 
 /** Measures and draws text across a chain of fonts, choosing per character the first that has it. */
 class FontChain {
-  private widths = new Map<string, number>();
   private charsets: Set<number>[];
   constructor(readonly fonts: PDFFont[]) {
     this.charsets = fonts.map((f) => new Set(f.getCharacterSet()));
@@ -44,20 +113,46 @@ class FontChain {
   }
   /** Width at size 1; per-character widths are cached, which is what keeps long documents fast. */
   width(text: string): number {
+    if (NEEDS_SHAPING.test(text)) return this.shapedWidth(text);
     let w = 0;
-    for (const ch of text) {
-      let cw = this.widths.get(ch);
-      if (cw === undefined) {
-        const f = this.fonts[this.fontFor(ch.codePointAt(0)!)];
-        try {
-          cw = f.widthOfTextAtSize(ch, 1);
-        } catch {
-          cw = f.widthOfTextAtSize('?', 1);
-        }
-        this.widths.set(ch, cw);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      let cw = c < 0xd800 || c > 0xdfff ? this.bmp[c] : NaN;
+      if (Number.isNaN(cw)) {
+        const cp = text.codePointAt(i)!;
+        if (cp > 0xffff) i++;
+        cw = this.measure(cp);
       }
       w += cw;
     }
+    return w;
+  }
+  /** Shaped text (joining scripts, marks) is measured as laid out: its glyphs are not the characters'. */
+  private shapedWidth(text: string): number {
+    let w = 0;
+    for (const r of this.runs(text)) {
+      try {
+        w += this.fonts[r.font].widthOfTextAtSize(r.text, 1);
+      } catch {
+        w += r.text.length * this.fonts[r.font].widthOfTextAtSize('?', 1);
+      }
+    }
+    return w;
+  }
+  private bmp = new Float64Array(0x10000).fill(NaN);
+  private astral = new Map<number, number>();
+  private measure(cp: number): number {
+    const known = cp > 0xffff ? this.astral.get(cp) : undefined;
+    if (known !== undefined) return known;
+    const f = this.fonts[this.fontFor(cp)];
+    let w: number;
+    try {
+      w = f.widthOfTextAtSize(String.fromCodePoint(cp), 1);
+    } catch {
+      w = f.widthOfTextAtSize('?', 1);
+    }
+    if (cp > 0xffff) this.astral.set(cp, w);
+    else this.bmp[cp] = w;
     return w;
   }
   /** Replace what no font can draw (standard fonts only encode WinAnsi). */
@@ -70,24 +165,39 @@ class FontChain {
 /** Lines no wider than `max` points at `size`; a word wider than a line is broken by characters. */
 function wrap(chain: FontChain, text: string, size: number, max: number): string[] {
   const lines: string[] = [];
+  const limit = max / size;
+  const space = chain.width(' ');
   let cur = '';
+  let curW = 0;
   for (const word of text.split(' ')) {
-    const cand = cur ? `${cur} ${word}` : word;
-    if (chain.width(cand) * size <= max) {
-      cur = cand;
-      continue;
+    const w = chain.width(word);
+    if (!cur || curW + space + w <= limit) {
+      if (!cur && w > limit) {
+        // Fall through to breaking the word below.
+      } else {
+        curW = cur ? curW + space + w : w;
+        cur = cur ? `${cur} ${word}` : word;
+        continue;
+      }
     }
     if (cur) lines.push(cur);
     cur = '';
-    let piece = '';
-    for (const ch of word) {
-      if (piece && chain.width(piece + ch) * size > max) {
-        lines.push(piece);
-        piece = '';
-      }
-      piece += ch;
+    curW = 0;
+    if (w <= limit) {
+      cur = word;
+      curW = w;
+      continue;
     }
-    cur = piece;
+    for (const ch of word) {
+      const cw = chain.width(ch);
+      if (cur && curW + cw > limit) {
+        lines.push(cur);
+        cur = '';
+        curW = 0;
+      }
+      cur += ch;
+      curW += cw;
+    }
   }
   if (cur) lines.push(cur);
   return lines;
@@ -100,22 +210,39 @@ export async function writePdf(src: ExportSource, opts: ExportOptions = {}): Pro
   pdf.setCreator('S2T Desktop');
   pdf.setLanguage(src.language);
   let fonts: PDFFont[];
+  let boldFonts: PDFFont[];
   if (opts.font) {
-    pdf.registerFontkit(fontkit);
-    fonts = [await pdf.embedFont(opts.font, { subset: true })];
-    for (const f of opts.fallbackFonts ?? []) fonts.push(await pdf.embedFont(f, { subset: true }));
+    pdf.registerFontkit(plainFontkit);
+    fonts = [await pdf.embedFont(opts.font, { subset: true, features: FEATURES })];
+    for (const f of opts.fallbackFonts ?? []) fonts.push(await pdf.embedFont(f, { subset: true, features: FEATURES }));
+    boldFonts = opts.boldFont ? [await pdf.embedFont(opts.boldFont, { subset: true, features: FEATURES }), ...fonts] : fonts;
   } else {
     fonts = [await pdf.embedFont(StandardFonts.Helvetica)];
+    boldFonts = [await pdf.embedFont(StandardFonts.HelveticaBold)];
   }
-  const chain = new FontChain(fonts);
+  const regular = new FontChain(fonts);
+  const bold = boldFonts === fonts ? regular : new FontChain(boldFonts);
+  let chain = regular;
   const width = PAGE_W - 2 * MARGIN;
   let page: PDFPage = pdf.addPage([PAGE_W, PAGE_H]);
   let y = PAGE_H - MARGIN;
 
-  const draw = (text: string, x: number, size: number, color = INK) => {
-    for (const r of chain.runs(chain.drawable(text))) {
-      page.drawText(r.text, { x, y, size, font: chain.fonts[r.font], color });
-      x += chain.width(r.text) * size;
+  const draw = (text: string, x: number, size: number, color = INK, rtl = false) => {
+    const safe = chain.drawable(text);
+    if (!rtl && !RTL_LETTER.test(safe)) {
+      for (const r of chain.runs(safe)) {
+        page.drawText(r.text, { x, y, size, font: chain.fonts[r.font], color });
+        x += chain.width(r.text) * size;
+      }
+      return;
+    }
+    if (rtl) x = MARGIN + width - chain.width(safe) * size;
+    for (const d of visualRuns(safe, rtl)) {
+      const pieces = chain.runs(d.text);
+      for (const r of d.rtl ? pieces.reverse() : pieces) {
+        page.drawText(r.text, { x, y, size, font: chain.fonts[r.font], color });
+        x += chain.width(r.text) * size;
+      }
     }
   };
   const need = (h: number) => {
@@ -124,26 +251,46 @@ export async function writePdf(src: ExportSource, opts: ExportOptions = {}): Pro
       y = PAGE_H - MARGIN;
     }
   };
-  const paragraph = (text: string, size: number, lead: number, color = INK, after = 0) => {
-    for (const line of wrap(chain, chain.drawable(text), size, width)) {
-      need(lead);
-      y -= lead;
-      draw(line, MARGIN, size, color);
+  const paragraph = (text: string, size: number, lead: number, color = INK, after = 0, weight = regular) => {
+    chain = weight;
+    const rtl = isRtlParagraph(text);
+    const safe = chain.drawable(text);
+    const lines = wrap(chain, safe, size, width);
+    // The common case, left-to-right text in the main font: one text object per page's share of
+    // the paragraph (less work for pdf-lib, smaller content streams to compress).
+    const runs = rtl || RTL_LETTER.test(safe) ? null : chain.runs(safe);
+    if (runs && runs.length === 1 && runs[0].font === 0) {
+      for (let i = 0; i < lines.length; ) {
+        need(lead);
+        const room = Math.max(1, Math.floor((y - MARGIN - 20) / lead));
+        const chunk = lines.slice(i, i + room);
+        y -= lead;
+        page.drawText(chunk.join('\n'), { x: MARGIN, y, size, font: chain.fonts[0], color, lineHeight: lead });
+        y -= lead * (chunk.length - 1);
+        i += chunk.length;
+      }
+    } else {
+      for (const line of lines) {
+        need(lead);
+        y -= lead;
+        draw(line, MARGIN, size, color, rtl);
+      }
     }
     y -= after;
+    chain = regular;
   };
 
-  paragraph(src.title, 20, 26, INK, 10);
+  paragraph(src.title, 20, 26, INK, 10, bold);
   const summary = summaryOf(src);
   if (summary) {
-    paragraph('Summary', 13, 18, INK, 2);
+    paragraph('Summary', 13, 18, INK, 2, bold);
     paragraph(summary, BODY, LEAD, INK, 12);
   }
   for (const r of documentRows(src, opts)) {
     const head = [timestamps ? r.stamp : '', r.speaker ?? ''].filter(Boolean).join('  ·  ');
     if (head) {
       need(LEAD * 2);
-      paragraph(head, 9, 13, GREY);
+      paragraph(head, 9, 13, GREY, 0, r.speaker ? bold : regular);
     }
     paragraph(r.text, BODY, LEAD, INK, 7);
   }

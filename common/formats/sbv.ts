@@ -13,7 +13,7 @@ function sbvClock(ms: number): string {
 
 export function writeSbv(cues: OutCue[], speakers: SpeakerStyle = 'prefix'): string {
   const parts: string[] = [];
-  for (const c of cues) parts.push(`${sbvClock(c.start_ms)},${sbvClock(c.end_ms)}\n${speakerPrefix(c.speaker, speakers)}${c.lines.join('\n')}\n`);
+  for (const c of cues) parts.push(`${sbvClock(c.start_ms)},${sbvClock(c.end_ms)}\n${speakerPrefix(c, speakers)}${c.lines.join('\n')}\n`);
   return parts.join('\n');
 }
 

@@ -25,7 +25,7 @@ export type ExportInput = DocumentLike | DocumentBody | DocumentContent;
 export type SpeakerStyle = 'none' | 'prefix' | 'voice';
 
 export interface ExportOptions {
-  /** Speaker names: none, as a "Name: " prefix, or (VTT) as voice tags. Default: prefix; voice for VTT. */
+  /** Speaker names: none, a "Name: " prefix where a turn starts, or (VTT) voice tags on every cue. Default: prefix; voice for VTT. Transcript formats: none hides names. */
   speakers?: SpeakerStyle;
   /** Timestamps in transcript formats (TXT default off; HTML, DOCX, PDF default on). */
   timestamps?: boolean;
@@ -41,6 +41,8 @@ export interface ExportOptions {
   language?: string;
   /** PDF: TrueType/OpenType font bytes (common/ never reads files; the caller does). */
   font?: Uint8Array;
+  /** PDF: bold face for the title and speaker lines (defaults to the regular font). */
+  boldFont?: Uint8Array;
   /** PDF: fonts tried in order for characters the main font lacks (e.g. CJK, Arabic). */
   fallbackFonts?: Uint8Array[];
   /** EBU STL: creation date written in the GSI block (default: now). */
@@ -94,6 +96,8 @@ export interface OutCue {
   end_ms: number;
   lines: string[];
   speaker: string | null;
+  /** The speaker differs from the previous cue's: where a name prefix goes. */
+  turn: boolean;
 }
 
 /**
@@ -110,6 +114,7 @@ export function outputCues(src: ExportSource, opts: ExportOptions = {}): OutCue[
       end_ms: Math.max(0, c.end_ms),
       lines: c.lines.flatMap((l) => l.split(/\r\n|\r|\n/)).map(cleanLine).filter((l) => l.length > 0),
       speaker: (c.speaker_id && names.get(c.speaker_id)) || null,
+      turn: false,
     }))
     .filter((c) => c.lines.length > 0)
     .sort((a, b) => a.start_ms - b.start_ms);
@@ -131,7 +136,13 @@ export function outputCues(src: ExportSource, opts: ExportOptions = {}): OutCue[
     if (c.end_ms === c.start_ms) c.end_ms = c.start_ms + frame;
     if (next && c.end_ms > next.start_ms) c.end_ms = next.start_ms;
   }
-  if (src.offsetMs) for (const c of out) ((c.start_ms += src.offsetMs), (c.end_ms += src.offsetMs));
+  out.forEach((c, i) => (c.turn = c.speaker !== null && (i === 0 || out[i - 1].speaker !== c.speaker)));
+  if (src.offsetMs) {
+    for (const c of out) {
+      c.start_ms += src.offsetMs;
+      c.end_ms += src.offsetMs;
+    }
+  }
   return out;
 }
 
@@ -140,7 +151,7 @@ export function outputTranscript(src: ExportSource): TranscriptContent {
   return src.content.kind === 'transcript' ? src.content : captionsToTranscript(src.content);
 }
 
-/** "Name: " when speakers are shown as a prefix and the cue has one. */
-export function speakerPrefix(name: string | null, style: SpeakerStyle): string {
-  return name && style !== 'none' ? `${name}: ` : '';
+/** "Name: " when speakers are shown as a prefix and this cue starts a speaker's turn. */
+export function speakerPrefix(cue: OutCue, style: SpeakerStyle): string {
+  return cue.turn && cue.speaker && style !== 'none' ? `${cue.speaker}: ` : '';
 }

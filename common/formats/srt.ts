@@ -7,13 +7,13 @@ import { speakerPrefix, type OutCue, type SpeakerStyle } from './source';
 import { cleanLine } from './text';
 
 export function writeSrt(cues: OutCue[], speakers: SpeakerStyle = 'prefix'): string {
-  const parts: string[] = [];
+  let out = '';
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i];
-    const text = speakerPrefix(c.speaker, speakers) + c.lines.join('\n');
-    parts.push(`${i + 1}\n${formatClock(c.start_ms, ',')} --> ${formatClock(c.end_ms, ',')}\n${text}\n`);
+    const text = speakerPrefix(c, speakers) + (c.lines.length === 1 ? c.lines[0] : c.lines.join('\n'));
+    out += (i ? '\n' : '') + (i + 1) + '\n' + formatClock(c.start_ms, ',') + ' --> ' + formatClock(c.end_ms, ',') + '\n' + text + '\n';
   }
-  return parts.join('\n');
+  return out;
 }
 
 const TIMING = /^\s*(\d+):([0-5]\d):([0-5]\d)[,.](\d{1,3})\s*-->\s*(\d+):([0-5]\d):([0-5]\d)[,.](\d{1,3})(?:\s.*)?$/;

@@ -77,6 +77,10 @@ export function chooseCodeTable(text: string): CodeTable {
 export function encodeStlText(s: string, t: CodeTable): number[] {
   const enc = encoderFor(t);
   const out: number[] = [];
+  if (/^[\x20-\x7e]*$/.test(s)) {
+    for (let i = 0; i < s.length; i++) out.push(s.charCodeAt(i));
+    return out;
+  }
   for (const ch of s.normalize('NFC')) {
     const cp = ch.codePointAt(0)!;
     if (cp >= 0x20 && cp < 0x7f) {

@@ -6,7 +6,8 @@
  * document's timecode (also written as TCP, the start-of-programme time code).
  */
 import type { CaptionContent } from '../transcript/model';
-import { framesToMs, msToFrames, msToTimecode, nominalFrameRate, pad } from '../transcript/timecode';
+import { charCount } from '../transcript/captions';
+import { dropFrameCount, dropFrameLabel, framesToMs, msToFrames, nominalFrameRate, pad } from '../transcript/timecode';
 import { CaptionBuilder } from './blocks';
 import { FormatError } from './errors';
 import { speakerPrefix, type ExportSource, type OutCue, type SpeakerStyle } from './source';
@@ -31,16 +32,28 @@ const LANGUAGE_CODES: Record<string, string> = {
   el: '70', he: '6C', hi: '6B', ja: '69', ko: '65', mk: '63', ru: '56', uk: '49', vi: '46',
 };
 
-/** The STL frame rate for a document rate: 30 (or 29.97) for the 30-frame family, 25 otherwise. */
+/**
+ * How a DFC counts time. STL25.01 is 25 fps. STL30.01 is the NTSC family: we count frames at
+ * 30000/1001 and label them drop-frame, as the ttconv reference reader (and NTSC practice) reads
+ * it, so labels stay on wall-clock time and times agree with other readers to the millisecond.
+ * Documents in the 30/60 family (30 and 29.97) get STL30.01, the rest STL25.01; frames are only a
+ * unit here, times are kept.
+ */
+const NTSC = 30000 / 1001;
 export function stlFrameRate(frameRate: number): number {
   const n = nominalFrameRate(frameRate);
-  if (n === 30) return frameRate;
-  if (n === 60) return frameRate / 2;
-  return 25;
+  return n === 30 || n === 60 ? NTSC : 25;
+}
+
+/** [h, m, s, f] label of a frame count at an STL rate (drop-frame for NTSC). */
+function stlLabel(frames: number, fps: number): [number, number, number, number] {
+  if (fps !== 25) return dropFrameLabel(frames, fps);
+  const s = Math.floor(frames / 25);
+  return [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60, frames % 25];
 }
 
 function ascii(s: string, width: number): string {
-  // eslint-disable-next-line no-control-regex
+   
   const a = s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '?');
   return a.length >= width ? a.slice(0, width) : a + ' '.repeat(width - a.length);
 }
@@ -49,15 +62,29 @@ function ascii(s: string, width: number): string {
 function stlRows(lines: string[]): string[] {
   const rows: string[] = [];
   for (const line of lines) {
+    if (charCount(line) <= STL_MAX_ROW) {
+      rows.push(line);
+      continue;
+    }
     let cur = '';
+    let curLen = 0;
     for (const w of line.split(' ')) {
-      const cand = cur ? `${cur} ${w}` : w;
-      if ([...cand].length <= STL_MAX_ROW) cur = cand;
-      else {
+      const wl = charCount(w);
+      if (!cur && wl <= STL_MAX_ROW) {
+        cur = w;
+        curLen = wl;
+      } else if (cur && curLen + 1 + wl <= STL_MAX_ROW) {
+        cur += ` ${w}`;
+        curLen += 1 + wl;
+      } else {
         if (cur) rows.push(cur);
         let rest = [...w];
-        while (rest.length > STL_MAX_ROW) (rows.push(rest.slice(0, STL_MAX_ROW).join('')), (rest = rest.slice(STL_MAX_ROW)));
+        while (rest.length > STL_MAX_ROW) {
+          rows.push(rest.slice(0, STL_MAX_ROW).join(''));
+          rest = rest.slice(STL_MAX_ROW);
+        }
         cur = rest.join('');
+        curLen = rest.length;
       }
     }
     if (cur) rows.push(cur);
@@ -68,7 +95,7 @@ function stlRows(lines: string[]): string[] {
 export function writeStl(cues: OutCue[], src: ExportSource, speakers: SpeakerStyle = 'prefix', date: Date = new Date()): Uint8Array {
   const fps = stlFrameRate(src.frameRate);
   const nominal = nominalFrameRate(fps);
-  const texts = cues.map((c) => stlRows([speakerPrefix(c.speaker, speakers) + c.lines[0], ...c.lines.slice(1)]));
+  const texts = cues.map((c) => stlRows([speakerPrefix(c, speakers) + c.lines[0], ...c.lines.slice(1)]));
   const cct: CodeTable = chooseCodeTable(texts.map((r) => r.join(' ')).join(' '));
   const fields: number[][] = texts.map((rows) => {
     const bytes: number[] = [];
@@ -88,12 +115,9 @@ export function writeStl(cues: OutCue[], src: ExportSource, speakers: SpeakerSty
     if (i && frames[i][0] < frames[i - 1][1]) frames[i][0] = frames[i - 1][1];
     if (frames[i][1] <= frames[i][0]) frames[i][1] = frames[i][0] + 1;
   }
-  const tcString = (f: number) => {
-    const s = Math.floor(f / nominal);
-    return `${pad(Math.floor(s / 3600) % 24, 2)}${pad(Math.floor(s / 60) % 60, 2)}${pad(s % 60, 2)}${pad(f % nominal, 2)}`;
-  };
+  const tcString = (f: number) => stlLabel(f, fps).map((v, i) => pad(i === 0 ? v % 24 : v, 2)).join('');
   const yymmdd = `${pad(date.getUTCFullYear() % 100, 2)}${pad(date.getUTCMonth() + 1, 2)}${pad(date.getUTCDate(), 2)}`;
-  const maxRow = Math.max(1, ...texts.flatMap((r) => r.map((x) => [...x].length)));
+  const maxRow = Math.max(1, ...texts.flatMap((r) => r.map(charCount)));
   const maxRows = Math.max(1, ...texts.map((r) => r.length));
   const gsi =
     '850' + // CPN: code page of the GSI block
@@ -133,11 +157,11 @@ export function writeStl(cues: OutCue[], src: ExportSource, speakers: SpeakerSty
     const tf = fields[n];
     const parts = Math.max(1, Math.ceil(tf.length / TF_SIZE));
     const tc = (f: number, at: number) => {
-      const s = Math.floor(f / nominal);
-      buf[at] = Math.floor(s / 3600) % 24;
-      buf[at + 1] = Math.floor(s / 60) % 60;
-      buf[at + 2] = s % 60;
-      buf[at + 3] = f % nominal;
+      const [h, m, s, fr] = stlLabel(f, fps);
+      buf[at] = h % 24;
+      buf[at + 1] = m;
+      buf[at + 2] = s;
+      buf[at + 3] = fr;
     };
     for (let p = 0; p < parts; p++) {
       buf[off] = 0; // SGN
@@ -178,7 +202,7 @@ function field(b: Uint8Array, at: number, len: number): string {
 function readGsi(b: Uint8Array): StlInfo & { blocks: number } {
   if (b.length < GSI_SIZE) throw new FormatError('stl', `the file is ${b.length} bytes, shorter than the 1024-byte GSI block`, { byteOffset: b.length });
   const dfc = field(b, 3, 8);
-  const rates: Record<string, number> = { 'STL25.01': 25, 'STL30.01': 30, 'STL24.01': 24, 'STL23.01': 24000 / 1001, 'STL50.01': 50 };
+  const rates: Record<string, number> = { 'STL25.01': 25, 'STL30.01': NTSC, 'STL24.01': 24, 'STL23.01': 24000 / 1001, 'STL50.01': 50 };
   const frameRate = rates[dfc];
   if (!frameRate) throw new FormatError('stl', `unknown disk format code "${dfc}" (expected STL25.01 or STL30.01)`, { byteOffset: 3 });
   const cct = field(b, 12, 2);
@@ -224,7 +248,8 @@ export function readStl(input: Uint8Array): CaptionContent {
     const tc = (at: number) => {
       const [h, m, s, f] = [input[at], input[at + 1], input[at + 2], input[at + 3]];
       if (m > 59 || s > 59 || f >= nominal) throw new FormatError('stl', `invalid time code ${h}:${m}:${s}:${f}`, { byteOffset: at });
-      return framesToMs((h * 3600 + m * 60 + s) * nominal + f, info.frameRate);
+      const frames = nominal === 30 && info.frameRate !== 30 ? dropFrameCount(h, m, s, f, info.frameRate) : (h * 3600 + m * 60 + s) * nominal + f;
+      return framesToMs(frames, info.frameRate);
     };
     const start = tc(off + 5);
     const end = tc(off + 9);

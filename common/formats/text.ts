@@ -37,7 +37,7 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 
 /** Escape for XML/HTML text and attribute values; also drops characters XML 1.0 forbids. */
 export function escapeXml(s: string): string {
-  // eslint-disable-next-line no-control-regex
+   
   return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
 }
 
@@ -48,6 +48,13 @@ export function splitLines(text: string): string[] {
 
 /** One line of cue text as the formats carry it: single spaces, no control characters, trimmed. */
 export function cleanLine(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' ').replace(/\s+/gu, ' ').trim();
+  return (
+    s
+       
+      .replace(/[\u0000-\u001F\u007F-\u009F]/g, ' ')
+      // Noncharacters and unpaired surrogates: no format can carry them (XML forbids them).
+      .replace(/[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+      .replace(/\s+/gu, ' ')
+      .trim()
+  );
 }

@@ -31,7 +31,7 @@ export function writeTtml(cues: OutCue[], src: ExportSource, speakers: SpeakerSt
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i];
     const agent = c.speaker ? ` ttm:agent="${agents.get(c.speaker)}"` : '';
-    const text = escapeXml(speakerPrefix(c.speaker, speakers)) + c.lines.map(escapeXml).join('<br/>');
+    const text = escapeXml(speakerPrefix(c, speakers)) + c.lines.map(escapeXml).join('<br/>');
     out.push(`<p xml:id="c${i + 1}" begin="${formatClock(c.start_ms, '.')}" end="${formatClock(c.end_ms, '.')}"${agent}>${text}</p>\n`);
   }
   out.push('</div>\n</body>\n</tt>\n');
@@ -96,7 +96,17 @@ export function readTtml(input: Uint8Array | string): CaptionContent {
     parseTagValue: false,
     parseAttributeValue: false,
     processEntities: false,
+    captureMetaData: true,
   });
+  const META = XMLParser.getMetaDataSymbol();
+  /** 1-based line where an element starts, for error messages. */
+  const lineOf = (n: XNode): number | undefined => {
+    const at = (n as unknown as Record<symbol, { startIndex?: number } | undefined>)[META as symbol]?.startIndex;
+    if (at === undefined) return undefined;
+    let line = 1;
+    for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+    return line;
+  };
   const doc = parser.parse(text) as XNode[];
   const tt = doc.find((n) => tagOf(n) === 'tt');
   if (!tt) throw new FormatError('ttml', 'no <tt> root element', { line: 1 });
@@ -104,7 +114,7 @@ export function readTtml(input: Uint8Array | string): CaptionContent {
   const nominal = Number(ta.frameRate ?? 30);
   const [num, den] = (ta.frameRateMultiplier ?? '1 1').split(/\s+/).map(Number);
   const timing: Timing = { frameRate: (nominal * (num || 1)) / (den || 1), subFrameRate: Number(ta.subFrameRate ?? 1), tickRate: Number(ta.tickRate ?? (ta.frameRate ? nominal : 1)) };
-  if (!(timing.frameRate > 0 && timing.tickRate > 0 && timing.subFrameRate > 0)) throw new FormatError('ttml', 'invalid ttp:frameRate, ttp:subFrameRate or ttp:tickRate', { line: 1 });
+  if (!(timing.frameRate > 0 && timing.tickRate > 0 && timing.subFrameRate > 0)) throw new FormatError('ttml', 'invalid ttp:frameRate, ttp:subFrameRate or ttp:tickRate', { line: lineOf(tt) ?? 1 });
 
   const agentNames = new Map<string, string>();
   const head = childrenOf(tt).find((n) => tagOf(n) === 'head');
@@ -125,7 +135,7 @@ export function readTtml(input: Uint8Array | string): CaptionContent {
     const v = attrs(n)[name];
     if (v === undefined) return null;
     const ms = ttmlTimeMs(v, timing);
-    if (ms === null) throw new FormatError('ttml', `<${tagOf(n)}${attrs(n).id ? ` xml:id="${attrs(n).id}"` : ''}> has an invalid ${name} time "${v}" (paragraph ${pIndex + 1})`);
+    if (ms === null) throw new FormatError('ttml', `<${tagOf(n)}${attrs(n).id ? ` xml:id="${attrs(n).id}"` : ''}> has an invalid ${name} time "${v}"`, { line: lineOf(n) });
     return ms;
   };
   // Timing follows the par time container: a child's begin is relative to its parent's begin.
@@ -139,8 +149,8 @@ export function readTtml(input: Uint8Array | string): CaptionContent {
     const myAgent = attrs(n).agent?.split(/\s+/)[0] ?? agent;
     if (tag === 'p') {
       pIndex++;
-      if (end === null) throw new FormatError('ttml', `paragraph ${pIndex}${attrs(n).id ? ` (xml:id="${attrs(n).id}")` : ''} has no end time`);
-      if (end < begin) throw new FormatError('ttml', `paragraph ${pIndex}${attrs(n).id ? ` (xml:id="${attrs(n).id}")` : ''} ends before it begins`);
+      if (end === null) throw new FormatError('ttml', `paragraph ${pIndex}${attrs(n).id ? ` (xml:id="${attrs(n).id}")` : ''} has no end time`, { line: lineOf(n) });
+      if (end < begin) throw new FormatError('ttml', `paragraph ${pIndex}${attrs(n).id ? ` (xml:id="${attrs(n).id}")` : ''} ends before it begins`, { line: lineOf(n) });
       const lines = textOf(n).split('\n').map(cleanLine).filter((l) => l.length > 0);
       out.add(begin, end, lines, myAgent ? (agentNames.get(myAgent) ?? myAgent) : null);
       return;

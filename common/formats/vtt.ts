@@ -7,18 +7,19 @@ import { speakerPrefix, type OutCue, type SpeakerStyle } from './source';
 import { cleanLine } from './text';
 
 function escapeVtt(s: string): string {
+  if (!/[&<>]/.test(s)) return s;
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export function writeVtt(cues: OutCue[], speakers: SpeakerStyle = 'voice'): string {
-  const parts: string[] = ['WEBVTT\n'];
+  let out = 'WEBVTT\n';
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i];
-    const body = c.lines.map(escapeVtt).join('\n');
-    const text = speakers === 'voice' && c.speaker ? `<v ${escapeVtt(c.speaker)}>${body}` : escapeVtt(speakerPrefix(c.speaker, speakers)) + body;
-    parts.push(`${i + 1}\n${formatClock(c.start_ms, '.')} --> ${formatClock(c.end_ms, '.')}\n${text}\n`);
+    const body = c.lines.length === 1 ? escapeVtt(c.lines[0]) : c.lines.map(escapeVtt).join('\n');
+    const text = speakers === 'voice' && c.speaker ? `<v ${escapeVtt(c.speaker)}>${body}` : escapeVtt(speakerPrefix(c, speakers)) + body;
+    out += '\n' + (i + 1) + '\n' + formatClock(c.start_ms, '.') + ' --> ' + formatClock(c.end_ms, '.') + '\n' + text + '\n';
   }
-  return parts.join('\n');
+  return out;
 }
 
 const TIMING = /^(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})[ \t]+-->[ \t]+(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})(?:[ \t].*)?$/;

@@ -91,6 +91,88 @@ export const SyncState = z.object({
 });
 export type SyncState = z.infer<typeof SyncState>;
 
+// --- Watch folders (main/watch) ---------------------------------------------------------------
+
+/** How a watched folder's media is transcribed and delivered. */
+export const WatchProfile = z.object({
+  /** A language model key from the models list. */
+  language: z.string().min(1).max(32).default('en'),
+  /** auto: align when a same-named .txt or caption file sits beside the media, decode otherwise. */
+  sessionMode: z.enum(['auto', 'decode', 'align']).default('auto'),
+  diarization: z.boolean().default(false),
+  punctuation: z.boolean().default(true),
+  glossaryId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
+  customModelId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
+  subfolders: z.boolean().default(true),
+  /** Glob patterns relative to the folder (picomatch); empty include means everything. */
+  include: z.array(z.string().min(1).max(256)).max(64).default([]),
+  exclude: z.array(z.string().min(1).max(256)).max(64).default([]),
+  formats: z.array(z.object({ format: ExportFormat, options: ExportOptions.default({}) })).min(1).max(9).default([{ format: 'srt', options: {} }, { format: 'txt', options: {} }]),
+  /** beside: next to the media; folder: into outputDir (absolute, or relative to the watched folder). */
+  output: z.enum(['beside', 'folder']).default('beside'),
+  outputDir: z.string().min(1).max(4096).nullable().default(null),
+  /** What happens to the source once delivered (done/) or failed for good (failed/). */
+  afterwards: z.enum(['leave', 'move']).default('leave'),
+  /** Rewrite the delivered files when the document is later edited in the app. */
+  refreshOnEdit: z.boolean().default(false),
+});
+export type WatchProfile = z.output<typeof WatchProfile>;
+
+export const WatchFolder = z.object({
+  id: z.string(),
+  path: z.string(),
+  profile: WatchProfile,
+  paused: z.boolean(),
+});
+export type WatchFolder = z.infer<typeof WatchFolder>;
+
+export const WatchItemState = z.enum(['detected', 'uploading', 'transcribing', 'fetching', 'delivered', 'failed']);
+export type WatchItemState = z.infer<typeof WatchItemState>;
+
+export const WatchProgress = z.object({
+  itemId: z.number().int(),
+  folderId: z.string(),
+  path: z.string(),
+  state: WatchItemState,
+  bytesSent: z.number().min(0),
+  bytesTotal: z.number().min(0),
+  percent: z.number().min(0).max(100),
+  /** Bytes a second over the last few seconds; null before there is a measure. */
+  rate: z.number().min(0).nullable(),
+  /** Seconds left for the current upload; null when unknown. */
+  etaSeconds: z.number().min(0).nullable(),
+  /** Why it failed, or what it waits for (offline), in words for a person. */
+  message: z.string().nullable(),
+});
+export type WatchProgress = z.infer<typeof WatchProgress>;
+
+export const WatchItem = WatchProgress.extend({
+  hash: z.string(),
+  sessionId: z.string().nullable(),
+  outputs: z.array(z.string()),
+  attempts: z.number().int(),
+  updatedAt: z.string(),
+});
+export type WatchItem = z.infer<typeof WatchItem>;
+
+export const WatchState = z.object({ paused: z.boolean(), folders: z.array(WatchFolder) });
+export type WatchState = z.infer<typeof WatchState>;
+
+/** Channels of watch folders; merged into `channels` below. */
+export const watchChannels = {
+  'watch.state': { args: Empty, result: WatchState },
+  'watch.addFolder': { args: z.object({ path: z.string().min(1).max(4096), profile: WatchProfile.default(WatchProfile.parse({})) }), result: WatchFolder },
+  'watch.updateFolder': { args: z.object({ folderId: z.string().min(1), profile: WatchProfile }), result: WatchFolder },
+  'watch.removeFolder': { args: z.object({ folderId: z.string().min(1) }), result: WatchState },
+  /** Pause or resume one folder, or everything when folderId is absent. */
+  'watch.pause': { args: z.object({ folderId: z.string().min(1).optional(), paused: z.boolean() }), result: WatchState },
+  'watch.items': {
+    args: z.object({ folderId: z.string().min(1).optional(), state: WatchItemState.optional(), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(100) }),
+    result: z.object({ items: z.array(WatchItem), total: z.number().int() }),
+  },
+  'watch.retry': { args: z.object({ itemId: z.number().int() }), result: WatchItem },
+} as const;
+
 export const channels = {
   'auth.state': { args: Empty, result: AuthState },
   'auth.login': {
@@ -125,6 +207,8 @@ export const events = {
   'sync.progress': z.object({ phase: z.enum(['pull', 'push']), done: z.number().int(), total: z.number().int() }),
   'sync.state': SyncState,
   'sync.conflict': z.object({ documentId: z.string(), conflictCopyId: z.string(), filename: z.string() }),
+  /** A watch-folder item moved on: state changes, and upload bytes a few times a second. */
+  'watch.progress': WatchProgress,
 } as const;
 
 export type Channels = typeof channels;

@@ -46,10 +46,28 @@ export function resolveProfile(p: CaptionProfile | CaptionProfileId | undefined)
   return p;
 }
 
+/** Length in code points (a surrogate pair is one character). */
 export function charCount(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) n--;
+  }
   return n;
+}
+
+/** Whether words of these lengths fill at most `maxLines` lines of `maxChars` (greedy filling is optimal for this). */
+function fitsLines(lens: number[], from: number, to: number, maxChars: number, maxLines: number): boolean {
+  let lines = 1;
+  let len = -1;
+  for (let k = from; k < to; k++) {
+    if (lens[k] > maxChars) return false;
+    if (len + 1 + lens[k] > maxChars) {
+      if (++lines > maxLines) return false;
+      len = lens[k];
+    } else len += 1 + lens[k];
+  }
+  return true;
 }
 
 const SENTENCE_END = /[.!?…。！？]["'”’)\]]*$/u;
@@ -106,9 +124,26 @@ export function wrapWords(words: string[], maxChars: number, maxLines: number): 
   return lines.length <= maxLines ? lines : null;
 }
 
-/** Lines for words that may not fit: the wrap when possible, else greedy lines (a long word overflows). */
+/** Lines for words that may not fit: the wrap when possible, else greedy lines where a word too long for any line stands alone. */
 function bestEffortLines(words: string[], p: CaptionProfile): string[] {
-  return wrapWords(words, p.maxCharsPerLine, p.maxLines) ?? wrapWords(words, p.maxCharsPerLine, Number.MAX_SAFE_INTEGER) ?? [words.join(' ')];
+  const wrapped = wrapWords(words, p.maxCharsPerLine, p.maxLines);
+  if (wrapped) return wrapped;
+  const lines: string[] = [];
+  let cur = '';
+  let len = 0;
+  for (const w of words) {
+    const n = charCount(w);
+    if (cur && len + 1 + n <= p.maxCharsPerLine) {
+      cur += ` ${w}`;
+      len += 1 + n;
+    } else {
+      if (cur) lines.push(cur);
+      cur = w;
+      len = n;
+    }
+  }
+  if (cur) lines.push(cur);
+  return lines;
 }
 
 interface Draft {
@@ -134,7 +169,7 @@ function retime(drafts: Draft[], p: CaptionProfile): void {
     let end = Math.min(wanted, Math.max(d.end_ms, d.start_ms + p.maxDurationMs));
     if (next) {
       end = Math.min(end, next.start_ms - p.minGapMs);
-      if (end <= d.start_ms) end = Math.min(d.start_ms + 1, Math.max(next.start_ms, d.start_ms + 1));
+      if (end <= d.start_ms) end = d.start_ms + 1; // hemmed in: the shortest cue there is
       if (next.start_ms < end) {
         // Source timings overlap: the next cue starts when this one ends.
         next.start_ms = end;
@@ -154,33 +189,33 @@ function toCaption(drafts: Draft[], speakers: CaptionContent['speakers']): Capti
 function groupWords(words: Word[], p: CaptionProfile): Word[][] {
   const groups: Word[][] = [];
   const capacity = p.maxCharsPerLine * p.maxLines;
+  const lens = words.map((w) => charCount(w.text));
   let i = 0;
   while (i < words.length) {
     let end = i + 1;
-    let chars = charCount(words[i].text);
-    let stop = false;
-    while (end < words.length && !stop) {
+    let chars = lens[i];
+    let full = false;
+    while (end < words.length) {
       const prev = words[end - 1];
       const pause = words[end].start_ms - prev.end_ms;
       // A sentence end after enough time on screen, or a long silence, closes the cue.
-      if ((SENTENCE_END.test(prev.text) && prev.end_ms - words[i].start_ms >= p.minDurationMs) || pause >= 3 * p.pauseMs) break;
-      const nextChars = chars + 1 + charCount(words[end].text);
-      const texts = words.slice(i, end + 1).map((w) => w.text);
-      const fits = nextChars <= capacity && wrapWords(texts, p.maxCharsPerLine, p.maxLines) !== null;
+      if (pause >= 3 * p.pauseMs || (prev.end_ms - words[i].start_ms >= p.minDurationMs && SENTENCE_END.test(prev.text))) break;
+      const nextChars = chars + 1 + lens[end];
+      const fits = nextChars <= p.maxCharsPerLine || (nextChars <= capacity && fitsLines(lens, i, end + 1, p.maxCharsPerLine, p.maxLines));
       if (!fits || words[end].end_ms - words[i].start_ms > p.maxDurationMs) {
-        stop = true;
+        full = true;
         break;
       }
       chars = nextChars;
       end++;
     }
-    if (stop) {
+    if (full) {
       // The cue is full: take the best break inside it rather than wherever it filled up.
       let best = end;
       let bestScore = -Infinity;
-      let acc = 0;
+      let acc = -1;
       for (let b = i + 1; b <= end; b++) {
-        acc += charCount(words[b - 1].text) + (b > i + 1 ? 1 : 0);
+        acc += lens[b - 1] + 1;
         const pause = b < words.length ? words[b].start_ms - words[b - 1].end_ms : 0;
         const score = breakBonus(words[b - 1].text) + (pause >= p.pauseMs ? 0.8 : 0) + (1.5 * acc) / capacity;
         if (score > bestScore) {
@@ -201,11 +236,16 @@ export function transcriptToCaptions(t: TranscriptContent, profile?: CaptionProf
   const p = resolveProfile(profile);
   const drafts: Draft[] = [];
   for (const seg of t.segments) {
-    const words = seg.words.filter((w) => w.text.trim().length > 0).map((w) => ({ ...w, text: w.text.trim().replace(/\s+/gu, ' ') }));
+    // A word's text may hold spaces (an engine's multi-word token): it stays one unit, never split.
+    const words = seg.words.filter((w) => /\S/u.test(w.text)).map((w) => (/^\S+$/u.test(w.text) ? w : { ...w, text: w.text.trim().replace(/\s+/gu, ' ') }));
     for (const g of groupWords(words, p)) {
-      const texts = g.flatMap((w) => tokenize(w.text));
-      const start = Math.min(...g.map((w) => w.start_ms));
-      drafts.push({ start_ms: start, end_ms: Math.max(start, ...g.map((w) => w.end_ms)), lines: bestEffortLines(texts, p), speaker_id: seg.speaker_id });
+      let start = g[0].start_ms;
+      let end = g[0].end_ms;
+      for (const w of g) {
+        start = Math.min(start, w.start_ms);
+        end = Math.max(end, w.end_ms);
+      }
+      drafts.push({ start_ms: start, end_ms: Math.max(start, end), lines: bestEffortLines(g.map((w) => w.text), p), speaker_id: seg.speaker_id });
     }
   }
   retime(drafts, p);

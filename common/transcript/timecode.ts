@@ -36,6 +36,27 @@ export function timecodeToFrames(timecode: string, frameRate: number = DEFAULT_F
   return frames - drop * (totalMinutes - Math.floor(totalMinutes / 10));
 }
 
+/** Drop-frame label digits [h, m, s, f] for a frame count at 29.97 (or 59.94) fps. */
+export function dropFrameLabel(frames: number, frameRate: number): [number, number, number, number] {
+  const fps = nominalFrameRate(frameRate);
+  const drop = Math.round(fps / 15);
+  const perTenMinutes = fps * 600 - drop * 9;
+  const perMinute = fps * 60 - drop;
+  const d = Math.floor(frames / perTenMinutes);
+  const m = frames % perTenMinutes;
+  const n = frames + drop * 9 * d + (m > drop ? drop * Math.floor((m - drop) / perMinute) : 0);
+  const secs = Math.floor(n / fps);
+  return [Math.floor(secs / 3600), Math.floor(secs / 60) % 60, secs % 60, n % fps];
+}
+
+/** Frame count of drop-frame label digits at 29.97 (or 59.94) fps. */
+export function dropFrameCount(h: number, m: number, s: number, f: number, frameRate: number): number {
+  const fps = nominalFrameRate(frameRate);
+  const drop = Math.round(fps / 15);
+  const minutes = h * 60 + m;
+  return ((minutes * 60 + s) * fps + f) - drop * (minutes - Math.floor(minutes / 10));
+}
+
 /** Milliseconds of real time at the start of a timecode. */
 export function timecodeToMs(timecode: string, frameRate: number = DEFAULT_FRAME_RATE): number {
   return Math.round((timecodeToFrames(timecode, frameRate) * 1000) / frameRate);
@@ -73,11 +94,16 @@ export function pad(n: number, width: number): string {
   return s.length >= width ? s : '0'.repeat(width - s.length) + s;
 }
 
-/** HH:MM:SS<sep>mmm: SRT uses ',', VTT and TTML use '.'. Hours may exceed 99. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => (i < 10 ? `0${i}` : `${i}`));
+
+/** HH:MM:SS<sep>mmm: SRT uses ',', VTT and TTML use '.'. Hours may exceed 99. (Hot in long exports.) */
 export function formatClock(ms: number, sep: ',' | '.' = '.'): string {
-  const t = Math.max(0, Math.round(ms));
-  const s = Math.floor(t / 1000);
-  return `${pad(Math.floor(s / 3600), 2)}:${pad(Math.floor(s / 60) % 60, 2)}:${pad(s % 60, 2)}${sep}${pad(t % 1000, 3)}`;
+  const t = ms > 0 ? Math.round(ms) : 0;
+  const milli = t % 1000;
+  const s = (t - milli) / 1000;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60;
+  return (h < 100 ? TWO_DIGITS[h] : String(h)) + ':' + TWO_DIGITS[m] + ':' + TWO_DIGITS[s % 60] + sep + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli;
 }
 
 /** HH:MM:SS for reading copies (TXT, HTML, DOCX, PDF). */

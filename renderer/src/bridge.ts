@@ -33,19 +33,24 @@ export class BridgeError extends Error {
 const TOKEN_KEY = 's2t.bridge.token';
 
 /** Takes the per-run token from the URL fragment once, then keeps it for reloads of this tab only. */
-function bridgeToken(): string {
+function bridgeToken(): string | null {
   const m = /token=([\w-]+)/.exec(location.hash);
   if (m) {
     sessionStorage.setItem(TOKEN_KEY, m[1]);
     history.replaceState(null, '', location.pathname + location.search);
   }
-  const token = sessionStorage.getItem(TOKEN_KEY);
-  if (!token) throw new BridgeError('NO_TOKEN', 'This page needs the address printed by S2T Desktop (it carries a one-time token).');
-  return token;
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+/** Without the token nothing can be reached: every call answers why, and no event ever comes. */
+function tokenlessBridge(): S2tBridge {
+  const error = { code: 'NO_TOKEN', message: 'This page needs the address printed by S2T Desktop (it carries a one-time token).' };
+  return { invoke: async () => ({ ok: false, error }), on: () => () => {} };
 }
 
 function webBridge(): S2tBridge {
   const token = bridgeToken();
+  if (!token) return tokenlessBridge();
   const pending = new Map<number, (reply: IpcReply<ChannelName>) => void>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthKind, Role, TokenType } from '../../common/api';
 import type { ServiceContext } from '../context';
+import { stmt } from '../db';
 import { unauthorized } from '../http/errors';
 import { resolveApiToken } from './api-tokens';
 import { looksLikeJwt, verifySessionToken } from './jwt';
@@ -41,7 +42,7 @@ async function fromJwt(ctx: ServiceContext, token: string): Promise<UserPrincipa
   } catch {
     throw unauthorized('token invalid or expired');
   }
-  const session = ctx.db.prepare('SELECT revoked_at FROM login_sessions WHERE id = ? AND user_id = ?').get(claims.jti, claims.uid) as
+  const session = stmt(ctx.db, 'SELECT revoked_at FROM login_sessions WHERE id = ? AND user_id = ?').get(claims.jti, claims.uid) as
     | { revoked_at: string | null }
     | undefined;
   if (!session || session.revoked_at) throw unauthorized('session ended');
@@ -51,7 +52,7 @@ async function fromJwt(ctx: ServiceContext, token: string): Promise<UserPrincipa
 }
 
 function fromApiToken(ctx: ServiceContext, value: string, requireType?: TokenType): UserPrincipal {
-  const found = resolveApiToken(ctx.db, value);
+  const found = resolveApiToken(ctx.db, ctx.secret, value);
   if (!found) throw unauthorized('API token invalid, expired or deleted');
   if (requireType && found.type !== requireType) throw unauthorized(`this endpoint needs an API token of type ${requireType}`);
   const user = findUserById(ctx.db, found.userId);
@@ -82,4 +83,10 @@ export async function authenticate(ctx: ServiceContext, kind: AuthKind, req: Fas
     case 'none':
       return { kind: 'anonymous', rateKey: `ip:${req.ip}` };
   }
+}
+
+/** Narrows to a signed-in user; handle() already answered 401 for the other kinds on bearer and s2t-key routes. */
+export function requireUser(principal: Principal): UserPrincipal {
+  if (principal.kind !== 'user') throw unauthorized('not signed in');
+  return principal;
 }

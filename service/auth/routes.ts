@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceContext } from '../context';
-import { plainError } from '../http/errors';
+import { notFound, plainError } from '../http/errors';
 import { handle } from '../http/handle';
+import { createApiToken, deleteApiToken, listApiTokens } from './api-tokens';
 import { signSessionToken, TOKEN_TTL } from './jwt';
-import { verifyPassword } from './passwords';
+import { UNKNOWN_USER_HASH, verifyPassword } from './passwords';
+import { requireUser } from './principal';
+import { assertNotLocked, clearFailures, recordFailure } from './throttle';
+import { acceptSecondFactor } from './two-factor';
 import { findUserByEmail, findUserById, toCurrentUser, userRoles, type UserRow } from './users';
 
 const COOKIE = 'act';
 const COOKIE_MAX_AGE = 7 * 24 * 60 * 60;
+const COOKIE_OPTIONS = { secure: true, sameSite: 'strict', httpOnly: true, path: '/' } as const;
 
 /** Issues a session JWT for a user whose credentials (and second factor) were checked. */
 export async function issueLogin(ctx: ServiceContext, user: UserRow, remember: boolean) {
@@ -16,18 +21,54 @@ export async function issueLogin(ctx: ServiceContext, user: UserRow, remember: b
   const ttl = remember ? TOKEN_TTL.remember : TOKEN_TTL.normal;
   const now = Date.now();
   ctx.db.prepare('INSERT INTO login_sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(sid, user.id, new Date(now).toISOString(), Math.floor(now / 1000) + ttl);
+  // Sessions whose token has expired can never be presented again: drop them as we go.
+  ctx.db.prepare('DELETE FROM login_sessions WHERE expires_at < ?').run(Math.floor(now / 1000));
   const token = await signSessionToken(ctx.secret, { uid: user.id, oid: user.org_id, scopes: userRoles(user), sid }, ttl);
   return { access_token: token, login: true, mfa_required: false, session_id: sid, signature: token.split('.')[2] };
 }
 
+/** The password step shared by login and MFA login; SSO accounts sign in at their provider only. */
+async function checkPassword(ctx: ServiceContext, username: string, password: string): Promise<UserRow> {
+  const account = accountKey(username);
+  assertNotLocked(account);
+  const user = findUserByEmail(ctx.db, username);
+  const ok = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
+  if (!user || !ok || !user.is_active) {
+    recordFailure(account);
+    throw plainError(401, 'wrong username or password');
+  }
+  if (user.identity_provider !== 'local') throw plainError(401, `this account signs in with ${user.identity_provider}`);
+  return user;
+}
+
+const accountKey = (username: string) => `login:${username.toLowerCase()}`;
+
+function setTokenCookie(reply: FastifyReply, token: string): void {
+  reply.setCookie(COOKIE, token, { ...COOKIE_OPTIONS, maxAge: COOKIE_MAX_AGE });
+}
+
 export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   handle(app, ctx, 'auth.login', async ({ body, reply }) => {
-    const user = findUserByEmail(ctx.db, body.username);
-    // Verify even for unknown users so timing does not tell which e-mails exist.
-    const ok = await verifyPassword(body.password, user?.password_hash ?? 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-    if (!user || !ok || !user.is_active) throw plainError(401, 'wrong username or password');
+    const user = await checkPassword(ctx, body.username, body.password);
+    if (user.two_factor_active === 1) return { login: false, mfa_required: true };
+    clearFailures(accountKey(body.username));
     const result = await issueLogin(ctx, user, body.remember_me ?? false);
-    reply.setCookie(COOKIE, result.access_token, { maxAge: COOKIE_MAX_AGE, secure: true, sameSite: 'strict', httpOnly: true, path: '/' });
+    setTokenCookie(reply, result.access_token);
+    return result;
+  });
+
+  handle(app, ctx, 'auth.loginMfa', async ({ body, reply }) => {
+    const user = await checkPassword(ctx, body.username, body.password);
+    if (user.two_factor_active !== 1) throw plainError(422, 'two-factor authentication is not active for this account; use the login endpoint');
+    // Both fields carry the same value (spec); a client that sends only one filled is still understood.
+    const code = body.totp_code.trim() || body.backup_code.trim();
+    if (!acceptSecondFactor(ctx, user, code)) {
+      recordFailure(accountKey(body.username));
+      throw plainError(401, 'wrong, expired or already used code');
+    }
+    clearFailures(accountKey(body.username));
+    const result = await issueLogin(ctx, user, body.remember_me ?? false);
+    setTokenCookie(reply, result.access_token);
     return result;
   });
 
@@ -35,13 +76,21 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): v
     if (principal.kind === 'user' && principal.loginSessionId) {
       ctx.db.prepare('UPDATE login_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), principal.loginSessionId);
     }
-    reply.clearCookie(COOKIE, { secure: true, sameSite: 'strict', httpOnly: true, path: '/' });
+    reply.clearCookie(COOKIE, COOKIE_OPTIONS);
     return { success: true as const };
   });
 
   handle(app, ctx, 'account.me', async ({ principal }) => {
-    if (principal.kind !== 'user') throw plainError(401, 'not signed in');
-    const user = findUserById(ctx.db, principal.userId)!;
-    return { result: toCurrentUser(user, false) };
+    const user = findUserById(ctx.db, requireUser(principal).userId)!;
+    return { result: toCurrentUser(user) };
+  });
+
+  handle(app, ctx, 'tokens.list', async ({ principal, query }) => ({ result: listApiTokens(ctx.db, requireUser(principal).userId, query) }));
+
+  handle(app, ctx, 'tokens.create', async ({ principal, body }) => createApiToken(ctx.db, ctx.secret, requireUser(principal).userId, body), { status: 201 });
+
+  handle(app, ctx, 'tokens.delete', async ({ principal, params }) => {
+    if (!deleteApiToken(ctx.db, requireUser(principal).userId, params.tokenId)) throw notFound('token');
+    return { success: true as const };
   });
 }

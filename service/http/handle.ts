@@ -4,6 +4,7 @@ import { routes, toRouterPath, type Role, type RouteId, type Routes } from '../.
 import { authenticate, type Principal } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { forbidden, notFound, plainError, validationError } from './errors';
+import { rateLimiter } from './rate-limit';
 
 type R<K extends RouteId> = Routes[K];
 
@@ -47,7 +48,16 @@ export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceCont
     handler: async (req, reply) => {
       const params = def.params.safeParse(req.params ?? {});
       if (!params.success) throw notFound('resource');
-      const principal = await authenticate(ctx, def.auth, req);
+      const limiter = rateLimiter(ctx);
+      let principal: Principal;
+      try {
+        principal = await authenticate(ctx, def.auth, req);
+      } catch (err) {
+        // Failed credentials count against the caller's address, so guessing is throttled too.
+        limiter.hit(`ip:${req.ip}`, reply);
+        throw err;
+      }
+      limiter.hit(principal.rateKey, reply);
       if (opts.roles && (principal.kind !== 'user' || !principal.roles.some((r) => opts.roles!.includes(r)))) throw forbidden();
       const query = def.query.safeParse(req.query ?? {});
       if (!query.success) throw validationError(issueText(query.error));

@@ -1,9 +1,11 @@
 import type { ListQuery } from '../../common/api';
 import { DEFAULT_LIMIT } from '../../common/api';
-import type { Db } from '../db';
+import { stmt, type Db } from '../db';
 import { validationError } from './errors';
 
 export interface ListSpec {
+  /** Columns to return (default `*`). */
+  select?: string;
   /** FROM ... (and joins) */
   from: string;
   /** Conditions every row must meet (e.g. organization scope), with their values. */
@@ -14,6 +16,8 @@ export interface ListSpec {
   /** Accepted sort keys mapped to SQL expressions; the first is the default. */
   sortable: Record<string, string>;
   defaultDirection?: 'asc' | 'desc';
+  /** A unique column that orders equal sort keys (default rowid; name it when the FROM joins tables). */
+  tieBreak?: string;
 }
 
 /**
@@ -36,9 +40,30 @@ export function listRows<T>(db: Db, spec: ListSpec, query: ListQuery): { count: 
   if (!sortExpr) throw validationError(`sort must be one of: ${keys.join(', ') || '(none)'}`);
   const direction = (query.direction ?? spec.defaultDirection ?? 'desc').toUpperCase();
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n ${spec.from} ${whereSql}`).get(...args) as { n: number }).n;
+  const total = (stmt(db, `SELECT COUNT(*) AS n ${spec.from} ${whereSql}`).get(...args) as { n: number }).n;
   const limit = query.limit ?? DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
-  const result = db.prepare(`SELECT * ${spec.from} ${whereSql} ORDER BY ${sortExpr} ${direction}, rowid ${direction} LIMIT ? OFFSET ?`).all(...args, limit, offset) as T[];
+  const result = stmt(db, `SELECT ${spec.select ?? '*'} ${spec.from} ${whereSql} ORDER BY ${sortExpr} ${direction}, ${spec.tieBreak ?? 'rowid'} ${direction} LIMIT ? OFFSET ?`).all(...args, limit, offset) as T[];
   return { count: result.length, total_results: total, result };
+}
+
+/** The same conventions over rows already in memory (fixed catalogs such as the language list). */
+export function listArray<T extends Record<string, unknown>>(
+  rows: T[],
+  spec: { searchable: (keyof T & string)[]; sortable: (keyof T & string)[]; defaultDirection?: 'asc' | 'desc' },
+  query: ListQuery,
+): { count: number; total_results: number; result: T[] } {
+  let items = rows;
+  if (query.q) {
+    if (spec.searchable.length === 0) throw validationError('q is not supported on this list');
+    const needle = query.q.toLowerCase();
+    items = items.filter((r) => spec.searchable.some((c) => String(r[c] ?? '').toLowerCase().includes(needle)));
+  }
+  const sortKey = query.sort ?? spec.sortable[0];
+  if (!spec.sortable.includes(sortKey)) throw validationError(`sort must be one of: ${spec.sortable.join(', ')}`);
+  const sign = (query.direction ?? spec.defaultDirection ?? 'asc') === 'asc' ? 1 : -1;
+  items = [...items].sort((a, b) => sign * (a[sortKey] === b[sortKey] ? 0 : String(a[sortKey]) < String(b[sortKey]) ? -1 : 1));
+  const offset = query.offset ?? 0;
+  const result = items.slice(offset, offset + (query.limit ?? DEFAULT_LIMIT));
+  return { count: result.length, total_results: items.length, result };
 }

@@ -1,5 +1,7 @@
 import type { Migration } from '../db';
+import { authMigrations } from './auth';
 import { coreMigrations } from './core';
+import { workMigrations } from './work';
 
 /** Every module's migrations; openDb sorts them by version. */
-export const migrations: Migration[] = [...coreMigrations];
+export const migrations: Migration[] = [...coreMigrations, ...authMigrations, ...workMigrations];

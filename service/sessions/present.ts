@@ -1,5 +1,7 @@
 import type { Session } from '../../common/api';
+import { buildPath, routes } from '../../common/api';
 import type { ServiceContext } from '../context';
+import { signParams } from '../net/signed-url';
 
 export interface SessionRow {
   id: number;
@@ -23,10 +25,30 @@ export interface SessionRow {
   date_finished: string | null;
   date_retried: string | null;
   date_session_start: string | null;
+  media_path?: string | null;
+  kept_path?: string | null;
+  waveform_path?: string | null;
+  transcript_text?: string | null;
+  webhook_url?: string | null;
+  webhook_method?: string | null;
+  webhook_headers?: string | null;
+  meta_data?: string | null;
+  attempts?: number;
 }
 
-/** A session row as the wire resource. */
-export function toSession(_ctx: ServiceContext, row: SessionRow): Session {
+/** Signed media and waveform links live this long (seconds); a client re-reads the session for fresh ones. */
+export const SIGNED_URL_TTL = 6 * 3600;
+
+function signedUrl(ctx: ServiceContext, routeId: 'sessions.media' | 'sessions.waveform', sessionId: string): string {
+  const { exp, sig } = signParams(ctx.secret, routeId === 'sessions.media' ? 'media' : 'waveform', sessionId, SIGNED_URL_TTL);
+  return `${ctx.baseUrl()}${buildPath(routes[routeId].path, { sessionId })}?exp=${exp}&sig=${sig}`;
+}
+
+/**
+ * A session row as the wire resource. media_url is a signed link to the kept copy (empty when the
+ * media is not kept); wave_info_url a signed link to the waveform once it exists.
+ */
+export function toSession(ctx: ServiceContext, row: SessionRow): Session {
   return {
     id: row.id,
     session_id: row.session_id,
@@ -34,7 +56,7 @@ export function toSession(_ctx: ServiceContext, row: SessionRow): Session {
     error: row.error,
     filename: row.filename,
     media_type: row.media_type,
-    media_url: '',
+    media_url: row.kept_path ? signedUrl(ctx, 'sessions.media', row.session_id) : '',
     language: row.language,
     language_key: row.language,
     status: row.status as Session['status'],
@@ -43,6 +65,7 @@ export function toSession(_ctx: ServiceContext, row: SessionRow): Session {
     date_finished: row.date_finished,
     date_retried: row.date_retried,
     date_session_start: row.date_session_start,
+    ...(row.waveform_path ? { wave_info_url: signedUrl(ctx, 'sessions.waveform', row.session_id) } : {}),
     keep_media: row.keep_media === 1,
     diarization: row.diarization === 1,
     session_mode: row.session_mode as Session['session_mode'],

@@ -1,0 +1,233 @@
+/**
+ * The client core: listing and first sync against the local service (seeded straight into its
+ * SQLite file), an incremental sync with nothing changed, full-text search over ten million
+ * cached words, and the cache's bulk upsert rate. Each figure beside a peer from the same run.
+ * Sizes: S2T_BENCH_SESSIONS (default 10000), S2T_BENCH_WORDS (words a document, default 5000),
+ * S2T_BENCH_FTS_WORDS (default 10000000).
+ */
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Document, Session } from '../common/api';
+import type { DocumentBody, Segment } from '../common/transcript/model';
+import { ApiClient, type AuthSource } from '../main/api';
+import { Cache } from '../main/cache';
+import { pull } from '../main/sync/pull';
+import { insertDocument } from '../service/documents/store';
+import { percentile, row, timeMs, type BenchModule, type BenchRow } from './harness';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SESSIONS = Number(process.env.S2T_BENCH_SESSIONS ?? 10_000);
+const WORDS = Number(process.env.S2T_BENCH_WORDS ?? 5_000);
+const FTS_WORDS = Number(process.env.S2T_BENCH_FTS_WORDS ?? 10_000_000);
+const USER = { email: 'bench-client@example.com', password: 'bench-password-1' };
+const CONCURRENCY = 8;
+
+/** A fixed vocabulary with a skewed (Zipf-like) choice, so some words are common and most are rare. */
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'da', 'pe', 'zu', 'gi', 'ho', 'fa', 'be', 'no'];
+const VOCAB = Array.from({ length: 4096 }, (_, i) => SYLLABLES[i % 16] + SYLLABLES[(i >> 4) % 16] + SYLLABLES[(i >> 8) % 16]);
+function rng(seed: number) {
+  let s = seed >>> 0 || 1;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+function docBody(seed: number, words: number): DocumentBody {
+  const r = rng(seed);
+  const segments: Segment[] = [];
+  for (let w = 0, t = 0; w < words; ) {
+    const n = Math.min(20, words - w);
+    const ws = Array.from({ length: n }, (_, k) => ({ text: VOCAB[Math.floor(VOCAB.length * r() ** 3)], start_ms: t + k * 300, end_ms: t + k * 300 + 250, confidence: 0.9 }));
+    segments.push({ id: `s${segments.length + 1}`, speaker_id: null, start_ms: t, end_ms: t + n * 300, words: ws });
+    w += n;
+    t += n * 300 + 500;
+  }
+  return { document_type: 'transcript', metadata: {}, content: { kind: 'transcript', version: 1, speakers: [], segments } };
+}
+
+async function startService(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const args = ['--import', 'tsx', join(ROOT, 'service/cli.ts'), '--port', '0', '--data', dataDir, '--quiet', '--demo-user', USER.email, '--demo-password', USER.password, '--rate-limit', '1000000000'];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = await new Promise<string>((res, rej) => {
+    child.once('exit', (c) => rej(new Error(`service exited ${c}`)));
+    createInterface({ input: child.stdout! }).once('line', (l) => res(l.replace(/^listening /, '')));
+  });
+  return { url, stop: async () => (child.kill('SIGTERM'), await exited) };
+}
+
+function seed(dataDir: string): void {
+  const db = new Database(join(dataDir, 'service.db'));
+  db.pragma('busy_timeout = 10000');
+  const u = db.prepare('SELECT id, org_id FROM users WHERE email = ?').get(USER.email) as { id: number; org_id: number };
+  const ins = db.prepare("INSERT INTO sessions (session_id, org_id, user_id, filename, duration, media_type, language, status, session_mode, created_at, last_modified) VALUES (?, ?, ?, ?, 60, 'audio/wav', 'en', 'completed', 'upload', ?, ?)");
+  const base = Date.now() - 86_400_000;
+  for (let start = 0; start < SESSIONS; start += 500) {
+    db.transaction(() => {
+      for (let i = start; i < Math.min(SESSIONS, start + 500); i++) {
+        const stamp = new Date(base + i).toISOString();
+        const pk = Number(ins.run(`bench-${i}`, u.org_id, u.id, `recording-${i}.wav`, stamp, stamp).lastInsertRowid);
+        insertDocument(db, { sessionPk: pk, filename: `transcript-${i}.json`, type: 'document', language: 'en', body: docBody(i + 1, WORDS) });
+      }
+    })();
+  }
+  db.close();
+}
+
+async function login(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/v3/auth/login?login_type=token`, { method: 'POST', body: new URLSearchParams({ username: USER.email, password: USER.password }) });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** The peer: the same GETs with fetch, bodies read to the end, nothing else. */
+async function rawSessionPages(url: string, token: string): Promise<Session[]> {
+  const all: Session[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const res = await fetch(`${url}/api/v3/speech-to-text/session?offset=${offset}&limit=100&sort=last_modified&direction=desc`, { headers: { authorization: `Bearer ${token}` } });
+    const page = (await res.json()) as { result: Session[] };
+    all.push(...page.result);
+    if (page.result.length < 100) return all;
+  }
+}
+
+async function rawDownload(url: string, token: string): Promise<number> {
+  const sessions = await rawSessionPages(url, token);
+  let bytes = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < sessions.length) {
+        const s = sessions[next++];
+        const res = await fetch(`${url}/api/v3/speech-to-text/session/${s.session_id}/document?offset=0&limit=100&include_content=true`, { headers: { authorization: `Bearer ${token}` } });
+        bytes += (await res.arrayBuffer()).byteLength;
+      }
+    }),
+  );
+  return bytes;
+}
+
+async function serviceRows(work: string): Promise<BenchRow[]> {
+  const svcDir = join(work, 'service');
+  let svc = await startService(svcDir);
+  await svc.stop(); // created the schema and the user
+  const tSeed = await timeMs(() => seed(svcDir));
+  process.stderr.write(`  seeded ${SESSIONS} sessions x ${WORDS} words in ${(tSeed / 1000).toFixed(1)} s\n`);
+  svc = await startService(svcDir);
+  try {
+    const token = await login(svc.url);
+    const auth: AuthSource = { accessToken: async () => token, batchKey: async () => null, invalidateBatchKey: async () => {}, unauthorized: () => {} };
+    const client = new ApiClient({ baseUrl: svc.url, auth });
+    const rows: BenchRow[] = [];
+    const label = `${SESSIONS.toLocaleString('en')} sessions`;
+
+    // Warm the service's page cache, then the peer and ours, alternating.
+    await rawDownload(svc.url, token);
+    const peerList = await timeMs(() => rawSessionPages(svc.url, token));
+    const listCache = Cache.open(join(work, 'list.db'));
+    const acc = listCache.setCurrentAccount(svc.url, { email: USER.email, first_name: '', last_name: '', newsletter: false, roles: [], two_factor_active: false, is_active: true, id: 1, identity_provider: 'local' });
+    const oursList = await timeMs(async () => {
+      for await (const page of client.pages('sessions.list', { query: { sort: 'last_modified', direction: 'desc' } }, { pageSize: 100 })) listCache.applyPullPage(acc, page.items as Session[], new Map());
+    });
+    rows.push(row({ name: `client: list ${label} (validated pages + cache upsert) vs raw fetch of the same pages`, unit: 'ms', ours: oursList, peer: peerList, target: 'ratio <= 1.5', met: oursList / peerList <= 1.5 }));
+    const oursRead = await timeMs(() => {
+      for (let offset = 0; offset < SESSIONS; offset += 100) listCache.listSessions(acc, { offset, limit: 100 });
+    });
+    rows.push(row({ name: `client: list ${label} from the cache (what the UI reads) vs raw fetch of the same pages`, unit: 'ms', ours: oursRead, peer: peerList, target: 'ratio < 1', met: oursRead < peerList }));
+    listCache.close();
+
+    let bytes = 0;
+    const peerSync = await timeMs(async () => (bytes = await rawDownload(svc.url, token)));
+    const cache = Cache.open(join(work, 'cache.db'));
+    const account = cache.setCurrentAccount(svc.url, { email: USER.email, first_name: '', last_name: '', newsletter: false, roles: [], two_factor_active: false, is_active: true, id: 1, identity_provider: 'local' });
+    const oursSync = await timeMs(() => pull({ client, cache, accountId: account }));
+    const docs = (cache.db.prepare('SELECT count(*) AS n FROM documents').get() as { n: number }).n;
+    if (docs !== SESSIONS) throw new Error(`first sync cached ${docs} documents, expected ${SESSIONS}`);
+    rows.push(row({ name: `client: first sync of ${label} + documents of ${WORDS} words (${(bytes / 1e9).toFixed(2)} GB) vs merely downloading the pages`, unit: 'ms', ours: oursSync, peer: peerSync, target: 'ratio <= 1.5', met: oursSync / peerSync <= 1.5 }));
+
+    const incr: number[] = [];
+    for (let i = 0; i < 7; i++) incr.push(await timeMs(() => pull({ client, cache, accountId: account })));
+    const peerOne: number[] = [];
+    for (let i = 0; i < 7; i++) peerOne.push(await timeMs(async () => (await fetch(`${svc.url}/api/v3/speech-to-text/session?offset=0&limit=100&sort=last_modified&direction=desc`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer()));
+    const inc = percentile(incr, 50);
+    rows.push(row({ name: `client: incremental sync, nothing changed, ${label} (median of 7) vs one raw page fetch`, unit: 'ms', ours: inc, peer: percentile(peerOne, 50), target: 'ours < 200 ms', met: inc < 200 }));
+    cache.close();
+    return rows;
+  } finally {
+    await svc.stop();
+  }
+}
+
+function cacheRows(work: string): BenchRow[] {
+  const rows: BenchRow[] = [];
+  const t = '2026-01-01T00:00:00.000Z';
+  const user = { email: 'x@example.com', first_name: '', last_name: '', newsletter: false, roles: [], two_factor_active: false, is_active: true, id: 1, identity_provider: 'local' };
+  const docWords = 5_000;
+  const nDocs = Math.ceil(FTS_WORDS / docWords);
+  const cache = Cache.open(join(work, 'fts.db'));
+  const acc = cache.setCurrentAccount('http://bench', user);
+  const session = (i: number): Session => ({ session_id: `s${i}`, duration: 1, error: null, filename: `f${i}`, media_type: 'audio/wav', media_url: '', language: 'en', last_modified: t });
+  const doc = (i: number, body: DocumentBody): Document => ({ id: `d${i}`, session_id: `s${i}`, filename: `d${i}.json`, type: 'document', language: 'en', created: t, last_modified: t, finished: false, timecode_offset: '00:00:00:00', content_type: 'application/json', size_bytes: 0, document: body });
+
+  // Bulk upsert: pages of 100 sessions with a document each, as the pull applies them.
+  const bodies = Array.from({ length: 100 }, (_, k) => docBody(k + 1, docWords));
+  let tOurs = 0;
+  for (let start = 0; start < nDocs; start += 100) {
+    const n = Math.min(100, nDocs - start);
+    const ss = Array.from({ length: n }, (_, k) => session(start + k));
+    const docs = new Map(ss.map((s, k) => [s.session_id, [doc(start + k, bodies[k])]]));
+    tOurs += (() => {
+      const t0 = performance.now();
+      cache.applyPullPage(acc, ss, docs);
+      return performance.now() - t0;
+    })();
+  }
+  const bare = new Database(join(work, 'bare.db'));
+  bare.pragma('journal_mode = WAL');
+  bare.pragma('synchronous = NORMAL');
+  bare.exec('CREATE TABLE docs (id TEXT PRIMARY KEY, session_id TEXT, body TEXT)');
+  const ins = bare.prepare('INSERT INTO docs VALUES (?, ?, ?)');
+  let tBare = 0;
+  for (let start = 0; start < nDocs; start += 100) {
+    const n = Math.min(100, nDocs - start);
+    const t0 = performance.now();
+    bare.transaction(() => {
+      for (let k = 0; k < n; k++) ins.run(`d${start + k}`, `s${start + k}`, JSON.stringify(bodies[k]));
+    })();
+    tBare += performance.now() - t0;
+  }
+  bare.close();
+  const rate = (ms: number) => (nDocs * docWords) / (ms / 1000);
+  rows.push(row({ name: `cache: bulk upsert of ${nDocs} documents x ${docWords} words incl. FTS (words/s) vs a bare better-sqlite3 insert loop of the same JSON`, unit: 'words/s', ours: rate(tOurs), peer: rate(tBare), target: 'report (higher is better)', met: null }));
+
+  // Full-text queries over what was just cached: words across the frequency range, and two-word phrases.
+  const r = rng(42);
+  const queries = Array.from({ length: 200 }, (_, i) => (i % 4 === 3 ? `${VOCAB[Math.floor(r() * VOCAB.length)]} ${VOCAB[Math.floor(r() * 64)].slice(0, 3)}` : VOCAB[Math.floor(VOCAB.length * r())]));
+  const times = queries.map((q) => {
+    const t0 = performance.now();
+    cache.search(acc, q, 50);
+    return performance.now() - t0;
+  });
+  const p95 = percentile(times, 95);
+  // Peer: the same term through a plain LIKE scan would take seconds, so the peer is FTS5's own bare MATCH without snippets or times.
+  const bareTimes = queries.map((q) => {
+    const t0 = performance.now();
+    cache.db.prepare('SELECT rowid FROM text_fts WHERE text_fts MATCH ? ORDER BY rank LIMIT 50').all(q.split(' ').map((w, i, a) => `"${w}"${i === a.length - 1 ? '*' : ''}`).join(' '));
+    return performance.now() - t0;
+  });
+  rows.push(row({ name: `cache: full-text query over ${(nDocs * docWords / 1e6).toFixed(0)}M cached words, p95 (snippets + hit times) vs a bare FTS5 MATCH`, unit: 'ms', ours: p95, peer: percentile(bareTimes, 95), target: 'p95 < 50 ms', met: p95 < 50 }));
+  cache.close();
+  return rows;
+}
+
+export const clientBench: BenchModule = {
+  name: 'client',
+  async run() {
+    const work = mkdtempSync(join(tmpdir(), 's2t-bench-client-'));
+    try {
+      return [...(await serviceRows(work)), ...cacheRows(work)];
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};

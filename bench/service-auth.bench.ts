@@ -1,0 +1,133 @@
+/**
+ * Throughput of an authenticated session-list request (JWT verified, session row checked, rate
+ * limit counted, listing query, response validated) against a bare Fastify handler that returns
+ * the same JSON bytes, both in their own process, driven by the same keep-alive load loop.
+ */
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { percentile, row, type BenchModule, type BenchRow } from './harness';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CONCURRENCY = 16;
+const WARMUP_MS = 1500;
+const MEASURE_MS = 5000;
+const PATH = '/api/v3/speech-to-text/session?limit=25';
+
+/** Starts a child that prints `listening http://127.0.0.1:PORT` first. */
+function startChild(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((res, rej) => {
+    child.once('exit', (code) => rej(new Error(`child exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      const m = /^listening (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+      if (m) res({ child, url: m[1] });
+      else rej(new Error(`unexpected first line: ${line}`));
+    });
+  });
+}
+
+/** A bare Fastify server answering PATH with fixed bytes: the floor a Fastify service can reach. */
+const PEER = `
+import Fastify from 'fastify';
+const body = process.env.BENCH_BODY;
+const app = Fastify({ logger: false });
+app.get('/api/v3/speech-to-text/session', async (req, reply) => { reply.header('content-type', 'application/json; charset=utf-8'); return body; });
+const address = await app.listen({ host: '127.0.0.1', port: 0 });
+process.stdout.write('listening ' + address.replace('localhost', '127.0.0.1') + '\\n');
+`;
+
+function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((res, rej) => {
+    const req = request({ agent, host: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (r) => {
+      let body = '';
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => (body += c));
+      r.on('end', () => res({ status: r.statusCode ?? 0, body }));
+    });
+    req.on('error', rej);
+    req.end();
+  });
+}
+
+/** Closed-loop load: CONCURRENCY clients each sending the next request when the last one is answered. */
+async function load(base: string, headers: Record<string, string>): Promise<{ rps: number; p50: number; p99: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const url = new URL(PATH, base);
+  const run = async (ms: number, latencies: number[] | null) => {
+    const end = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < end) {
+          const t0 = performance.now();
+          const r = await get(agent, url, headers);
+          if (r.status !== 200) throw new Error(`bench request answered ${r.status}: ${r.body.slice(0, 200)}`);
+          latencies?.push(performance.now() - t0);
+        }
+      }),
+    );
+  };
+  await run(WARMUP_MS, null);
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  await run(MEASURE_MS, latencies);
+  const seconds = (performance.now() - t0) / 1000;
+  agent.destroy();
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+export const serviceAuthBench: BenchModule = {
+  name: 'service-auth',
+  async run(): Promise<BenchRow[]> {
+    const dataDir = mkdtempSync(join(tmpdir(), 's2t-bench-auth-'));
+    const children: ChildProcess[] = [];
+    try {
+      const svc = await startChild(
+        ['--import', 'tsx', join(ROOT, 'service/cli.ts'), '--port', '0', '--data', dataDir, '--quiet', '--demo-user', 'bench@example.com', '--demo-password', 'bench-password', '--rate-limit', '1000000000'],
+      );
+      children.push(svc.child);
+      const login = await fetch(`${svc.url}/api/v3/auth/login?login_type=token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: 'bench@example.com', password: 'bench-password' }),
+      });
+      const token = ((await login.json()) as { access_token: string }).access_token;
+      // A full page: 25 sessions of the bench user's organization.
+      const db = new Database(join(dataDir, 'service.db'));
+      db.pragma('busy_timeout = 5000');
+      const user = db.prepare('SELECT id, org_id FROM users WHERE email = ?').get('bench@example.com') as { id: number; org_id: number };
+      const insert = db.prepare(
+        "INSERT INTO sessions (session_id, org_id, user_id, filename, duration, media_type, language, status, created_at, last_modified) VALUES (?, ?, ?, ?, ?, 'audio/wav', 'en-US', 'completed', ?, ?)",
+      );
+      for (let i = 0; i < 40; i++) {
+        const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+        insert.run(`bench-${i}`, user.org_id, user.id, `interview-${i}.wav`, 60 + i, at, at);
+      }
+      db.close();
+      const auth = { authorization: `Bearer ${token}` };
+      const sample = await get(new Agent(), new URL(PATH, svc.url), auth);
+      if (sample.status !== 200) throw new Error(`session list answered ${sample.status}`);
+
+      const peer = await startChild(['--input-type=module', '-e', PEER], { BENCH_BODY: sample.body });
+      children.push(peer.child);
+      const check = await get(new Agent(), new URL(PATH, peer.url), {});
+      if (check.body !== sample.body) throw new Error('peer answers different bytes');
+
+      const ours = await load(svc.url, auth);
+      const bare = await load(peer.url, {});
+      return [
+        row({ name: 'session list (JWT, 25 rows): throughput', unit: 'req/s', ours: ours.rps, peer: bare.rps, target: 'ratio >= 0.2 of bare Fastify', met: ours.rps / bare.rps >= 0.2 }),
+        row({ name: 'session list (JWT, 25 rows): p50 latency', unit: 'ms', ours: ours.p50, peer: bare.p50, target: `p50 < 20 ms at ${CONCURRENCY} concurrent`, met: ours.p50 < 20 }),
+        row({ name: 'session list (JWT, 25 rows): p99 latency', unit: 'ms', ours: ours.p99, peer: bare.p99, target: `p99 < 50 ms at ${CONCURRENCY} concurrent`, met: ours.p99 < 50 }),
+      ];
+    } finally {
+      for (const c of children) c.kill('SIGTERM');
+      await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};

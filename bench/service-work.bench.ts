@@ -1,0 +1,123 @@
+/**
+ * Part 2 of the service:
+ * - decode real-time factor: our decode path (ffmpeg to 16 kHz WAV + pocketsphinx + parsing and
+ *   segmenting, as a job runs it) on 60 s of espeak-ng speech, beside the raw
+ *   `pocketsphinx_continuous` CLI on the already-decoded WAV (peer: the bare engine).
+ * - tus upload throughput: a 1 GiB PATCH (curl) into the service's tus endpoint, and the same file
+ *   through tus-js-client, beside `curl -T` of the same file to a bare Node HTTP sink that writes
+ *   it to disk, all in the same run.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, createReadStream, createWriteStream, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream/promises';
+import * as tus from 'tus-js-client';
+import { TUS_PATH } from '../common/api';
+import { recognize } from '../service/engines/decode';
+import { decodeToWav } from '../service/media/decode';
+import { row, timeMs, type BenchModule, type BenchRow } from './harness';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const PASSAGE =
+  'The weather today is sunny and warm. Many people walk in the park with their dogs. Children play football on the green grass near the river. In the evening, families gather for dinner and talk about their day.';
+const UPLOAD_BYTES = 1024 ** 3;
+
+async function decodeRows(dir: string): Promise<BenchRow[]> {
+  const raw = join(dir, 'speech-raw.wav');
+  const speech = join(dir, 'speech60.wav');
+  execFileSync('espeak-ng', ['-v', 'en-us+klatt3', '-s', '150', '-w', raw, Array(6).fill(PASSAGE).join(' ')]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', raw, '-t', '60', speech]);
+  const wav = join(dir, 'speech16k.wav');
+  const ours = await timeMs(async () => {
+    await decodeToWav(speech, wav);
+    await recognize(wav, 'en', new AbortController().signal);
+  });
+  const peer = await timeMs(() => execFileSync('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null']));
+  const rtf = ours / 60_000;
+  const peerRtf = peer / 60_000;
+  return [
+    row({ name: 'decode engine real-time factor, 60 s speech (peer: raw pocketsphinx_continuous CLI)', unit: 'x real time', ours: rtf, peer: peerRtf, target: 'ratio <= 1.2', met: rtf / peerRtf <= 1.2 }),
+  ];
+}
+
+function startService(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'service/cli.ts'), '--port', '0', '--data', dataDir, '--quiet', '--demo-user', 'bench@example.com', '--demo-password', 'bench-password-1'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((res, rej) => {
+    child.once('exit', (code) => rej(new Error(`service exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      const m = /^listening (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+      if (m) res({ child, url: m[1] });
+      else rej(new Error(`unexpected first line: ${line}`));
+    });
+  });
+}
+
+async function tusRows(dir: string): Promise<BenchRow[]> {
+  const file = join(dir, 'upload.bin');
+  const fd = openSync(file, 'w');
+  ftruncateSync(fd, UPLOAD_BYTES);
+  writeSync(fd, Buffer.alloc(1 << 20, 7), 0, 1 << 20, UPLOAD_BYTES / 2);
+  closeSync(fd);
+  const mbps = (ms: number) => UPLOAD_BYTES / 1024 ** 2 / (ms / 1000);
+
+  // Peer: a bare Node HTTP sink writing the body to disk, fed by curl -T.
+  const sinkFile = join(dir, 'sink.out');
+  const sink = createServer((req, res) => void pipeline(req, createWriteStream(sinkFile)).then(() => res.end('ok')));
+  await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+  const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/`;
+  const peerMs = await timeMs(() => execFileSync('curl', ['-s', '-o', '/dev/null', '-T', file, sinkUrl]));
+  sink.close();
+  rmSync(sinkFile, { force: true });
+
+  const dataDir = join(dir, 'svc');
+  const { child, url } = await startService(dataDir);
+  try {
+    const login = await fetch(`${url}/api/v3/auth/login?login_type=token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'bench@example.com', password: 'bench-password-1' }),
+    });
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    const auth = { authorization: `Bearer ${token}`, 'Tus-Resumable': '1.0.0' };
+
+    const created = await fetch(`${url}${TUS_PATH}`, { method: 'POST', headers: { ...auth, 'Upload-Length': String(UPLOAD_BYTES) } });
+    const loc = new URL(created.headers.get('location')!, url).href;
+    const curlMs = await timeMs(() =>
+      execFileSync('curl', ['-s', '-o', '/dev/null', '-X', 'PATCH', '-T', file, '-H', `Authorization: Bearer ${token}`, '-H', 'Tus-Resumable: 1.0.0', '-H', 'Upload-Offset: 0', '-H', 'Content-Type: application/offset+octet-stream', loc]),
+    );
+    await fetch(loc, { method: 'DELETE', headers: auth });
+
+    const clientMs = await timeMs(
+      () =>
+        new Promise<void>((res, rej) => {
+          new tus.Upload(createReadStream(file), { endpoint: `${url}${TUS_PATH}`, headers: { authorization: `Bearer ${token}` }, uploadSize: UPLOAD_BYTES, retryDelays: [], onError: rej, onSuccess: () => res() }).start();
+        }),
+    );
+    return [
+      row({ name: 'tus PATCH 1 GiB via curl into the service (peer: curl -T to a bare Node sink)', unit: 'MB/s', ours: mbps(curlMs), peer: mbps(peerMs), target: 'ratio >= 0.5', met: curlMs <= peerMs * 2 }),
+      row({ name: 'tus upload 1 GiB via tus-js-client (peer: curl -T to a bare Node sink)', unit: 'MB/s', ours: mbps(clientMs), peer: mbps(peerMs), target: 'ratio >= 0.3', met: clientMs <= peerMs / 0.3 }),
+    ];
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+export const serviceWorkBench: BenchModule = {
+  name: 'service-work',
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 's2t-bench-work-'));
+    try {
+      return [...(await decodeRows(dir)), ...(await tusRows(dir))];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

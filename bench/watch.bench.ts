@@ -1,0 +1,188 @@
+/**
+ * Watch folders:
+ * - upload throughput of a 4 GiB file through our uploader (tus-js-client, fixed chunks, streamed
+ *   from disk) against `curl -T` of the same file as one tus PATCH into the same service;
+ * - the uploader's peak RSS (its own process) beside curl's;
+ * - time from a file's last write to the start of its upload, beside bare chokidar's
+ *   awaitWriteFinish event with the same stability window.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { watch } from 'chokidar';
+import { WatchProfile } from '../common/ipc';
+import { ApiClient } from '../main/api/client';
+import { PasswordAuth } from '../main/watch/auth';
+import { WatchService } from '../main/watch/service';
+import { row, type BenchModule, type BenchRow } from './harness';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SIZE = 4 * 1024 ** 3;
+const USER = { email: 'bench@example.com', password: 'bench-password-1' };
+const WINDOW_MS = 1000;
+
+function startService(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'service/cli.ts'), '--port', '0', '--data', dataDir, '--quiet', '--demo-user', USER.email, '--demo-password', USER.password], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((res, rej) => {
+    child.once('exit', (code) => rej(new Error(`service exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      const m = /^listening (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+      if (m) res({ child, url: m[1] });
+      else rej(new Error(`unexpected first line: ${line}`));
+    });
+  });
+}
+
+/** A WAV header, then a sparse hole: a 4 GiB media file that costs no disk to make. */
+function sparseWav(path: string, size: number): void {
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(0xffffffff, 4);
+  h.write('WAVEfmt ', 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(16000, 24);
+  h.writeUInt32LE(32000, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(0xffffffff, 40);
+  const fd = openSync(path, 'w');
+  writeSync(fd, h, 0, 44, 0);
+  writeSync(fd, Buffer.from([1]), 0, 1, size - 1);
+  closeSync(fd);
+}
+
+/** Runs a process to its end, sampling its resident set from /proc; returns wall time and peak RSS. */
+function measure(cmd: string, args: string[], startLine?: RegExp): Promise<{ ms: number; peakRssMb: number; out: string }> {
+  return new Promise((res, rej) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let peak = 0;
+    let out = '';
+    let t0 = startLine ? 0 : performance.now();
+    const sample = () => {
+      try {
+        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peak = Math.max(peak, Number(m[1]) / 1024);
+      } catch {
+        /* exited */
+      }
+    };
+    const timer = setInterval(sample, 20);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      out += `${line}\n`;
+      if (startLine?.test(line)) t0 = performance.now();
+    });
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      const ms = performance.now() - t0;
+      if (code === 0) res({ ms, peakRssMb: peak, out });
+      else rej(new Error(`${cmd} exited with ${code}`));
+    });
+  });
+}
+
+async function login(url: string): Promise<string> {
+  const r = await fetch(`${url}/api/v3/auth/login?login_type=token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: USER.email, password: USER.password }) });
+  return ((await r.json()) as { access_token: string }).access_token;
+}
+
+async function throughputRows(url: string, dir: string, serviceData: string): Promise<BenchRow[]> {
+  const file = join(dir, 'four-gib.wav');
+  sparseWav(file, SIZE);
+  const tusDir = () => {
+    // The service keeps what it received; drop it between runs so the disk holds one copy at a time.
+    for (const sub of ['tus', 'uploads', 'media']) {
+      const d = join(serviceData, sub);
+      if (existsSync(d)) for (const f of readdirSync(d)) rmSync(join(d, f), { recursive: true, force: true });
+    }
+  };
+
+  // Peer: curl -T, the whole file as one tus PATCH into the same service.
+  const token = await login(url);
+  const created = await fetch(`${url}/api/v3/batch/upload/tus`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-length': String(SIZE), 'upload-metadata': `filename ${Buffer.from('four-gib.wav').toString('base64')}` } });
+  const location = new URL(created.headers.get('location')!, url).toString();
+  const curl = await measure('curl', ['-s', '-o', '/dev/null', '-X', 'PATCH', '-T', file, '-H', `Authorization: Bearer ${token}`, '-H', 'Tus-Resumable: 1.0.0', '-H', 'Upload-Offset: 0', '-H', 'Content-Type: application/offset+octet-stream', location]);
+  tusDir();
+
+  // Ours: the watch uploader in its own process (hash given, as the watcher has it before uploading).
+  const ours = await measure(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/watch-upload-child.ts'), url, USER.email, USER.password, file], /^start$/);
+  if (!/^done \S+/m.test(ours.out)) throw new Error(`uploader did not finish: ${ours.out}`);
+  tusDir();
+
+  const mbps = (ms: number) => SIZE / 1024 ** 2 / (ms / 1000);
+  return [
+    row({ name: 'watch upload 4 GiB: our uploader (tus, 32 MiB chunks) vs curl -T (one tus PATCH), same service', unit: 'MB/s', ours: mbps(ours.ms), peer: mbps(curl.ms), target: 'ratio >= 0.8', met: mbps(ours.ms) >= 0.8 * mbps(curl.ms) }),
+    row({ name: 'watch uploader peak RSS during the 4 GiB upload (peer: curl)', unit: 'MB', ours: ours.peakRssMb, peer: curl.peakRssMb, target: 'ours < 200 MB', met: ours.peakRssMb < 200 }),
+  ];
+}
+
+async function latencyRows(url: string, dir: string): Promise<BenchRow[]> {
+  const speech = join(dir, 'speech.wav');
+  execFileSync('espeak-ng', ['-v', 'en-us+klatt3', '-w', speech, 'how long from the last write to the upload']);
+  const bytes = readFileSync(speech);
+  const auth = new PasswordAuth(USER.email, USER.password);
+  const client = new ApiClient({ baseUrl: url, auth: auth.asAuthSource() });
+  auth.attach(client);
+  const ours: number[] = [];
+  const peer: number[] = [];
+  const watched = join(dir, 'watched');
+  execFileSync('mkdir', ['-p', watched]);
+  let lastWrite = 0;
+  const svc = new WatchService({
+    dataDir: join(dir, 'watch-data'),
+    client,
+    auth,
+    stabilityMs: WINDOW_MS,
+    onProgress: (p) => {
+      if (p.state === 'uploading' && p.bytesSent === 0 && lastWrite) ours.push(performance.now() - lastWrite);
+    },
+  });
+  await svc.start();
+  await svc.addFolder(watched, WatchProfile.parse({ formats: [{ format: 'txt' }] }));
+  const bare = watch(watched, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: WINDOW_MS, pollInterval: 100 } });
+  await new Promise<void>((r) => bare.once('ready', () => r()));
+  bare.on('add', () => peer.push(performance.now() - lastWrite));
+  for (let i = 0; i < 5; i++) {
+    const path = join(watched, `take-${i}.wav`);
+    const fd = openSync(path, 'w');
+    const n = ours.length;
+    for (let k = 0; k < 4; k++) {
+      writeSync(fd, bytes, 0, bytes.length);
+      writeSync(fd, Buffer.from([i, k]));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    closeSync(fd);
+    lastWrite = performance.now();
+    const until = Date.now() + 15_000;
+    while (ours.length === n && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  }
+  await bare.close();
+  await svc.close();
+  const mean = (a: number[]) => a.reduce((s, v) => s + v, 0) / a.length;
+  return [
+    row({ name: `watch: last write -> upload start, ${WINDOW_MS} ms stability window (peer: bare chokidar awaitWriteFinish event)`, unit: 'ms', ours: mean(ours), peer: mean(peer), target: `< window + 2000 ms`, met: mean(ours) < WINDOW_MS + 2000 }),
+  ];
+}
+
+export const watchBench: BenchModule = {
+  name: 'watch',
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 's2t-bench-watch-'));
+    const serviceData = join(dir, 'service');
+    const { child, url } = await startService(serviceData);
+    try {
+      return [...(await latencyRows(url, dir)), ...(await throughputRows(url, dir, serviceData))];
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

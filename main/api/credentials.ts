@@ -1,0 +1,75 @@
+import { hostname } from 'node:os';
+import type { SecretStore } from '../platform/secrets';
+import type { ApiClient, AuthSource } from './client';
+
+/** The name the app gives the batch API token it creates for itself. */
+export const batchTokenName = () => `S2T Desktop on ${hostname()}`.slice(0, 100);
+
+/**
+ * Credentials over the SecretStore, one set per service URL: the session token from login and
+ * the batch API key the app creates for x-svc-s2t-key routes. The key's value is kept only as a
+ * secret and never returned to the renderer.
+ */
+export class Credentials implements AuthSource {
+  private token: string | null | undefined;
+  private key: string | null | undefined;
+  private creating: Promise<string | null> | null = null;
+
+  constructor(
+    private readonly secrets: SecretStore,
+    private readonly serviceUrl: string,
+    private readonly client: ApiClient,
+    private readonly onUnauthorized: (routeId: string) => void,
+  ) {}
+
+  private name(kind: 'access-token' | 'batch-key') {
+    return `${kind}@${this.serviceUrl}`;
+  }
+
+  async accessToken(): Promise<string | null> {
+    if (this.token === undefined) this.token = await this.secrets.get(this.name('access-token'));
+    return this.token;
+  }
+
+  async setAccessToken(token: string | null): Promise<void> {
+    this.token = token;
+    if (token) await this.secrets.set(this.name('access-token'), token);
+    else await this.secrets.delete(this.name('access-token'));
+  }
+
+  async batchKey(signal?: AbortSignal): Promise<string | null> {
+    if (this.key === undefined) this.key = await this.secrets.get(this.name('batch-key'));
+    if (this.key) return this.key;
+    if (!(await this.accessToken())) return null;
+    // One creation at a time, however many calls are waiting for a key.
+    this.creating ??= (async () => {
+      try {
+        const created = await this.client.call('tokens.create', { body: { name: batchTokenName(), type: 'batch', years_valid: 1 } }, { signal });
+        if (!created.token_value) return null;
+        await this.secrets.set(this.name('batch-key'), created.token_value);
+        this.key = created.token_value;
+        return this.key;
+      } finally {
+        this.creating = null;
+      }
+    })();
+    return this.creating;
+  }
+
+  async invalidateBatchKey(): Promise<void> {
+    this.key = null;
+    await this.secrets.delete(this.name('batch-key'));
+  }
+
+  unauthorized(routeId: string): void {
+    this.token = null;
+    void this.secrets.delete(this.name('access-token'));
+    this.onUnauthorized(routeId);
+  }
+
+  /** Sign-out forgets both: the batch key belongs to the account that made it. */
+  async clear(): Promise<void> {
+    await this.setAccessToken(null);
+    await this.invalidateBatchKey();
+  }
+}

@@ -1,0 +1,4 @@
+export * from './client';
+export * from './credentials';
+export * from './errors';
+export * from './signature';

@@ -1,0 +1,4 @@
+export * from './cache';
+export * from './migrations';
+export * from './open';
+export * from './search';

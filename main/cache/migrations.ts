@@ -1,0 +1,174 @@
+import type Database from 'better-sqlite3';
+
+/** One numbered schema step, applied in its own transaction; PRAGMA user_version records the last. */
+export interface CacheMigration {
+  version: number;
+  name: string;
+  up: string | ((db: Database.Database) => void);
+}
+
+export const cacheMigrations: CacheMigration[] = [
+  {
+    version: 1,
+    name: 'accounts, sessions, documents, outbox, sync cursor',
+    up: `
+      CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY,
+        service_url TEXT NOT NULL,
+        email TEXT NOT NULL,
+        user_json TEXT NOT NULL,
+        is_current INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE sessions (
+        session_id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        filename TEXT NOT NULL,
+        language TEXT NOT NULL,
+        status TEXT,
+        last_modified TEXT,
+        data TEXT NOT NULL,
+        -- the session's last_modified when its documents were last pulled
+        docs_version TEXT,
+        deleted_on_server INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX sessions_account_modified ON sessions(account_id, last_modified DESC);
+      CREATE TABLE documents (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+        filename TEXT NOT NULL,
+        type TEXT NOT NULL,
+        language TEXT NOT NULL,
+        last_modified TEXT NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0,
+        timecode_offset TEXT NOT NULL,
+        meta TEXT NOT NULL,
+        -- the document body as the user sees it (JSON DocumentBody)
+        body TEXT,
+        -- the service's body our unsent edits started from (NULL: same as body)
+        base_body TEXT,
+        -- the service's last_modified of that base
+        server_version TEXT,
+        local_state TEXT NOT NULL DEFAULT 'synced' CHECK (local_state IN ('synced', 'pending', 'conflict')),
+        local_only INTEGER NOT NULL DEFAULT 0,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        deleted_on_server INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX documents_session ON documents(session_id);
+      CREATE TABLE outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        document_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        op TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'blocked')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX outbox_document ON outbox(document_id);
+      CREATE INDEX outbox_session ON outbox(session_id);
+      -- a document made here (a copy) is known by a local id until the service names it
+      CREATE TABLE id_aliases (
+        local_id TEXT PRIMARY KEY,
+        server_id TEXT NOT NULL
+      );
+      CREATE TABLE sync_cursor (
+        account_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (account_id, name)
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'uploads (durable watch-folder queue)',
+    up: `
+      CREATE TABLE uploads (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        state TEXT NOT NULL,
+        tus_url TEXT,
+        job_id TEXT,
+        session_id TEXT,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX uploads_path_hash ON uploads(path, content_hash);
+      CREATE INDEX uploads_state ON uploads(state);
+    `,
+  },
+  {
+    version: 3,
+    name: 'full-text search over segments, with word start times',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE text_segments (
+          rowid INTEGER PRIMARY KEY,
+          document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+          start_ms INTEGER NOT NULL,
+          -- start time of each whitespace-separated word of text, comma-separated
+          starts TEXT NOT NULL,
+          text TEXT NOT NULL
+        );
+        CREATE INDEX text_segments_document ON text_segments(document_id);
+        CREATE VIRTUAL TABLE text_fts USING fts5(text, content='text_segments', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+        CREATE TRIGGER text_segments_ai AFTER INSERT ON text_segments BEGIN
+          INSERT INTO text_fts(rowid, text) VALUES (new.rowid, new.text);
+        END;
+        CREATE TRIGGER text_segments_ad AFTER DELETE ON text_segments BEGIN
+          INSERT INTO text_fts(text_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+        END;
+      `);
+      // Index what earlier versions already cached.
+      const docs = db.prepare('SELECT id, body FROM documents WHERE body IS NOT NULL').all() as { id: string; body: string }[];
+      const ins = db.prepare('INSERT INTO text_segments (document_id, start_ms, starts, text) VALUES (?, ?, ?, ?)');
+      for (const d of docs) for (const s of segmentRows(JSON.parse(d.body))) ins.run(d.id, s.start_ms, s.starts, s.text);
+    },
+  },
+];
+
+/** Words a search row holds: segments are grouped up to this, so the index has fewer, larger rows. */
+const ROW_WORDS = 120;
+
+/**
+ * The searchable rows of a document body: consecutive transcript segments (caption cues) grouped
+ * up to ROW_WORDS words, each with the start time of every word so a hit can name its moment.
+ */
+export function segmentRows(body: unknown): { start_ms: number; starts: string; text: string }[] {
+  const content = (body as { content?: { kind?: string; segments?: unknown[]; cues?: unknown[] } } | null)?.content;
+  if (!content) return [];
+  const out: { start_ms: number; starts: string; text: string }[] = [];
+  let words: string[] = [];
+  let starts: number[] = [];
+  let rowStart = 0;
+  const flush = () => {
+    if (words.length) out.push({ start_ms: rowStart, starts: starts.join(','), text: words.join(' ') });
+    words = [];
+    starts = [];
+  };
+  const add = (text: string, at: number, unitStart: number) => {
+    for (const part of text.split(/\s+/)) {
+      if (!part) continue;
+      if (!words.length) rowStart = unitStart;
+      words.push(part);
+      starts.push(at);
+    }
+  };
+  if (content.kind === 'transcript') {
+    for (const s of (content.segments ?? []) as { start_ms: number; words: { text: string; start_ms: number }[] }[]) {
+      if (words.length + s.words.length > ROW_WORDS) flush();
+      for (const w of s.words) add(w.text, w.start_ms, s.start_ms);
+    }
+  } else if (content.kind === 'caption') {
+    for (const c of (content.cues ?? []) as { start_ms: number; lines: string[] }[]) {
+      if (words.length >= ROW_WORDS) flush();
+      add(c.lines.join(' '), c.start_ms, c.start_ms);
+    }
+  }
+  flush();
+  return out;
+}

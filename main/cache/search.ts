@@ -1,0 +1,55 @@
+/**
+ * Full-text search over every cached document (FTS5, one row per transcript segment or caption
+ * cue). A hit carries a snippet with the matched words between « and », and the media time of
+ * the first matched word, so the UI can jump there.
+ */
+import type { Db } from './open';
+
+export interface SearchHit {
+  session_id: string;
+  document_id: string;
+  filename: string;
+  snippet: string;
+  time_ms: number | null;
+}
+
+const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The user's words as an FTS5 query: every word must occur; the last may be a prefix. No FTS syntax leaks through. */
+export function ftsQuery(q: string): { match: string; terms: string[] } | null {
+  const terms = q.split(/\s+/).map(fold).filter(Boolean);
+  if (!terms.length) return null;
+  const match = terms.map((t, i) => `"${t}"${i === terms.length - 1 ? '*' : ''}`).join(' ');
+  return { match, terms };
+}
+
+/** The start time of the first word of `text` that matches a term (the last term as a prefix). */
+function hitTime(text: string, starts: string, segmentStart: number, terms: string[]): number {
+  if (!starts) return segmentStart;
+  const words = text.split(' ');
+  const times = starts.split(',');
+  for (let i = 0; i < words.length; i++) {
+    const w = fold(words[i]);
+    if (terms.some((t, k) => (k === terms.length - 1 ? w.startsWith(t) : w === t))) return Number(times[i] ?? segmentStart);
+  }
+  return segmentStart;
+}
+
+export function searchText(db: Db, accountId: number, q: string, limit: number): SearchHit[] {
+  const query = ftsQuery(q);
+  if (!query) return [];
+  const rows = db
+    .prepare(`SELECT t.document_id, t.start_ms, t.starts, t.text, snippet(text_fts, 0, '«', '»', '…', 12) AS snippet, d.filename, d.session_id
+      FROM text_fts JOIN text_segments t ON t.rowid = text_fts.rowid
+      JOIN documents d ON d.id = t.document_id JOIN sessions s ON s.session_id = d.session_id
+      WHERE text_fts MATCH ? AND d.deleted = 0 AND s.account_id = ?
+      ORDER BY rank LIMIT ?`)
+    .all(query.match, accountId, limit) as { document_id: string; start_ms: number; starts: string; text: string; snippet: string; filename: string; session_id: string }[];
+  return rows.map((r) => ({
+    session_id: r.session_id,
+    document_id: r.document_id,
+    filename: r.filename,
+    snippet: r.snippet,
+    time_ms: hitTime(r.text, r.starts, r.start_ms, query.terms),
+  }));
+}

@@ -1,0 +1,321 @@
+/**
+ * The durable upload queue: items move detected -> uploading -> transcribing -> fetching ->
+ * delivered, or failed with a reason a person can act on (and a retry). Each step saves what it
+ * learned (file id, job id, session id) before the next, so a restart resumes where it stopped
+ * and nothing is uploaded or transcribed twice. A concurrency limit bounds the work in flight;
+ * pausing a folder (or everything) stops its items where they are, to resume later.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import type { z } from 'zod';
+import type { Document, TranscribeBody } from '../../common/api';
+import { parseCaptions } from '../../common/formats';
+import type { WatchFolder, WatchItemState, WatchProgress } from '../../common/ipc';
+import { plainText } from '../../common/transcript/model';
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { deliver, moveSource } from './deliver';
+import { toWatchItem, type ItemRow, type WatchStore } from './store';
+import type { Uploader } from './upload';
+
+export interface QueueOptions {
+  store: WatchStore;
+  client: ApiClient;
+  uploader: Uploader;
+  concurrency: number;
+  /** How often a job's status is asked. */
+  pollMs?: number;
+  onProgress: (p: WatchProgress) => void;
+}
+
+/** Waiting is not failing: the item keeps its state and is tried again at `not_before`. */
+class Wait extends Error {}
+/** Stops the item for good (until a retry). */
+class Fail extends Error {}
+
+const TRANSIENT_LIMIT = 8;
+/** At most one job status request this often (10 a second). */
+const POLL_GAP_MS = 100;
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((res, rej) => {
+    const t = setTimeout(res, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), rej(signal.reason)), { once: true });
+  });
+
+/** Files beside the media whose text drives an align session, most specific first. */
+const ALIGN_SOURCES = ['txt', 'srt', 'vtt', 'sbv', 'ttml'] as const;
+
+export function alignText(mediaPath: string): string | null {
+  const stem = join(dirname(mediaPath), basename(mediaPath, extname(mediaPath)));
+  for (const ext of ALIGN_SOURCES) {
+    const file = `${stem}.${ext}`;
+    if (!existsSync(file)) continue;
+    const bytes = readFileSync(file);
+    const text = ext === 'txt' ? bytes.toString('utf8') : plainText(parseCaptions(ext, new Uint8Array(bytes)));
+    if (text.trim()) return text;
+  }
+  return null;
+}
+
+/** A message for a person from whatever went wrong. */
+function reason(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.transport) return `waiting for the service (${err.message})`;
+    if (err.status === 401) return 'waiting for sign-in: the service refused our credentials';
+    if (err.status === 413) return 'the service refused the file as too large';
+    if (err.status === 415 || err.status === 422 || err.status === 400) return `the service cannot use this file: ${err.message}`;
+    return `the service answered ${err.status}: ${err.message}`;
+  }
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT') return 'the file is gone from the folder';
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') return `no permission to read or write: ${e.path ?? ''}`.trim();
+  return e?.message ?? String(err);
+}
+
+type Lane = 'upload' | 'poll' | 'fetch';
+const LANE_STATES: Record<Lane, WatchItemState[]> = { upload: ['detected', 'uploading'], poll: ['transcribing'], fetch: ['fetching'] };
+
+export class WatchQueue {
+  /** Work in flight, by item: uploads are limited by `concurrency`; polls and fetches are light and have their own small limits. */
+  private readonly running = new Map<number, { ctrl: AbortController; lane: Lane }>();
+  private readonly live = new Map<number, { samples: [number, number][]; lastEmit: number; lastSave: number }>();
+  private readonly polls = new Map<number, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly limits: Record<Lane, number>;
+  private nextPollAt = 0;
+
+  constructor(private readonly opts: QueueOptions) {
+    this.limits = { upload: opts.concurrency, poll: 8, fetch: 2 };
+  }
+
+  /** Looks for due work now. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), 0);
+  }
+
+  get active(): number {
+    return this.running.size;
+  }
+
+  /** Stops starting work and aborts what runs; states stay as they are for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const r of this.running.values()) r.ctrl.abort(new Error('stopping'));
+    while (this.running.size) await new Promise<void>((r) => this.idleWaiters.push(r));
+  }
+
+  /** Aborts the running items of one folder (or all); they resume when unpaused. */
+  interrupt(folderId?: string): void {
+    for (const [id, r] of this.running) {
+      if (!folderId || this.opts.store.item(id)?.folder_id === folderId) r.ctrl.abort(new Error('paused'));
+    }
+  }
+
+  retry(id: number): ItemRow | null {
+    const item = this.opts.store.item(id);
+    if (!item || item.state !== 'failed') return item;
+    const state = item.session_id ? 'fetching' : item.file_id ? 'uploading' : 'detected';
+    const row = this.opts.store.update(id, { state, error: null, attempts: 0, not_before: 0 });
+    this.emit(row);
+    this.kick();
+    return row;
+  }
+
+  private tick(): void {
+    this.timer = null;
+    const { store } = this.opts;
+    if (this.stopped || store.globallyPaused) return;
+    const now = Date.now();
+    let wake = store.nextDueAfter(now);
+    for (const lane of Object.keys(LANE_STATES) as Lane[]) {
+      const busy = [...this.running.values()].filter((r) => r.lane === lane).length;
+      let free = this.limits[lane] - busy;
+      if (lane === 'poll') {
+        // Status polls are spread out (POLL_GAP_MS apart, oldest job first), so a thousand
+        // waiting jobs never flood the service or its rate limit.
+        const throttled = now < this.nextPollAt;
+        if (throttled && free > 0) wake = Math.min(wake ?? Infinity, this.nextPollAt);
+        free = throttled ? 0 : Math.min(free, 1);
+      }
+      const due = store.due(LANE_STATES[lane], now, free, [...this.running.keys()]);
+      if (lane === 'poll' && due.length) this.nextPollAt = now + POLL_GAP_MS;
+      for (const item of due) this.start(item, lane);
+    }
+    // Wake up for the next item that waits for its time.
+    if (wake !== null) this.timer = setTimeout(() => this.tick(), Math.max(5, Math.min(60_000, wake - now + 5)));
+  }
+
+  private start(item: ItemRow, lane: Lane): void {
+    const ctrl = new AbortController();
+    this.running.set(item.id, { ctrl, lane });
+    void this.step(item.id, ctrl.signal).finally(() => {
+      this.running.delete(item.id);
+      if (lane === 'upload') this.live.delete(item.id);
+      if (!this.running.size) for (const w of this.idleWaiters.splice(0)) w();
+      this.kick();
+    });
+  }
+
+  /** One step of an item: an upload (and its transcribe call), one status poll, or the delivery. */
+  private async step(id: number, signal: AbortSignal): Promise<void> {
+    const { store } = this.opts;
+    const item = store.item(id);
+    if (!item || signal.aborted) return;
+    const folder = store.folder(item.folder_id);
+    if (!folder || folder.paused) return;
+    try {
+      if (item.state === 'detected' || item.state === 'uploading') await this.upload(item, folder, signal);
+      else if (item.state === 'transcribing') await this.poll(item, signal);
+      else if (item.state === 'fetching') await this.fetch(item, folder);
+    } catch (err) {
+      if (signal.aborted) return; // paused or stopping: resume from the same state later
+      await this.setback(item, folder, err);
+    }
+  }
+
+  private async setback(item: ItemRow, folder: WatchFolder, err: unknown): Promise<void> {
+    const { store } = this.opts;
+    const message = reason(err);
+    const transient = err instanceof Wait || (err instanceof ApiError && (err.transport || err.status === 401 || err.status === 408 || err.status === 429 || err.status >= 500));
+    const offline = err instanceof ApiError && (err.transport || err.status === 401);
+    const asked = err instanceof ApiError && typeof err.details.retryAfterMs === 'number' ? err.details.retryAfterMs : null;
+    if (transient && (offline || asked !== null || item.attempts < TRANSIENT_LIMIT)) {
+      // Offline (or signed out) waits as long as it takes, a rate limit as long as it asks;
+      // a failing service gets a few tries.
+      const attempts = offline || asked !== null ? item.attempts : item.attempts + 1;
+      const delay = asked ?? Math.min(30_000, 1000 * 2 ** Math.min(5, offline ? 2 : attempts));
+      this.emit(store.update(item.id, { error: message, attempts, not_before: Date.now() + delay }));
+      return;
+    }
+    const patch = item.state === 'transcribing' ? { job_id: null, session_id: item.method === 'legacy' ? null : item.session_id } : {};
+    this.emit(store.update(item.id, { ...patch, state: 'failed', error: message, attempts: item.attempts + 1 }));
+    await moveSource(folder, item.path, 'failed').catch(() => null);
+  }
+
+  private async upload(item: ItemRow, folder: WatchFolder, signal: AbortSignal): Promise<void> {
+    const { store, uploader, client } = this.opts;
+    if (item.state === 'detected') item = store.update(item.id, { state: 'uploading', error: null });
+    this.emit(item);
+    if (!item.file_id && !(item.method === 'legacy' && item.session_id)) {
+      const p = folder.profile;
+      if (p.sessionMode === 'align' && alignText(item.path) === null) throw new Fail('align needs a .txt or caption file with the same name beside the media');
+      const done = await uploader.upload(
+        { path: item.path, size: item.size, mediaType: item.media_type, hash: item.hash, tusUrl: item.tus_url, legacy: { language: p.language, punctuation: p.punctuation, diarization: p.diarization, session_mode: 'decode' } },
+        {
+          signal,
+          onBytes: (sent) => this.bytes(item, sent),
+          onTusUrl: (url) => store.update(item.id, { tus_url: url, method: 'tus' }),
+        },
+      );
+      item =
+        done.method === 'legacy'
+          ? store.update(item.id, { method: 'legacy', session_id: done.sessionId, bytes_sent: item.size, state: 'transcribing' })
+          : store.update(item.id, { method: done.method, file_id: done.fileId, bytes_sent: item.size });
+      this.emit(item);
+      if (done.method === 'legacy') return;
+    }
+    if (item.method === 'legacy') return void store.update(item.id, { state: 'transcribing' });
+    const p = folder.profile;
+    const text = p.sessionMode === 'decode' ? null : alignText(item.path);
+    const body: z.input<typeof TranscribeBody> = {
+      file_id: item.file_id!,
+      language: p.language,
+      enable_diarization: p.diarization,
+      enable_timestamps: true,
+      filename: basename(item.path),
+      ...(p.glossaryId !== null ? { glossary_id: p.glossaryId } : {}),
+      ...(p.customModelId !== null ? { custom_model_id: p.customModelId } : {}),
+      ...(text !== null ? { session_mode: 'align' as const, transcript_text: text } : { session_mode: 'decode' as const }),
+    };
+    const job = await uploader.withFreshToken(() => client.call('batch.transcribe', { body }, { signal }));
+    this.emit(store.update(item.id, { job_id: job.job_id, session_id: job.metadata.session_id, state: 'transcribing', error: null, attempts: 0 }));
+  }
+
+  /** Asks once how the job is doing; not yet done means ask again a little later (less often as it takes longer). */
+  private async poll(item: ItemRow, signal: AbortSignal): Promise<void> {
+    const { store, client, uploader } = this.opts;
+    let done = false;
+    if (item.method === 'legacy') {
+      const s = (await uploader.withFreshToken(() => client.call('sessions.get', { params: { sessionId: item.session_id! } }, { signal }))).result;
+      if (s.status === 'failed' || s.status === 'dead_letter') throw new Fail(`transcription failed: ${s.error ?? s.status}`);
+      done = s.status === 'completed';
+    } else {
+      const job = await uploader.withFreshToken(() => client.call('batch.job', { params: { jobId: item.job_id! } }, { signal }));
+      if (job.status === 'failed' || job.status === 'cancelled') throw new Fail(`transcription ${job.status}: ${job.error ?? 'no reason given'}`);
+      done = job.status === 'completed';
+      if (done) item = store.update(item.id, { session_id: job.metadata.session_id });
+    }
+    if (done) {
+      this.polls.delete(item.id);
+      this.emit(store.update(item.id, { state: 'fetching', error: null, attempts: 0, not_before: 0 }));
+      return;
+    }
+    const n = this.polls.get(item.id) ?? 0;
+    this.polls.set(item.id, n + 1);
+    const pollMs = this.opts.pollMs ?? 1000;
+    store.update(item.id, { error: null, not_before: Date.now() + Math.min(10_000, pollMs * 1.5 ** n) });
+  }
+
+  /** The documents of a finished item, with their content. */
+  async documents(item: ItemRow): Promise<Document[]> {
+    const { client, uploader } = this.opts;
+    let docs: Document[];
+    if (item.job_id) {
+      docs = (await uploader.withFreshToken(() => client.call('batch.jobResult', { params: { jobId: item.job_id! } }))).documents;
+    } else {
+      docs = [];
+      for await (const d of client.items('documents.list', { params: { sessionId: item.session_id! }, query: { include_content: true } })) docs.push(d);
+    }
+    return Promise.all(docs.map((d) => (d.document ? d : uploader.withFreshToken(() => client.call('documents.get', { params: { sessionId: item.session_id!, documentId: d.id } })))));
+  }
+
+  private async fetch(item: ItemRow, folder: WatchFolder): Promise<void> {
+    const { store } = this.opts;
+    const docs = await this.documents(item);
+    const outputs = await deliver(folder, item.path, docs);
+    const modified = docs.map((d) => d.last_modified).sort().pop() ?? null;
+    const row = store.update(item.id, { state: 'delivered', outputs: JSON.stringify(outputs), error: null, delivered_modified: modified });
+    this.emit(row);
+    const moved = await moveSource(folder, item.path, 'done').catch(() => null);
+    if (moved) store.update(item.id, { path: moved });
+  }
+
+  /** Progress of an upload: bytes, percent, rate over the last seconds, ETA. */
+  private bytes(item: ItemRow, sent: number): void {
+    const now = Date.now();
+    const live = this.live.get(item.id) ?? { samples: [], lastEmit: 0, lastSave: 0 };
+    this.live.set(item.id, live);
+    live.samples.push([now, sent]);
+    while (live.samples.length > 2 && now - live.samples[0][0] > 5000) live.samples.shift();
+    item.bytes_sent = sent;
+    if (now - live.lastSave > 1000 || sent >= item.size) {
+      live.lastSave = now;
+      this.opts.store.update(item.id, { bytes_sent: sent });
+    }
+    if (now - live.lastEmit > 250 || sent >= item.size) {
+      live.lastEmit = now;
+      this.emit(item);
+    }
+  }
+
+  private emit(item: ItemRow): void {
+    const live = this.live.get(item.id);
+    let rate: number | null = null;
+    let eta: number | null = null;
+    if (live && live.samples.length >= 2 && item.state === 'uploading') {
+      const [t0, b0] = live.samples[0];
+      const [t1, b1] = live.samples[live.samples.length - 1];
+      if (t1 > t0) {
+        rate = ((b1 - b0) * 1000) / (t1 - t0);
+        eta = rate > 0 ? Math.max(0, (item.size - item.bytes_sent) / rate) : null;
+      }
+    }
+    const w = toWatchItem(item, { rate, etaSeconds: eta });
+    this.opts.onProgress({ itemId: w.itemId, folderId: w.folderId, path: w.path, state: w.state, bytesSent: w.bytesSent, bytesTotal: w.bytesTotal, percent: w.percent, rate: w.rate, etaSeconds: w.etaSeconds, message: w.message });
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Watch folders as one object: the store, a detector per folder and the queue. The desktop app
+ * and the headless daemon both build one of these; ipc.ts exposes it to the renderer.
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState, type WatchProgress, type WatchState } from '../../common/ipc';
+import type { ApiClient } from '../api/client';
+import type { WatchAuth } from './auth';
+import { FolderDetector, type FinishedFile } from './detector';
+import { deliver } from './deliver';
+import { WatchQueue } from './queue';
+import { toWatchItem, WatchStore } from './store';
+import { Uploader } from './upload';
+
+export interface WatchServiceOptions {
+  /** Where watch.db and the tus URL store live. */
+  dataDir: string;
+  client: ApiClient;
+  auth: WatchAuth;
+  concurrency?: number;
+  stabilityMs?: number;
+  tusThresholdBytes?: number;
+  chunkBytes?: number;
+  pollMs?: number;
+  onProgress?: (p: WatchProgress) => void;
+  /** A file was seen; `created` false means its content is already queued or done (not uploaded again). */
+  onDetected?: (file: FinishedFile & { folderId: string; itemId: number; created: boolean }) => void;
+  onError?: (where: string, err: Error) => void;
+}
+
+export class WatchService {
+  readonly store: WatchStore;
+  private readonly queue: WatchQueue;
+  private readonly detectors = new Map<string, FolderDetector>();
+  private started = false;
+
+  constructor(private readonly opts: WatchServiceOptions) {
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    this.store = new WatchStore(join(opts.dataDir, 'watch.db'));
+    const uploader = new Uploader({ client: opts.client, auth: opts.auth, tusStorageFile: join(opts.dataDir, 'tus-uploads.json'), tusThresholdBytes: opts.tusThresholdBytes, chunkBytes: opts.chunkBytes });
+    this.queue = new WatchQueue({ store: this.store, client: opts.client, uploader, concurrency: opts.concurrency ?? 3, pollMs: opts.pollMs, onProgress: (p) => opts.onProgress?.(p) });
+  }
+
+  /** Watches every configured folder (picking up files added while we were away) and resumes the queue. */
+  async start(): Promise<void> {
+    this.started = true;
+    for (const f of this.store.folders()) await this.watchFolder(f);
+    this.queue.kick();
+  }
+
+  async close(): Promise<void> {
+    this.started = false;
+    await Promise.all([...this.detectors.values()].map((d) => d.close()));
+    this.detectors.clear();
+    await this.queue.stop();
+    this.store.close();
+  }
+
+  state(): WatchState {
+    return { paused: this.store.globallyPaused, folders: this.store.folders() };
+  }
+
+  async addFolder(path: string, profile: WatchProfile = WatchProfile.parse({})): Promise<WatchFolder> {
+    const abs = resolve(path);
+    if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`not a folder: ${abs}`);
+    const existing = this.store.folderByPath(abs);
+    const folder = existing ? this.store.updateFolder(existing.id, { profile })! : this.store.addFolder(abs, profile);
+    if (this.started) await this.watchFolder(folder);
+    return folder;
+  }
+
+  async updateFolder(id: string, profile: WatchProfile): Promise<WatchFolder> {
+    const folder = this.store.updateFolder(id, { profile });
+    if (!folder) throw new Error('no such watched folder');
+    if (this.started) await this.watchFolder(folder);
+    return folder;
+  }
+
+  async removeFolder(id: string): Promise<void> {
+    this.queue.interrupt(id);
+    await this.detectors.get(id)?.close();
+    this.detectors.delete(id);
+    this.store.removeFolder(id);
+  }
+
+  /** Pauses or resumes one folder, or everything. Running uploads stop where they are and resume later. */
+  pause(paused: boolean, folderId?: string): WatchState {
+    if (folderId) {
+      if (!this.store.updateFolder(folderId, { paused })) throw new Error('no such watched folder');
+    } else {
+      this.store.globallyPaused = paused;
+    }
+    if (paused) this.queue.interrupt(folderId);
+    else this.queue.kick();
+    return this.state();
+  }
+
+  items(filter: { folderId?: string; state?: WatchItemState; offset?: number; limit?: number } = {}): { items: WatchItem[]; total: number } {
+    const { items, total } = this.store.items({ ...filter, offset: filter.offset ?? 0, limit: filter.limit ?? 100 });
+    return { items: items.map((r) => toWatchItem(r)), total };
+  }
+
+  retry(itemId: number): WatchItem {
+    const row = this.queue.retry(itemId);
+    if (!row) throw new Error('no such item');
+    return toWatchItem(row);
+  }
+
+  /**
+   * Rewrites the delivered files of a session after the user edited it in the app, for folders
+   * whose profile asks for it. The app calls this when a document of the session is saved.
+   */
+  async refreshSession(sessionId: string): Promise<string[]> {
+    const written: string[] = [];
+    for (const item of this.store.deliveredBySession(sessionId)) {
+      const folder = this.store.folder(item.folder_id);
+      if (!folder?.profile.refreshOnEdit) continue;
+      const docs = await this.queue.documents(item);
+      const modified = docs.map((d) => d.last_modified).sort().pop() ?? null;
+      if (modified && modified === item.delivered_modified) continue;
+      const outputs = await deliver(folder, item.path, docs);
+      this.store.update(item.id, { outputs: JSON.stringify(outputs), delivered_modified: modified });
+      written.push(...outputs);
+    }
+    return written;
+  }
+
+  private async watchFolder(folder: WatchFolder): Promise<void> {
+    await this.detectors.get(folder.id)?.close();
+    const detector = new FolderDetector(folder, {
+      stabilityMs: this.opts.stabilityMs ?? 2000,
+      knownHash: (p, size, mtime) => this.store.knownHash(p, size, mtime),
+      onFile: (file) => {
+        if (!this.store.folder(folder.id)) return;
+        const { item, created } = this.store.admit(folder.id, file);
+        this.opts.onDetected?.({ ...file, folderId: folder.id, itemId: item.id, created });
+        if (created) this.queue.kick();
+      },
+      onError: (where, err) => this.opts.onError?.(where, err),
+    });
+    this.detectors.set(folder.id, detector);
+    await detector.start();
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The tus 1.0 endpoint at TUS_PATH: @tus/server with @tus/file-store (core, creation,
+ * creation-with-upload, termination, expiration) plus the checksum extension, which the library
+ * lacks: the PATCH body is hashed as it streams to disk, and on a mismatch the file is cut back to
+ * the offset before the PATCH and 460 is answered. Every request is authenticated (Bearer) and an
+ * upload is visible only to its organization. Bodies stream to disk; nothing is buffered.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import { truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { FileStore } from '@tus/file-store';
+import { Server, EVENTS } from '@tus/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TUS_PATH } from '../../common/api';
+import { authenticate, type UserPrincipal } from '../auth/principal';
+import type { ServiceContext } from '../context';
+import { plainError } from '../http/errors';
+import { sanitizeFilename, tusDir } from '../media/paths';
+import { sniffFile } from '../media/sniff';
+
+/** Largest Upload-Length accepted. */
+export const TUS_MAX_SIZE = 64 * 1024 ** 3;
+/** An unfinished upload expires this long after creation (Upload-Expires). */
+export const TUS_EXPIRY_MS = 24 * 3600_000;
+export const CHECKSUM_ALGORITHMS = ['sha1', 'md5', 'sha256'] as const;
+
+interface RequestScope {
+  principal: UserPrincipal;
+  checksum?: { algorithm: string; expected: Buffer };
+}
+
+const scope = new AsyncLocalStorage<RequestScope>();
+
+class ChecksumError extends Error {
+  status_code = 460;
+  body = 'Checksum Mismatch\n';
+}
+
+/** FileStore plus the checksum extension. */
+class ChecksumFileStore extends FileStore {
+  constructor(opts: ConstructorParameters<typeof FileStore>[0]) {
+    super(opts);
+    this.extensions.push('checksum');
+  }
+
+  override async write(readable: Readable, fileId: string, offset: number): Promise<number> {
+    const checksum = scope.getStore()?.checksum;
+    if (!checksum) return super.write(readable, fileId, offset);
+    const hash = createHash(checksum.algorithm);
+    const tap = new Transform({
+      transform(chunk: Buffer, _e, cb) {
+        hash.update(chunk);
+        cb(null, chunk);
+      },
+    });
+    readable.on('error', (e) => tap.destroy(e));
+    const end = await super.write(readable.pipe(tap), fileId, offset);
+    if (!hash.digest().equals(checksum.expected)) {
+      await truncate(join(this.directory, fileId), offset);
+      throw new ChecksumError();
+    }
+    return end;
+  }
+}
+
+function parseChecksum(header: string | string[] | undefined): RequestScope['checksum'] {
+  if (header === undefined) return undefined;
+  const m = /^\s*([a-z0-9-]+)\s+([A-Za-z0-9+/=]+)\s*$/.exec(String(header));
+  if (!m) throw plainError(400, 'Upload-Checksum must be "<algorithm> <base64 digest>"');
+  if (!(CHECKSUM_ALGORITHMS as readonly string[]).includes(m[1])) throw plainError(400, `unsupported checksum algorithm ${m[1]} (supported: ${CHECKSUM_ALGORITHMS.join(', ')})`);
+  return { algorithm: m[1], expected: Buffer.from(m[2], 'base64') };
+}
+
+export interface TusMount {
+  server: Server;
+  cleanUpExpired(): Promise<number>;
+}
+
+export function mountTus(app: FastifyInstance, ctx: ServiceContext): TusMount {
+  const directory = tusDir(ctx.config.dataDir);
+  const server = new Server({
+    path: TUS_PATH,
+    datastore: new ChecksumFileStore({ directory, expirationPeriodInMilliseconds: TUS_EXPIRY_MS }),
+    maxSize: TUS_MAX_SIZE,
+    respectForwardedHeaders: false,
+    async onUploadCreate(_req, upload) {
+      const s = scope.getStore();
+      if (!s) throw { status_code: 401, body: 'unauthenticated\n' };
+      ctx.db
+        .prepare("INSERT INTO uploads (file_id, org_id, user_id, path, filename, size_bytes, media_type, complete, via, created_at) VALUES (?, ?, ?, ?, ?, ?, '', 0, 'tus', ?)")
+        .run(upload.id, s.principal.orgId, s.principal.userId, join(directory, upload.id), sanitizeFilename(upload.metadata?.filename ?? undefined, 'upload'), upload.size ?? 0, new Date().toISOString());
+      return {};
+    },
+    async onUploadFinish(_req, upload) {
+      const path = join(directory, upload.id);
+      const sniffed = await sniffFile(path);
+      ctx.db.prepare('UPDATE uploads SET complete = 1, size_bytes = ?, media_type = ? WHERE file_id = ?').run(upload.size ?? upload.offset, sniffed?.mime ?? 'application/octet-stream', upload.id);
+      return { headers: { 'X-File-Id': upload.id } };
+    },
+  });
+  server.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
+    ctx.db.prepare('DELETE FROM uploads WHERE file_id = ?').run(id);
+  });
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const principal = req.method === 'OPTIONS' ? null : ((await authenticate(ctx, 'bearer', req)) as UserPrincipal);
+    const id = (req.params as { id?: string }).id;
+    if (id && principal) {
+      const row = ctx.db.prepare('SELECT org_id FROM uploads WHERE file_id = ?').get(id) as { org_id: number } | undefined;
+      if (!row || row.org_id !== principal.orgId) throw plainError(404, 'upload not found');
+    }
+    const checksum = req.method === 'PATCH' || req.method === 'POST' ? parseChecksum(req.headers['upload-checksum']) : undefined;
+    reply.hijack();
+    reply.raw.setHeader('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','));
+    try {
+      await scope.run({ principal: principal!, checksum }, () => server.handle(req.raw, reply.raw));
+    } catch (e) {
+      ctx.log.error('tus request failed', { error: String(e) });
+      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'text/plain' });
+      reply.raw.end('internal error\n');
+    }
+  };
+
+  void app.register(async (tus) => {
+    // tus bodies (application/offset+octet-stream) are read by @tus/server itself, as a stream.
+    tus.removeAllContentTypeParsers();
+    tus.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    for (const url of [TUS_PATH, `${TUS_PATH}/:id`]) {
+      tus.route({ method: ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'], url, handler, exposeHeadRoute: false });
+    }
+  });
+
+  return {
+    server,
+    async cleanUpExpired() {
+      const n = await server.cleanUpExpiredUploads();
+      const cutoff = new Date(Date.now() - TUS_EXPIRY_MS).toISOString();
+      ctx.db.prepare("DELETE FROM uploads WHERE via = 'tus' AND complete = 0 AND created_at < ?").run(cutoff);
+      return n;
+    },
+  };
+}

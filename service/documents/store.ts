@@ -1,0 +1,116 @@
+/**
+ * Documents of sessions in SQLite: the current body, the engine's original (for reset), the
+ * finished flag, and a last_modified that moves forward on every write (it also makes the ETag).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Document } from '../../common/api';
+import type { DocumentBody } from '../../common/transcript/model';
+import type { Db } from '../db';
+import { documentError, notFound } from '../http/errors';
+
+export interface DocumentRow {
+  id: string;
+  session_pk: number;
+  filename: string;
+  type: 'document' | 'caption';
+  language: string;
+  created: string;
+  last_modified: string;
+  finished: number;
+  timecode_offset: string;
+  body: string;
+  original: string;
+  job_id: string | null;
+}
+
+export interface ScopedDocument extends DocumentRow {
+  session_id: string;
+  org_id: number;
+  allow_magic_link_export: number;
+}
+
+export function newDocumentId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** A timestamp strictly later than `prev`, so every write changes last_modified. */
+export function nextStamp(prev?: string): string {
+  const now = Date.now();
+  const after = prev ? Date.parse(prev) + 1 : 0;
+  return new Date(Math.max(now, after)).toISOString();
+}
+
+export function etagOf(row: Pick<DocumentRow, 'id' | 'last_modified'>): string {
+  return `"${createHash('sha256').update(`${row.id}\n${row.last_modified}`).digest('base64url').slice(0, 22)}"`;
+}
+
+export function insertDocument(
+  db: Db,
+  d: { sessionPk: number; filename: string; type: 'document' | 'caption'; language: string; body: DocumentBody; original?: DocumentBody; jobId?: string | null; timecodeOffset?: string },
+): string {
+  const id = newDocumentId();
+  const stamp = nextStamp();
+  const body = JSON.stringify(d.body);
+  db.prepare(
+    'INSERT INTO documents (id, session_pk, filename, type, language, created, last_modified, finished, timecode_offset, body, original, job_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
+  ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original ? JSON.stringify(d.original) : body, d.jobId ?? null);
+  return id;
+}
+
+const SCOPED = 'SELECT d.*, s.session_id, s.org_id, s.allow_magic_link_export FROM documents d JOIN sessions s ON s.id = d.session_pk';
+
+export function findDocument(db: Db, documentId: string): ScopedDocument | undefined {
+  return db.prepare(`${SCOPED} WHERE d.id = ?`).get(documentId) as ScopedDocument | undefined;
+}
+
+/** The document if it is in that session and the session is the caller's organization's; else 404. */
+export function requireDocument(db: Db, sessionId: string, documentId: string, orgId: number | null): ScopedDocument {
+  const d = findDocument(db, documentId);
+  if (!d || d.session_id !== sessionId || (orgId !== null && d.org_id !== orgId)) throw notFound('document');
+  return d;
+}
+
+export function listDocuments(db: Db, sessionPk: number, limit = 1000, offset = 0): { rows: ScopedDocument[]; total: number } {
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM documents WHERE session_pk = ?').get(sessionPk) as { n: number }).n;
+  const rows = db.prepare(`${SCOPED} WHERE d.session_pk = ? ORDER BY d.created, d.rowid LIMIT ? OFFSET ?`).all(sessionPk, limit, offset) as ScopedDocument[];
+  return { rows, total };
+}
+
+export function parseBody(row: Pick<DocumentRow, 'body'>): DocumentBody {
+  return JSON.parse(row.body) as DocumentBody;
+}
+
+/** Writes columns of a document and moves last_modified on; returns the fresh row. */
+export function updateDocument(db: Db, row: ScopedDocument, cols: Partial<Pick<DocumentRow, 'filename' | 'finished' | 'timecode_offset' | 'body'>>): ScopedDocument {
+  const all: Record<string, unknown> = { ...cols, last_modified: nextStamp(row.last_modified) };
+  const names = Object.keys(all);
+  const changed = db
+    .prepare(`UPDATE documents SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ? AND last_modified = ?`)
+    .run(...names.map((n) => all[n]), row.id, row.last_modified).changes;
+  if (changed !== 1) throw documentError(412, 'precondition_failed', 'the document changed while it was being written; read it again');
+  db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(all.last_modified, row.session_pk);
+  return findDocument(db, row.id)!;
+}
+
+export interface PresentOptions {
+  withContent?: boolean;
+  download?: { url: string; expiresIn: number };
+}
+
+export function toDocument(row: ScopedDocument, opts: PresentOptions = { withContent: true }): Document {
+  return {
+    id: row.id,
+    filename: row.filename,
+    type: row.type,
+    language: row.language,
+    created: row.created,
+    last_modified: row.last_modified,
+    finished: row.finished === 1,
+    timecode_offset: row.timecode_offset,
+    content_type: 'application/json',
+    size_bytes: Buffer.byteLength(row.body),
+    session_id: row.session_id,
+    ...(opts.withContent && !opts.download ? { document: parseBody(row) } : {}),
+    ...(opts.download ? { download_url: opts.download.url, expires_in: opts.download.expiresIn } : {}),
+  };
+}

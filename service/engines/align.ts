@@ -1,0 +1,99 @@
+/**
+ * Alignment of a given text to the recognised words by sequence alignment (an LCS diff over
+ * normalised words, from the `diff` package). Matched words take their recognised times; runs of
+ * unmatched words share the gap between their matched neighbours evenly, so every word gets a
+ * time and times never go backwards.
+ */
+import { diffArrays } from 'diff';
+import type { Segment, Word } from '../../common/transcript/model';
+import { CONTENT_VERSION } from '../../common/transcript/model';
+import { recognize } from './decode';
+import { diarizationNote, PermanentEngineError, type Engine } from './engine';
+
+const norm = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
+
+interface Timed {
+  start: number;
+  end: number;
+  confidence: number;
+}
+
+/** For each given token, its time: from the recognised word it matched, or interpolated. */
+export function alignTokens(tokens: string[], recognized: Word[], durationMs: number): Timed[] {
+  const times: (Timed | null)[] = tokens.map(() => null);
+  const a = tokens.map(norm);
+  const b = recognized.map((w) => norm(w.text));
+  let i = 0;
+  let j = 0;
+  for (const part of diffArrays(a, b)) {
+    const n = part.count ?? part.value.length;
+    if (part.added) j += n;
+    else if (part.removed) i += n;
+    else {
+      for (let k = 0; k < n; k++, i++, j++) {
+        const r = recognized[j];
+        times[i] = { start: r.start_ms, end: r.end_ms, confidence: r.confidence };
+      }
+    }
+  }
+  // Fill each run of unmatched tokens between the previous matched end and the next matched start.
+  let k = 0;
+  while (k < times.length) {
+    if (times[k]) {
+      k++;
+      continue;
+    }
+    let e = k;
+    while (e < times.length && !times[e]) e++;
+    const from = k > 0 ? times[k - 1]!.end : 0;
+    const to = e < times.length ? times[e]!.start : Math.max(from, durationMs);
+    const step = Math.max(0, to - from) / (e - k);
+    for (let x = k; x < e; x++) {
+      const start = Math.round(from + step * (x - k));
+      times[x] = { start, end: Math.max(start, Math.round(from + step * (x - k + 1))), confidence: 0 };
+    }
+    k = e;
+  }
+  // Guard monotonicity against overlapping recognised words.
+  let last = 0;
+  return times.map((t) => {
+    const start = Math.max(t!.start, last);
+    const end = Math.max(start, t!.end);
+    last = end;
+    return { start, end, confidence: t!.confidence };
+  });
+}
+
+/** Sentences (or lines) of the given text become segments. */
+function splitSegments(text: string): string[][] {
+  return text
+    .split(/\n+|(?<=[.!?])\s+/)
+    .map((s) => s.split(/\s+/).filter(Boolean))
+    .filter((s) => s.length > 0);
+}
+
+export const alignEngine: Engine = {
+  name: 'align',
+  async run(input) {
+    if (!input.wavPath) throw new PermanentEngineError('Alignment needs media.');
+    const text = input.text?.trim();
+    if (!text) throw new PermanentEngineError('Alignment needs a transcript text.');
+    input.onProgress(20);
+    const recognized = await recognize(input.wavPath, input.language, input.signal);
+    input.onProgress(80);
+    const sentences = splitSegments(text);
+    const times = alignTokens(sentences.flat(), recognized, input.durationMs);
+    let t = 0;
+    const segments: Segment[] = sentences.map((tokens, idx) => {
+      const words = tokens.map((token) => {
+        const tm = times[t++];
+        return { text: token, start_ms: tm.start, end_ms: tm.end, confidence: tm.confidence };
+      });
+      return { id: `s${idx + 1}`, speaker_id: null, start_ms: words[0].start_ms, end_ms: words.at(-1)!.end_ms, words };
+    });
+    return {
+      transcript: { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments },
+      metadata: { engine: 'pocketsphinx+align', matched_words: times.filter((x) => x.confidence > 0).length, diarization: diarizationNote(input.diarization) },
+    };
+  },
+};

@@ -1,0 +1,42 @@
+/**
+ * The engine interface: one module each (decode, align, upload). An engine turns a session's
+ * input into a transcript; the job runner stores it as a transcript document and a caption
+ * document of the session.
+ */
+import type { DocumentMetadata, TranscriptContent } from '../../common/transcript/model';
+
+export interface EngineInput {
+  /** 16 kHz mono WAV of the session's media (absent in upload mode). */
+  wavPath?: string;
+  durationMs: number;
+  language: string;
+  /** align: the given text; upload: the given document as text. */
+  text?: string;
+  diarization: boolean;
+  signal: AbortSignal;
+  onProgress(percent: number): void;
+}
+
+export interface EngineResult {
+  transcript: TranscriptContent;
+  metadata: DocumentMetadata;
+  /** upload mode: a caption document given as is (otherwise captions are cut from the transcript). */
+  captions?: import('../../common/transcript/model').CaptionContent;
+}
+
+export interface Engine {
+  name: 'decode' | 'align' | 'upload';
+  run(input: EngineInput): Promise<EngineResult>;
+}
+
+/** A failure no retry can fix (bad media, unsupported language): the job fails at once. */
+export class PermanentEngineError extends Error {}
+
+/** We have no speaker engine: say so in the metadata rather than invent speakers. */
+export function diarizationNote(requested: boolean): DocumentMetadata['diarization'] {
+  return {
+    requested,
+    available: false,
+    note: requested ? 'Speaker diarization was requested, but the local service has no speaker engine; no speakers were assigned.' : 'No speaker engine is installed.',
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The durable work queue: jobs are rows in SQLite. A job is created pending together with its
+ * session's move to queued; a worker claims the oldest due one in a transaction; its outcome,
+ * documents and webhook deliveries are written in one transaction, so a job completes exactly once.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Job, JobStatus, WebhookEvent } from '../../common/api';
+import { seal } from '../auth/secrets';
+import type { Db } from '../db';
+import { documentError } from '../http/errors';
+import { sessionByPk } from '../sessions/repo';
+import { canMove, recordCreated, transition } from './states';
+
+export interface JobParams {
+  language: string;
+  diarization: boolean;
+  filename?: string;
+}
+
+export interface JobRow {
+  job_id: string;
+  session_pk: number;
+  kind: 'decode' | 'align' | 'upload';
+  status: JobStatus;
+  progress: number;
+  attempts: number;
+  run_after: number;
+  file_id: string | null;
+  params: string;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  webhook_events: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  estimated_completion: string | null;
+}
+
+/** Attempts a job gets for transient failures before the session goes to dead_letter. */
+export const MAX_JOB_ATTEMPTS = 3;
+/** Wait before retry n (ms). */
+export const retryDelayMs = (attempt: number) => 2000 * 4 ** (attempt - 1);
+
+export function newJobId(): string {
+  return `job_${randomBytes(12).toString('base64url')}`;
+}
+
+export interface NewJob {
+  sessionPk: number;
+  kind: JobRow['kind'];
+  params: JobParams;
+  fileId?: string | null;
+  webhook?: { url: string; secret?: string | null; events?: WebhookEvent[] };
+  reason: string;
+}
+
+/** Puts a session's work on the queue (in the caller's transaction). Refused while it is processing. */
+export function enqueueJob(db: Db, secret: Uint8Array, j: NewJob): string {
+  const session = sessionByPk(db, j.sessionPk);
+  const open = db.prepare("SELECT job_id FROM jobs WHERE session_pk = ? AND status IN ('pending', 'processing')").get(j.sessionPk);
+  if (open || (session.status !== 'queued' && !canMove('session', session.status, 'queued'))) {
+    throw documentError(409, 'conflict', `the session is ${session.status}; wait until its current job ends`);
+  }
+  const id = newJobId();
+  const now = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO jobs (job_id, session_pk, kind, status, progress, attempts, run_after, file_id, params, webhook_url, webhook_secret, webhook_events, created_at, updated_at)
+     VALUES (?, ?, ?, 'pending', 0, 0, 0, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    j.sessionPk,
+    j.kind,
+    j.fileId ?? null,
+    JSON.stringify(j.params),
+    j.webhook?.url ?? null,
+    j.webhook?.secret ? seal(secret, j.webhook.secret) : null,
+    j.webhook ? JSON.stringify(j.webhook.events ?? ['completed', 'failed']) : null,
+    now,
+    now,
+  );
+  recordCreated(db, 'job', id, 'pending', j.reason);
+  if (session.status !== 'queued') transition(db, 'session', j.sessionPk, 'queued', j.reason, { error: null, attempts: 0 });
+  else db.prepare('UPDATE sessions SET error = NULL, attempts = 0 WHERE id = ?').run(j.sessionPk);
+  return id;
+}
+
+export function findJob(db: Db, jobId: string): JobRow | undefined {
+  return db.prepare('SELECT * FROM jobs WHERE job_id = ?').get(jobId) as JobRow | undefined;
+}
+
+/** Claims the oldest due pending job, moving job and session to processing; null when none. */
+export function claimNext(db: Db): JobRow | null {
+  return db.transaction(() => {
+    const row = db.prepare("SELECT * FROM jobs WHERE status = 'pending' AND run_after <= ? ORDER BY created_at, rowid LIMIT 1").get(Date.now()) as JobRow | undefined;
+    if (!row) return null;
+    const now = new Date().toISOString();
+    transition(db, 'job', row.job_id, 'processing', 'a worker claims the job', { attempts: row.attempts + 1, started_at: now, progress: 5 });
+    transition(db, 'session', row.session_pk, 'processing', 'a worker claims the job', { date_session_start: now, attempts: row.attempts + 1 });
+    return findJob(db, row.job_id)!;
+  }).immediate();
+}
+
+/** At start-up: nothing may stay in processing from a previous run; it goes back on the queue. */
+export function recoverInterrupted(db: Db): number {
+  return db.transaction(() => {
+    const rows = db.prepare("SELECT job_id, session_pk, attempts FROM jobs WHERE status = 'processing'").all() as Pick<JobRow, 'job_id' | 'session_pk' | 'attempts'>[];
+    for (const r of rows) {
+      // The interrupted attempt does not count against the retry budget.
+      transition(db, 'job', r.job_id, 'pending', 'the service restarted while the job ran (recovery)', { attempts: Math.max(0, r.attempts - 1), progress: 0, run_after: 0 });
+      if (sessionByPk(db, r.session_pk).status === 'processing') transition(db, 'session', r.session_pk, 'queued', 'the service restarted while the job ran (recovery)');
+    }
+    return rows.length;
+  }).immediate();
+}
+
+export function toJob(db: Db, row: JobRow): Job {
+  const session = sessionByPk(db, row.session_pk);
+  const params = JSON.parse(row.params) as JobParams;
+  return {
+    job_id: row.job_id,
+    status: row.status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    progress: row.progress,
+    estimated_completion: row.status === 'pending' || row.status === 'processing' ? row.estimated_completion : null,
+    metadata: { session_id: session.session_id, ...(row.file_id ? { file_id: row.file_id } : {}), language: params.language, mode: row.kind, attempts: row.attempts },
+    error: row.error,
+  };
+}

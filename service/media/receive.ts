@@ -1,0 +1,27 @@
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { plainError } from '../http/errors';
+
+/** Largest media accepted in one request (legacy PUT, multipart); bigger files use tus. */
+export const MAX_DIRECT_UPLOAD_BYTES = 4 * 1024 ** 3;
+
+/** Streams a request body to a file (never buffered); refuses with 413 past maxBytes and removes the part written. */
+export async function receiveToFile(source: Readable, path: string, maxBytes = MAX_DIRECT_UPLOAD_BYTES): Promise<number> {
+  let bytes = 0;
+  const cap = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) cb(plainError(413, `the upload is larger than ${maxBytes} bytes; use the resumable (tus) upload`));
+      else cb(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, cap, createWriteStream(path, { mode: 0o600 }));
+  } catch (e) {
+    await rm(path, { force: true });
+    throw e;
+  }
+  return bytes;
+}

@@ -1,0 +1,175 @@
+/**
+ * The one guard for every request the service makes to an address a client gave it (media_source
+ * downloads, webhooks): scheme allow-list, name and address checks after DNS resolution against
+ * loopback, private, link-local, CGNAT, multicast and cloud-metadata ranges, the connection pinned
+ * to the checked address (no DNS rebinding between check and connect), every redirect re-checked,
+ * and caps on time and size.
+ */
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP } from 'node:net';
+import type { Writable } from 'node:stream';
+
+export class BlockedAddressError extends Error {}
+
+const blocked = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32],
+] as const) blocked.addSubnet(net, bits, 'ipv6');
+
+const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|.*\.internal|.*\.local)$/i;
+
+export interface GuardPolicy {
+  /** Loopback, private addresses and http allowed (tests only: --allow-private-webhooks). */
+  allowPrivate: boolean;
+  /** https only (legacy callbacks, webhooks). */
+  requireHttps: boolean;
+  /** Refuse a literal IP address as host (legacy callbacks). */
+  refuseBareIp: boolean;
+}
+
+export function isBlockedAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return blocked.check(mapped[1], 'ipv4');
+    return blocked.check(address, 'ipv6');
+  }
+  return true;
+}
+
+/** Checks a URL against the policy (scheme, name, every resolved address); returns the address to connect to. */
+export async function checkUrl(raw: string | URL, policy: GuardPolicy): Promise<{ url: URL; address: string; family: number }> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BlockedAddressError('not a valid URL');
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (!policy.requireHttps || policy.allowPrivate))) {
+    throw new BlockedAddressError(policy.requireHttps ? 'the address must use https' : 'the address must use http or https');
+  }
+  if (url.username || url.password) throw new BlockedAddressError('credentials in the URL are not allowed');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!policy.allowPrivate) {
+    if (policy.refuseBareIp && isIP(host)) throw new BlockedAddressError('a bare IP address is not allowed; use a host name');
+    if (BLOCKED_NAMES.test(host)) throw new BlockedAddressError(`the host ${host} is not allowed`);
+  }
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  } catch {
+    throw new BlockedAddressError(`the host ${host} does not resolve`);
+  }
+  if (addresses.length === 0) throw new BlockedAddressError(`the host ${host} does not resolve`);
+  if (!policy.allowPrivate) {
+    const bad = addresses.find((a) => isBlockedAddress(a.address));
+    if (bad) throw new BlockedAddressError(`the host ${host} resolves to a private, loopback, link-local or metadata address`);
+  }
+  return { url, ...addresses[0] };
+}
+
+export interface GuardedRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects?: number;
+  policy: GuardPolicy;
+  /** Where the response body goes (a file); without it the body is collected (up to maxBytes). */
+  sink?: Writable;
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  bytes: number;
+  finalUrl: string;
+}
+
+/** One request through the guard; redirects (GET only) are followed and re-checked. */
+export async function guardedFetch(raw: string, opts: GuardedRequest): Promise<GuardedResponse> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let current = raw;
+  for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
+    const { url, address, family } = await checkUrl(current, opts.policy);
+    const res = await requestOnce(url, address, family, opts, deadline);
+    if (res.redirect) {
+      if ((opts.method ?? 'GET') !== 'GET') return { ...res.response, finalUrl: url.href };
+      current = new URL(res.redirect, url).href;
+      continue;
+    }
+    return { ...res.response, finalUrl: url.href };
+  }
+  throw new BlockedAddressError('too many redirects');
+}
+
+function requestOnce(url: URL, address: string, family: number, opts: GuardedRequest, deadline: number): Promise<{ redirect?: string; response: Omit<GuardedResponse, 'finalUrl'> }> {
+  return new Promise((resolve, reject) => {
+    const mod = url.protocol === 'https:' ? https : http;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return reject(new Error('timed out'));
+    const req = mod.request(
+      url,
+      {
+        method: opts.method ?? 'GET',
+        headers: { 'user-agent': 's2t-local-service', ...opts.headers, ...(opts.body !== undefined ? { 'content-length': String(Buffer.byteLength(opts.body)) } : {}) },
+        // Connect to the address we checked, not to whatever DNS answers next.
+        lookup: ((_h: string, o: { all?: boolean }, cb: (...a: unknown[]) => void) => (o?.all ? cb(null, [{ address, family }]) : cb(null, address, family))) as never,
+        signal: AbortSignal.timeout(remaining),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          return resolve({ redirect: res.headers.location, response: { status, headers: res.headers, body: '', bytes: 0 } });
+        }
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > opts.maxBytes) {
+          req.destroy();
+          return reject(new Error(`the response is larger than ${opts.maxBytes} bytes`));
+        }
+        let bytes = 0;
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => {
+          bytes += d.length;
+          if (bytes > opts.maxBytes) {
+            req.destroy(new Error(`the response is larger than ${opts.maxBytes} bytes`));
+            return;
+          }
+          if (opts.sink && status < 300) {
+            if (!opts.sink.write(d)) {
+              res.pause();
+              opts.sink.once('drain', () => res.resume());
+            }
+          } else if (bytes <= 64 * 1024) chunks.push(d);
+        });
+        res.on('error', reject);
+        res.on('end', () => {
+          const done = () => resolve({ response: { status, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), bytes } });
+          if (opts.sink && status < 300) opts.sink.end(done);
+          else done();
+        });
+      },
+    );
+    req.on('error', (e) => reject(e.name === 'AbortError' || e.name === 'TimeoutError' ? new Error('timed out') : e));
+    if (opts.body !== undefined) req.end(opts.body);
+    else req.end();
+  });
+}
+
+/** Policy for media_source downloads: public http(s) only; the webhook test flag never loosens it. */
+export const MEDIA_SOURCE_POLICY: GuardPolicy = { allowPrivate: false, requireHttps: false, refuseBareIp: false };
+
+export function webhookPolicy(allowPrivateWebhooks: boolean, legacy: boolean): GuardPolicy {
+  return { allowPrivate: allowPrivateWebhooks, requireHttps: true, refuseBareIp: legacy };
+}

@@ -1,0 +1,154 @@
+import Database from 'better-sqlite3';
+import { closeSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Cache, CacheTooNewError, cacheMigrations, migrate } from '../../main/cache';
+import { mergeContent } from '../../main/sync/merge';
+import { cleanup, tempDir } from '../helpers/service';
+import { documentRes, segment, sessionRes, transcript, user } from './fixtures';
+
+const dirs: string[] = [];
+const dir = () => {
+  const d = tempDir('s2t-cache-');
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach(cleanup));
+
+describe('cache', () => {
+  it('runs each migration step on a populated database and keeps the data', () => {
+    const file = join(dir(), 'cache.db');
+    const db = new Database(file);
+    // Step 1 only, then fill it as an older app version would have.
+    migrate(db, file, cacheMigrations, 1);
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    db.prepare("INSERT INTO accounts (id, service_url, email, user_json, is_current, updated_at) VALUES (7, 'http://x', 'a@example.com', ?, 1, 'now')").run(JSON.stringify(user));
+    db.prepare("INSERT INTO sessions (session_id, account_id, filename, language, data, last_modified) VALUES ('s1', 7, 'f.wav', 'en', ?, '2026-01-01T00:00:00.000Z')").run(JSON.stringify(sessionRes('s1', '2026-01-01T00:00:00.000Z')));
+    const doc = documentRes('d1', 's1', '2026-01-01T00:00:00.000Z', ['the quick brown fox', 'jumps over the lazy dog']);
+    db.prepare("INSERT INTO documents (id, session_id, filename, type, language, last_modified, timecode_offset, meta, body) VALUES ('d1', 's1', 'd1.json', 'document', 'en', ?, '00:00:00:00', '{}', ?)").run(doc.last_modified, JSON.stringify(doc.document));
+    db.prepare("INSERT INTO outbox (document_id, session_id, op, payload, created_at) VALUES ('d1', 's1', 'rename', '{\"op\":\"rename\",\"filename\":\"x\"}', 'now')").run();
+    // Step 2: uploads.
+    migrate(db, file, cacheMigrations, 2);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    db.prepare("INSERT INTO uploads (path, content_hash, state, created_at, updated_at) VALUES ('/a.wav', 'h', 'queued', 'now', 'now')").run();
+    // Step 3: search, which must index what was already cached.
+    migrate(db, file, cacheMigrations, 3);
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    db.close();
+    const cache = Cache.open(file);
+    try {
+      expect(cache.recovery).toBeNull();
+      expect(cache.pendingCount()).toBe(1);
+      expect(cache.getDocument('d1')?.body?.content).toEqual(doc.document!.content);
+      const hits = cache.search(7, 'lazy', 10);
+      expect(hits).toHaveLength(1);
+      expect(hits[0].snippet).toContain('«lazy»');
+      expect(cache.db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(cache.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      cache.close();
+    }
+  });
+
+  it('refuses a database newer than the app with a clear message', () => {
+    const file = join(dir(), 'cache.db');
+    Cache.open(file).close();
+    const db = new Database(file);
+    db.pragma('user_version = 99');
+    db.close();
+    expect(() => Cache.open(file)).toThrow(CacheTooNewError);
+    expect(() => Cache.open(file)).toThrow(/newer version of S2T Desktop \(schema 99; this version knows up to 3\)/);
+  });
+
+  it('finds words across documents with snippets and the time of the hit', () => {
+    const cache = Cache.open(join(dir(), 'cache.db'));
+    try {
+      cache.setCurrentAccount('http://x', user);
+      const t = '2026-01-01T00:00:00.000Z';
+      cache.applyPullPage(7, [sessionRes('s1', t), sessionRes('s2', t)], new Map([
+        ['s1', [documentRes('d1', 's1', t, ['hello world', 'the élan of zebras crossing'])]],
+        ['s2', [documentRes('d2', 's2', t, ['nothing here', 'more text', 'a zebra appears'])]],
+      ]));
+      const hits = cache.search(7, 'elan zebr', 10);
+      expect(hits).toHaveLength(1);
+      expect(hits[0]).toMatchObject({ document_id: 'd1', session_id: 's1' });
+      expect(hits[0].snippet).toContain('«élan»');
+      expect(hits[0].time_ms).toBe(10_000 + 300); // second segment, second word
+      const zebra = cache.search(7, 'zebra', 10);
+      // The last word is a prefix: "zebra" also finds "zebras".
+      expect(zebra.map((h) => [h.document_id, h.time_ms]).sort()).toEqual([['d1', 10_000 + 900], ['d2', 20_000 + 300]]);
+      // FTS syntax in the query is data, not syntax.
+      expect(cache.search(7, 'zebra" OR "hello', 10)).toEqual([]);
+      // A local save reindexes in the same transaction.
+      cache.saveDocument('d2', transcript(['giraffes only']));
+      expect(cache.search(7, 'zebra', 10).map((h) => h.document_id)).toEqual(['d1']);
+      expect(cache.search(7, 'giraffes', 10)[0].time_ms).toBe(0);
+      // Another account sees nothing of this one.
+      expect(cache.search(8, 'giraffes', 10)).toEqual([]);
+    } finally {
+      cache.close();
+    }
+  });
+
+  it('moves a corrupt cache aside, rebuilds it, and keeps the unsent outbox', () => {
+    const d = dir();
+    const file = join(d, 'cache.db');
+    const cache = Cache.open(file);
+    cache.setCurrentAccount('http://x', user);
+    const t = '2026-01-01T00:00:00.000Z';
+    const many = Array.from({ length: 300 }, (_, i) => sessionRes(`s${i}`, t));
+    cache.applyPullPage(7, many, new Map(many.map((s) => [s.session_id, [documentRes(`d-${s.session_id}`, s.session_id, t, [`words of ${s.session_id} `.repeat(40)])]])));
+    cache.saveDocument('d-s5', transcript(['my unsent edit']));
+    cache.mutate('d-s9', { op: 'rename', filename: 'renamed.json' });
+    cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    cache.close();
+    // Scribble over pages in the middle of the file (not the header, not the outbox's first page).
+    const buf = Buffer.alloc(4096 * 6, 0x5a);
+    const fd = openSync(file, 'r+');
+    writeSync(fd, buf, 0, buf.length, 4096 * 40);
+    closeSync(fd);
+    const again = Cache.open(file);
+    try {
+      expect(again.recovery).not.toBeNull();
+      expect(again.recovery!.reason).toMatch(/integrity|malformed|corrupt/i);
+      expect(readdirSync(d).some((f) => f.startsWith('cache.db.corrupt-'))).toBe(true);
+      expect(again.db.pragma('integrity_check', { simple: true })).toBe('ok');
+      const ops = again.outboxEntries().map((e) => [e.document_id, e.op.op]);
+      expect(ops).toEqual([['d-s5', 'save'], ['d-s9', 'rename']]);
+      expect(again.getDocument('d-s5')?.body?.content).toEqual(transcript(['my unsent edit']));
+      expect(again.search(7, 'unsent', 5)).toHaveLength(1);
+    } finally {
+      again.close();
+    }
+    // A file that is not a database at all is also recovered, not a crash.
+    writeFileSync(file, 'this is not sqlite '.repeat(500));
+    const third = Cache.open(file);
+    expect(third.recovery).not.toBeNull();
+    third.close();
+  });
+});
+
+describe('segment merge', () => {
+  const base = transcript(['one two', 'three four', 'five six']);
+  it('merges changes to different segments', () => {
+    const ours = transcript(['ONE two', 'three four', 'five six']);
+    const theirs = transcript(['one two', 'three four', 'five SIX']);
+    const r = mergeContent(base, ours, theirs);
+    expect(r.conflicts).toEqual([]);
+    expect(r.content).toEqual(transcript(['ONE two', 'three four', 'five SIX']));
+  });
+  it('keeps the service version where both changed the same segment, and reports it', () => {
+    const ours = transcript(['one two', 'three OURS', 'five six']);
+    const theirs = transcript(['one two', 'three THEIRS', 'five six']);
+    const r = mergeContent(base, ours, theirs);
+    expect(r.conflicts).toEqual(['seg2']);
+    expect(r.content).toEqual(theirs);
+  });
+  it('keeps added and removed segments from each side, in time order', () => {
+    const ours = { ...base, segments: [...base.segments, segment('mine', 5_000, 'inserted by us')] };
+    const theirs = { ...base, segments: base.segments.filter((s) => s.id !== 'seg3') };
+    const r = mergeContent(base, ours, theirs);
+    expect(r.conflicts).toEqual([]);
+    expect(r.content.kind === 'transcript' && r.content.segments.map((s) => s.id)).toEqual(['seg1', 'mine', 'seg2']);
+  });
+});

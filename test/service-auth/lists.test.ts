@@ -1,0 +1,225 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../common/api';
+import { cleanup, DEMO, startService, type RunningService } from '../helpers/service';
+import { call, mustAddUser, tokenFor } from './client';
+
+let svc: RunningService;
+/** demo: CUSTOMER+DEVELOPER in its own org; admin: SYSOP; boss: ORGADMIN of demo's org; seller: RESELLER; buyer: a customer of seller. */
+const T: Record<'demo' | 'admin' | 'boss' | 'seller' | 'buyer' | 'peer', string> = {} as never;
+
+beforeAll(async () => {
+  svc = await startService();
+  // Several CLI processes writing at once: the WAL and busy_timeout make them queue, not fail.
+  await Promise.all([
+    mustAddUser(svc.dataDir, 'admin@example.com', 'admin-password', ['SYSOP']),
+    mustAddUser(svc.dataDir, 'boss@example.com', 'boss-password', ['ORGADMIN'], ['--org-of', DEMO.email]),
+    mustAddUser(svc.dataDir, 'seller@example.com', 'seller-password', ['RESELLER']).then(() =>
+      mustAddUser(svc.dataDir, 'buyer@example.com', 'buyer-password', ['CUSTOMER'], ['--customer-of', 'seller@example.com']),
+    ),
+    mustAddUser(svc.dataDir, 'peer@example.com', 'peer-password', ['CUSTOMER', 'ORGADMIN']),
+  ]);
+  T.demo = await tokenFor(svc.url, DEMO.email, DEMO.password);
+  await Promise.all((['admin', 'boss', 'seller', 'buyer', 'peer'] as const).map(async (k) => (T[k] = await tokenFor(svc.url, `${k}@example.com`, `${k}-password`))));
+});
+afterAll(async () => {
+  await svc?.stop();
+  if (svc) cleanup(svc.dataDir);
+});
+
+const get = (token: string, path: string) => call(svc.url, 'GET', path, { token });
+
+/** Every parameterless list route of the table, by the role it needs. */
+const LIST_ROUTES = Object.entries(routes).filter(([, r]) => r.paged === 'envelope' && !r.path.includes('{') && r.auth === 'bearer');
+const needs = (path: string) => (path.includes('/admin/') ? 'admin' : path.includes('/reseller/') ? 'reseller' : path.includes('/organization/') ? 'organization' : 'anyone');
+
+describe('every list endpoint of the route table', () => {
+  it('exists, follows the envelope, and enforces its role with 403', async () => {
+    expect(LIST_ROUTES.length).toBeGreaterThanOrEqual(20);
+    for (const [id, r] of LIST_ROUTES) {
+      const who = needs(r.path);
+      const allowed = who === 'admin' ? T.admin : who === 'reseller' ? T.seller : who === 'organization' ? T.boss : T.demo;
+      const ok = await get(allowed, r.path);
+      expect(ok.status, id).toBe(200);
+      expect(ok.body.count, id).toBe(ok.body.result.length);
+      expect(ok.body.total_results, id).toBeGreaterThanOrEqual(ok.body.count);
+      expect(ok.headers.get('x-ratelimit-limit'), id).toMatch(/^\d+$/);
+      if (who !== 'anyone') {
+        const refused = await get(T.demo, r.path);
+        expect(refused.status, id).toBe(403);
+        expect(typeof refused.body.error).toBe('string');
+      }
+      if (who === 'reseller' || who === 'organization') expect((await get(T.admin, r.path)).status, `${id} as SYSOP`).toBe(200);
+      expect((await call(svc.url, 'GET', r.path)).status, id).toBe(401);
+      expect((await get(allowed, `${r.path}?limit=101`)).status, `${id} limit 101`).toBe(422);
+      expect((await get(allowed, `${r.path}?limit=0`)).status, `${id} limit 0`).toBe(422);
+      expect((await get(allowed, `${r.path}?offset=-1`)).status, `${id} offset -1`).toBe(422);
+      expect((await get(allowed, `${r.path}?direction=up`)).status, `${id} direction`).toBe(422);
+      expect((await get(allowed, `${r.path}?sort=no_such_column`)).status, `${id} sort`).toBe(422);
+      const past = await get(allowed, `${r.path}?offset=100000`);
+      expect(past.status, id).toBe(200);
+      expect(past.body.count, id).toBe(0);
+      expect(past.body.total_results, id).toBe(ok.body.total_results);
+    }
+  });
+
+  it('organization users lists only the caller\'s organization', async () => {
+    const mine = await get(T.boss, '/api/v3/organization/user');
+    expect(mine.body.result.map((u: { email: string }) => u.email).sort()).toEqual(['boss@example.com', DEMO.email]);
+    expect(mine.body.result[0]).toMatchObject({ roles: expect.any(Array), is_active: true });
+    const theirs = await get(T.peer, '/api/v3/organization/user');
+    expect(theirs.body.result.map((u: { email: string }) => u.email)).toEqual(['peer@example.com']);
+  });
+
+  it('reseller customers are the reseller\'s customer organizations only', async () => {
+    const res = await get(T.seller, '/api/v3/reseller/customer');
+    expect(res.body.result.map((o: { name: string }) => o.name)).toEqual(["buyer@example.com's organization"]);
+    expect((await get(T.seller, '/api/v3/reseller/customer?q=nobody')).body.count).toBe(0);
+    expect((await get(T.buyer, '/api/v3/reseller/customer')).status).toBe(403);
+  });
+
+  it('admin customers span every organization, with q', async () => {
+    const all = await get(T.admin, '/api/v3/admin/customer?limit=100');
+    expect(all.body.total_results).toBe(5);
+    const one = await get(T.admin, '/api/v3/admin/customer?q=seller');
+    expect(one.body.result).toHaveLength(1);
+    expect(one.body.result[0].user_count).toBe(1);
+    const lang = await get(T.admin, '/api/v3/admin/languageconfig?q=english&sort=key&direction=asc');
+    expect(lang.body.result.map((m: { key: string }) => m.key)).toEqual(['en-GB', 'en-US']);
+  });
+
+  it('the subscription is the organization\'s own, on the local plan', async () => {
+    const res = await get(T.demo, '/api/v3/subscription');
+    expect(res.body.count).toBe(1);
+    expect(res.body.result[0]).toMatchObject({ plan_name: 'local', status: 'active' });
+  });
+
+  it('team lists: a team of the organization lists its users, another organization\'s team is 404', async () => {
+    const db = new Database(join(svc.dataDir, 'service.db'));
+    db.pragma('busy_timeout = 5000');
+    const orgOf = (email: string) => (db.prepare('SELECT org_id, id FROM users WHERE email = ?').get(email) as { org_id: number; id: number });
+    const demo = orgOf(DEMO.email);
+    const peer = orgOf('peer@example.com');
+    const team = Number(db.prepare("INSERT INTO org_groups (org_id, name, created_at) VALUES (?, 'editors', '2026-01-01T00:00:00Z')").run(demo.org_id).lastInsertRowid);
+    db.prepare('INSERT INTO org_group_members (group_id, user_id) VALUES (?, ?)').run(team, demo.id);
+    const peerTeam = Number(db.prepare("INSERT INTO org_groups (org_id, name, created_at) VALUES (?, 'theirs', '2026-01-01T00:00:00Z')").run(peer.org_id).lastInsertRowid);
+    db.close();
+    expect((await get(T.boss, '/api/v3/organization/group')).body.result.map((g: { name: string }) => g.name)).toEqual(['editors']);
+    const members = await get(T.boss, `/api/v3/organization/group/${team}/users`);
+    expect(members.status).toBe(200);
+    expect(members.body.result.map((u: { email: string }) => u.email)).toEqual([DEMO.email]);
+    expect((await get(T.boss, `/api/v3/organization/group/${peerTeam}/users`)).status).toBe(404);
+    expect((await get(T.demo, `/api/v3/organization/group/${team}/users`)).status).toBe(403);
+    expect((await get(T.boss, '/api/v3/organization/group/abc/users')).status).toBe(404);
+  });
+});
+
+describe('folders', () => {
+  it('create, read, update, delete, scoped to the organization', async () => {
+    const made = await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: 'Interviews' } });
+    expect(made.status).toBe(201);
+    const f = made.body.result;
+    expect(f).toMatchObject({ name: 'Interviews', parent_id: null });
+    const child = (await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: 'April', parent_id: f.id } })).body.result;
+    expect(child.parent_id).toBe(f.id);
+    // The org admin of the same organization sees them; another organization does not.
+    expect((await get(T.boss, `/api/v3/folders/${f.id}`)).status).toBe(200);
+    const foreign = await get(T.peer, `/api/v3/folders/${f.id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ error: 'not_found', status: 404 });
+    expect((await get(T.peer, '/api/v3/folders')).body.total_results).toBe(0);
+    expect((await call(svc.url, 'PUT', `/api/v3/folders/${f.id}`, { token: T.peer, json: { name: 'mine now' } })).status).toBe(404);
+    expect((await call(svc.url, 'DELETE', `/api/v3/folders/${f.id}`, { token: T.peer })).status).toBe(404);
+    expect((await call(svc.url, 'POST', '/api/v3/folders', { token: T.peer, json: { name: 'x', parent_id: f.id } })).status).toBe(422);
+
+    const renamed = await call(svc.url, 'PUT', `/api/v3/folders/${f.id}`, { token: T.demo, json: { name: 'Interviews 2026' } });
+    expect(renamed.body.result.name).toBe('Interviews 2026');
+    expect((await call(svc.url, 'PUT', `/api/v3/folders/${f.id}`, { token: T.demo, json: { parent_id: child.id } })).status).toBe(422);
+    expect((await call(svc.url, 'PUT', `/api/v3/folders/${f.id}`, { token: T.demo, json: { parent_id: f.id } })).status).toBe(422);
+    expect((await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: '' } })).status).toBe(422);
+
+    await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: 'Board meetings' } });
+    const sorted = await get(T.demo, '/api/v3/folders?sort=name&direction=asc');
+    expect(sorted.body.result.map((x: { name: string }) => x.name)).toEqual(['April', 'Board meetings', 'Interviews 2026']);
+    expect((await get(T.demo, '/api/v3/folders?q=board')).body.result.map((x: { name: string }) => x.name)).toEqual(['Board meetings']);
+    expect((await get(T.demo, '/api/v3/folders?limit=1&offset=1&sort=name&direction=asc')).body).toMatchObject({ count: 1, total_results: 3, result: [{ name: 'Board meetings' }] });
+
+    expect((await call(svc.url, 'DELETE', `/api/v3/folders/${f.id}`, { token: T.demo })).body).toEqual({ success: true });
+    expect((await get(T.demo, `/api/v3/folders/${f.id}`)).status).toBe(404);
+    // Its subfolder went with it.
+    expect((await get(T.demo, `/api/v3/folders/${child.id}`)).status).toBe(404);
+  });
+});
+
+describe('glossaries (v4)', () => {
+  it('supported languages are source/target pairs', async () => {
+    const res = await get(T.demo, '/api/v4/glossaries/supported-languages');
+    expect(res.status).toBe(200);
+    expect(res.body.result).toContainEqual({ source: 'en', target: 'nl' });
+    expect(res.body.result.every((p: { source: string; target: string }) => p.source !== p.target)).toBe(true);
+  });
+
+  it('create with entries, read with include_entries and limit, update, delete; another organization gets 404', async () => {
+    const entries = Array.from({ length: 30 }, (_, i) => ({ source: `term ${i}`, target: `term-nl ${i}` }));
+    const made = await call(svc.url, 'POST', '/api/v4/glossaries', { token: T.demo, json: { name: 'Legal', source_language: 'EN', target_language: 'nl', entries } });
+    expect(made.status).toBe(201);
+    const g = made.body.result;
+    expect(g).toMatchObject({ name: 'Legal', source_language: 'en', target_language: 'nl', entry_count: 30 });
+    expect(g.entries).toEqual(entries);
+
+    const plain = await get(T.demo, `/api/v4/glossaries/${g.id}`);
+    expect(plain.body.result.entries).toBeUndefined();
+    expect(plain.body.result.entry_count).toBe(30);
+    const limited = await get(T.demo, `/api/v4/glossaries/${g.id}?include_entries=true&limit=5`);
+    expect(limited.body.result.entries).toEqual(entries.slice(0, 5));
+
+    expect((await get(T.peer, `/api/v4/glossaries/${g.id}`)).status).toBe(404);
+    expect((await get(T.peer, '/api/v4/glossaries')).body.total_results).toBe(0);
+    expect((await call(svc.url, 'PUT', `/api/v4/glossaries/${g.id}`, { token: T.peer, json: { name: 'x' } })).status).toBe(404);
+    expect((await call(svc.url, 'DELETE', `/api/v4/glossaries/${g.id}`, { token: T.peer })).status).toBe(404);
+
+    const updated = await call(svc.url, 'PUT', `/api/v4/glossaries/${g.id}`, { token: T.demo, json: { name: 'Legal terms', entries: [{ source: 'court', target: 'rechtbank' }] } });
+    expect(updated.body.result).toMatchObject({ name: 'Legal terms', entry_count: 1, entries: [{ source: 'court', target: 'rechtbank' }] });
+
+    await call(svc.url, 'POST', '/api/v4/glossaries', { token: T.demo, json: { name: 'Medical', source_language: 'de', target_language: null } });
+    const list = await get(T.demo, '/api/v4/glossaries?sort=name&direction=asc');
+    expect(list.body.result.map((x: { name: string; entry_count: number }) => [x.name, x.entry_count])).toEqual([['Legal terms', 1], ['Medical', 0]]);
+    expect((await get(T.demo, '/api/v4/glossaries?q=medic')).body.count).toBe(1);
+
+    expect((await call(svc.url, 'DELETE', `/api/v4/glossaries/${g.id}`, { token: T.demo })).body).toEqual({ success: true });
+    expect((await get(T.demo, `/api/v4/glossaries/${g.id}`)).status).toBe(404);
+  });
+
+  it('refuses unknown languages, equal pairs and bad entries with 422', async () => {
+    const post = (json: unknown) => call(svc.url, 'POST', '/api/v4/glossaries', { token: T.demo, json });
+    expect((await post({ name: 'x', source_language: 'klingon' })).status).toBe(422);
+    expect((await post({ name: 'x', source_language: 'en', target_language: 'en' })).status).toBe(422);
+    expect((await post({ name: 'x', source_language: 'en', entries: [{ source: '', target: 'y' }] })).status).toBe(422);
+    expect((await post({ source_language: 'en' })).status).toBe(422);
+  });
+});
+
+describe('errors everywhere', () => {
+  it('unknown routes answer 404 in the document error shape', async () => {
+    for (const [method, path] of [['GET', '/api/v3/nothing-here'], ['POST', '/api/v3/account/me'], ['GET', '/'], ['DELETE', '/api/v4/glossaries']]) {
+      const res = await call(svc.url, method, path, { token: T.demo });
+      expect(res.status, path).toBe(404);
+      expect(res.body).toMatchObject({ error: 'not_found', status: 404, error_description: expect.any(String) });
+    }
+  });
+
+  it('an oversized body is 413 with {error}, and the service still answers', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(17 * 1024 * 1024) });
+    const res = await fetch(`${svc.url}/api/v3/folders`, { method: 'POST', headers: { authorization: `Bearer ${T.demo}`, 'content-type': 'application/json' }, body: big });
+    expect(res.status).toBe(413);
+    expect(typeof ((await res.json()) as { error: string }).error).toBe('string');
+    expect((await get(T.demo, '/api/v3/account/me')).status).toBe(200);
+  });
+
+  it('malformed JSON is 400 with {error}', async () => {
+    const res = await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, headers: { 'content-type': 'application/json' }, form: { '{"name":': '' } });
+    expect(res.status).toBe(400);
+    expect(typeof res.body.error).toBe('string');
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * End to end over real HTTP against the service as a child process: espeak-ng speech uploaded by
+ * legacy PUT, batch multipart and batch tus, transcribed by pocketsphinx; WER printed and bounded.
+ * Then alignment, the legacy record, media and waveform links, and refusals.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as tus from 'tus-js-client';
+import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
+import { addUser, client, jobDone, login, PASSAGE, sessionDone, speak, transcriptText, wer, type Client } from './helpers';
+
+/** Measured: pocketsphinx en-us on espeak-ng klatt3 at 150 wpm gives WER 0.632 on this passage (deterministic; see README). */
+const WER_BOUND = 0.7;
+const KEY_WORDS = ['weather', 'today', 'people', 'dogs', 'river', 'dinner', 'day'];
+
+let svc: RunningService;
+let c: Client;
+let dir: string;
+let wav: string;
+
+beforeAll(async () => {
+  dir = tempDir('s2t-work-e2e-');
+  wav = speak(dir, 'passage.wav', PASSAGE);
+  svc = await startService({ args: ['--engine-concurrency', '2'] });
+  c = await client(svc.url);
+}, 60_000);
+
+afterAll(async () => {
+  await svc?.stop();
+  cleanup(dir);
+  if (svc) cleanup(svc.dataDir);
+});
+
+function checkTranscript(path: string, text: string): void {
+  const rate = wer(PASSAGE, text);
+  console.log(`WER via ${path}: ${rate.toFixed(3)}  hypothesis: "${text}"`);
+  expect(rate).toBeLessThan(WER_BOUND);
+  const found = KEY_WORDS.filter((w) => text.toLowerCase().split(/\s+/).includes(w));
+  expect(found.length).toBeGreaterThanOrEqual(5);
+}
+
+describe('transcription through every upload path', () => {
+  it('legacy create + PUT: sanitised name, media fields, waveform, kept media with ranges, legacy record', async () => {
+    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en', keep_source: true }, { 'x-svc-s2t-key': c.batchKey });
+    expect(created.status).toBe(200);
+    const sid = created.body.result.session_id as string;
+    const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, {
+      method: 'PUT',
+      headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'audio/wav', 'x-filename': '..%2F..%2Fetc%2Fpasswd.wav' },
+      body: readFileSync(wav),
+    });
+    expect(put.status).toBe(200);
+    const s = await sessionDone(c, sid);
+    expect(s.status).toBe('completed');
+    expect(s.filename).toBe('passwd.wav');
+    expect(s.media_type).toBe('audio/wav');
+    expect(s.duration).toBeGreaterThan(8);
+    expect(s.date_finished).toBeTruthy();
+
+    const record = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}/result`, { headers: { 'x-svc-s2t-key': c.batchKey } });
+    const r = (await record.json()) as any;
+    expect(r.status).toBe('completed');
+    expect(r.results.length).toBeGreaterThan(10);
+    for (const w of r.results) {
+      expect(w.time_end).toBeGreaterThanOrEqual(w.time_start);
+      expect(w.confidence).toBeGreaterThanOrEqual(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+    }
+    checkTranscript('legacy PUT', r.results.map((w: any) => w.word).join(' '));
+
+    const wf = (await (await fetch(s.wave_info_url)).json()) as any;
+    expect(wf).toMatchObject({ version: 2, channels: 1, sample_rate: 16000, samples_per_pixel: 160, bits: 8 });
+    expect(wf.data.length).toBe(wf.length * 2);
+    expect(Math.abs(wf.length - s.duration * 100)).toBeLessThan(3);
+    expect(Math.max(...wf.data)).toBeGreaterThan(20);
+
+    expect(s.media_url).toMatch(/\/media\?exp=\d+&sig=/);
+    const full = await fetch(s.media_url);
+    expect(full.headers.get('content-type')).toBe('audio/mpeg');
+    const size = Number(full.headers.get('content-length'));
+    const whole = Buffer.from(await full.arrayBuffer());
+    expect(whole.length).toBe(size);
+    const part = await fetch(s.media_url, { headers: { range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${size}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(whole.subarray(100, 200))).toBe(true);
+    const tampered = await fetch(s.media_url.replace(/sig=./, 'sig=A'));
+    expect(tampered.status).toBe(403);
+  });
+
+  it('batch multipart upload + transcribe: job states and result documents', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(wav)], { type: 'audio/wav' }), 'passage.wav');
+    const up = await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form });
+    expect(up.status).toBe(200);
+    const file = (await up.json()) as any;
+    expect(file).toMatchObject({ filename: 'passage.wav', media_type: 'audio/wav', size_bytes: readFileSync(wav).length });
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en', speaker_labels: true });
+    expect(job.status).toBe(200);
+    expect(['pending', 'processing']).toContain(job.body.status);
+    const done = await jobDone(c, job.body.job_id);
+    expect(done.status).toBe('completed');
+    expect(done.progress).toBe(100);
+    const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
+    expect(result.body.documents.map((d: any) => d.type).sort()).toEqual(['caption', 'document']);
+    const transcript = result.body.documents.find((d: any) => d.type === 'document');
+    // speaker_labels was accepted as enable_diarization; no speaker engine: said in metadata, no speakers invented.
+    expect(transcript.document.metadata.diarization).toMatchObject({ requested: true, available: false });
+    expect(transcript.document.content.speakers).toEqual([]);
+    checkTranscript('batch multipart', transcriptText(transcript));
+    const session = await c.json('GET', `/api/v3/speech-to-text/session/${result.body.session_id}`);
+    expect(session.body.result.diarization).toBe(true);
+  });
+
+  it('batch tus upload (tus-js-client) + transcribe', async () => {
+    const bytes = readFileSync(wav);
+    const uploadUrl = await new Promise<string>((resolve, reject) => {
+      const u = new tus.Upload(bytes, {
+        endpoint: `${svc.url}/api/v3/batch/upload/tus`,
+        headers: c.bearer,
+        metadata: { filename: 'passage.wav', filetype: 'audio/wav' },
+        chunkSize: 64 * 1024,
+        onError: reject,
+        onSuccess: () => resolve(u.url!),
+      });
+      u.start();
+    });
+    const fileId = uploadUrl.split('/').pop()!;
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
+    expect(job.status).toBe(200);
+    const done = await jobDone(c, job.body.job_id);
+    expect(done.status).toBe('completed');
+    const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
+    checkTranscript('batch tus', transcriptText(result.body.documents.find((d: any) => d.type === 'document')));
+  });
+});
+
+describe('align and upload modes', () => {
+  it('legacy align gives every word of the given text a time, monotonic', async () => {
+    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const sid = created.body.result.session_id as string;
+    const form = new FormData();
+    form.append('media', new Blob([readFileSync(wav)], { type: 'audio/wav' }), 'passage.wav');
+    form.append('transcript', PASSAGE);
+    const res = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}/align`, { method: 'POST', headers: { 'x-svc-s2t-key': c.batchKey }, body: form });
+    expect(res.status).toBe(200);
+    const s = await sessionDone(c, sid);
+    expect(s.status).toBe('completed');
+    expect(s.session_mode).toBe('align');
+    const docs = await c.json('GET', `/api/v3/speech-to-text/session/${sid}/document?include_content=true`);
+    const t = docs.body.result.find((d: any) => d.type === 'document');
+    const all = t.document.content.segments.flatMap((x: any) => x.words);
+    expect(all.map((w: any) => w.text).join(' ')).toBe(PASSAGE.split(/\s+/).join(' '));
+    let last = 0;
+    for (const w of all) {
+      expect(w.start_ms).toBeGreaterThanOrEqual(last);
+      expect(w.end_ms).toBeGreaterThanOrEqual(w.start_ms);
+      last = w.end_ms;
+    }
+    expect(last).toBeLessThanOrEqual(Math.ceil(s.duration * 1000));
+    expect(all.at(-1).end_ms).toBeGreaterThan(s.duration * 1000 * 0.6);
+    const matched = all.filter((w: any) => w.confidence > 0).length;
+    console.log(`align: ${matched}/${all.length} words matched to recognised words, the rest interpolated`);
+    expect(matched).toBeGreaterThan(all.length / 3);
+  });
+
+  it('upload mode stores the given document as it is', async () => {
+    const srt = '1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\nGeneral Kenobi.\n';
+    const form = new FormData();
+    form.append('file', new Blob([srt], { type: 'text/plain' }), 'given.srt');
+    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as any;
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en', session_mode: 'upload' });
+    const done = await jobDone(c, job.body.job_id);
+    expect(done.status).toBe('completed');
+    const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
+    const cap = result.body.documents.find((d: any) => d.type === 'caption');
+    expect(cap.document.content.cues.map((q: any) => [q.start_ms, q.end_ms, q.lines.join(' ')])).toEqual([
+      [1000, 2500, 'Hello there.'],
+      [3000, 4000, 'General Kenobi.'],
+    ]);
+  });
+});
+
+describe('refusals', () => {
+  it('a file that is not media gets INVALID_FILE_FORMAT (newer error shape)', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['just some text, not audio'], { type: 'audio/wav' }), 'fake.wav');
+    const up = await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form });
+    expect(up.status).toBe(415);
+    const body = (await up.json()) as any;
+    expect(body.error.code).toBe('INVALID_FILE_FORMAT');
+    expect(body.error.details.supported_formats).toContain('wav');
+
+    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const sid = created.body.result.session_id;
+    const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'application/pdf' }, body: 'x' });
+    expect(put.status).toBe(415);
+    expect(((await put.json()) as any).error.code).toBe('INVALID_FILE_FORMAT');
+    const put2 = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'audio/wav' }, body: '%PDF-1.4 not audio' });
+    expect(put2.status).toBe(415);
+  });
+
+  it('a corrupt media file ends failed with a clear error', async () => {
+    // A WAV header followed by garbage: it sniffs as WAV, but ffmpeg cannot decode it.
+    const bad = Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(4000, 0x5a)]);
+    const form = new FormData();
+    form.append('file', new Blob([bad]), 'broken.wav');
+    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as any;
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en' });
+    const done = await jobDone(c, job.body.job_id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/^The media file could not be (read|decoded)/);
+    const s = await c.json('GET', `/api/v3/speech-to-text/session/${done.metadata.session_id}`);
+    expect(s.body.result.status).toBe('failed');
+    expect(s.body.result.error).toBe(done.error);
+  });
+
+  it('the keys that need the callback address are refused without it; another organization sees 404', async () => {
+    const bad = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en', webhook_method: 'PUT' }, { 'x-svc-s2t-key': c.batchKey });
+    expect(bad.status).toBe(422);
+    const bad2 = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en', webhook_headers: ['A: b'] }, { 'x-svc-s2t-key': c.batchKey });
+    expect(bad2.status).toBe(422);
+
+    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const sid = created.body.result.session_id;
+    addUser(svc.dataDir, 'other@example.com', 'other-password-1');
+    const other = await client(svc.url, await login(svc.url, 'other@example.com', 'other-password-1'));
+    expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}`)).status).toBe(404);
+    expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}/document`)).status).toBe(404);
+    const list = await other.json('GET', '/api/v3/speech-to-text/session');
+    expect(list.body.result.map((s: any) => s.session_id)).not.toContain(sid);
+  });
+
+  it('legacy DELETE erases filename and transcript', async () => {
+    const list = await c.json('GET', '/api/v3/speech-to-text/session?q=completed&limit=100');
+    const s = list.body.result.find((x: any) => x.filename === 'passwd.wav');
+    const del = await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}`, { method: 'DELETE', headers: { 'x-svc-s2t-key': c.batchKey } });
+    expect(del.status).toBe(200);
+    const after = ((await del.json()) as any).result;
+    expect(after.filename).toBe('');
+    const r = (await (await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}/result`, { headers: { 'x-svc-s2t-key': c.batchKey } })).json()) as any;
+    expect(r.results).toEqual([]);
+    expect((await c.json('GET', `/api/v3/speech-to-text/session/${s.session_id}/document`)).body.total_results).toBe(0);
+  });
+});

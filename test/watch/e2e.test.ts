@@ -1,0 +1,136 @@
+/**
+ * Watch folders end to end against the real local service: real speech from espeak-ng, a slow
+ * copy, exactly-once by content, a nested output folder, and the service dying mid-job.
+ */
+import Database from 'better-sqlite3';
+import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSync } from 'subtitle';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WatchProfile } from '../../common/ipc';
+import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
+import { speechWav, wordErrorRate } from '../helpers/speech';
+import { PASSAGE } from '../service-work/helpers';
+import { until, watchHarness, type Harness } from './helpers';
+
+/** The service's recorded bound for this passage and voice (test/service-work/transcribe.e2e.test.ts: measured 0.632). */
+const WER_BOUND = 0.7;
+const KEY_WORDS = ['weather', 'today', 'people', 'dogs', 'river', 'dinner', 'day'];
+
+let svc: RunningService;
+let h: Harness;
+const dirs: string[] = [];
+const dir = (p: string) => {
+  const d = tempDir(p);
+  dirs.push(d);
+  return d;
+};
+
+/** Uploads the service holds (its uploads table): the ground truth for "uploaded once". */
+function serviceUploads(): number {
+  const db = new Database(join(svc.dataDir, 'service.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT COUNT(*) FROM uploads').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  svc = await startService();
+  h = watchHarness(svc.url, dir('s2t-watch-data-'));
+  await h.watch.start();
+}, 60_000);
+
+afterAll(async () => {
+  await h?.watch.close();
+  await svc?.kill();
+  dirs.forEach(cleanup);
+});
+
+describe('watch folder end to end', () => {
+  const folderPath = () => dirs[1];
+  let mediaPath = '';
+
+  it('uploads a slowly copied WAV once, after the copy finishes, and writes SRT and TXT beside it', async () => {
+    const watched = dir('s2t-watched-');
+    await h.watch.addFolder(watched, WatchProfile.parse({ language: 'en', formats: [{ format: 'srt' }, { format: 'txt' }] }));
+    const bytes = readFileSync(await speechWav(PASSAGE));
+    mediaPath = join(watched, 'passage.wav');
+    const fd = openSync(mediaPath, 'w');
+    const pieces = 10;
+    const step = Math.ceil(bytes.length / pieces);
+    let lastWrite = 0;
+    for (let i = 0; i < pieces; i++) {
+      writeSync(fd, bytes, i * step, Math.min(step, bytes.length - i * step));
+      lastWrite = Date.now();
+      await new Promise((r) => setTimeout(r, 350)); // a slow copy: ~3.5 s, pauses under the 800 ms window
+    }
+    closeSync(fd);
+
+    const delivered = await until('delivery', () => h.progress.find((p) => p.path === mediaPath && p.state === 'delivered'), 120_000);
+    const uploads = h.progress.filter((p) => p.path === mediaPath && p.state === 'uploading');
+    expect(uploads.length).toBeGreaterThan(0);
+    expect(uploads[0].at).toBeGreaterThanOrEqual(lastWrite + 800);
+    expect(h.detected.filter((d) => d.path === mediaPath)).toHaveLength(1);
+    expect(serviceUploads()).toBe(1);
+    expect(delivered.bytesSent).toBe(bytes.length);
+
+    const txt = readFileSync(join(watched, 'passage.txt'), 'utf8');
+    const srt = readFileSync(join(watched, 'passage.srt'), 'utf8');
+    const cues = parseSync(srt).filter((n) => n.type === 'cue');
+    expect(cues.length).toBeGreaterThan(0);
+    const cueText = cues.map((c) => (c.data as { text: string }).text).join(' ');
+    const werTxt = wordErrorRate(PASSAGE, txt);
+    const werSrt = wordErrorRate(PASSAGE, cueText);
+    console.log(`watch e2e: WER txt ${werTxt.toFixed(3)}, srt ${werSrt.toFixed(3)} (bound ${WER_BOUND})`);
+    expect(werTxt).toBeLessThan(WER_BOUND);
+    expect(werSrt).toBeLessThan(WER_BOUND);
+    const heard = txt.toLowerCase().split(/[^a-z']+/);
+    expect(KEY_WORDS.filter((w) => heard.includes(w)).length).toBeGreaterThanOrEqual(5);
+    // No half-written or temp files are left behind.
+    expect(readdirSync(watched).sort()).toEqual(['passage.srt', 'passage.txt', 'passage.wav']);
+  }, 150_000);
+
+  it('does not upload a renamed or duplicated file again', async () => {
+    const watched = folderPath();
+    const renamed = join(watched, 'renamed.wav');
+    renameSync(mediaPath, renamed);
+    copyFileSync(renamed, join(watched, 'copy of passage.wav'));
+    await until('both seen', () => h.detected.filter((d) => d.path === renamed || d.path.endsWith('copy of passage.wav')).length >= 2, 20_000);
+    expect(h.detected.filter((d) => d.path === renamed || d.path.endsWith('copy of passage.wav')).every((d) => !d.created)).toBe(true);
+    expect(h.watch.items().total).toBe(1);
+    expect(serviceUploads()).toBe(1);
+  }, 30_000);
+
+  it('writes into an output folder inside the watched folder without looping', async () => {
+    const watched = dir('s2t-watched-out-');
+    await h.watch.addFolder(watched, WatchProfile.parse({ formats: [{ format: 'vtt' }, { format: 'txt' }], output: 'folder', outputDir: 'captions' }));
+    mkdirSync(join(watched, 'sub'));
+    copyFileSync(await speechWav('good morning everyone and welcome to the meeting'), join(watched, 'sub', 'morning.wav'));
+    const item = await until('delivery', () => h.progress.find((p) => p.path === join(watched, 'sub', 'morning.wav') && p.state === 'delivered'), 90_000);
+    expect(existsSync(join(watched, 'captions', 'sub', 'morning.vtt'))).toBe(true);
+    expect(readFileSync(join(watched, 'captions', 'sub', 'morning.txt'), 'utf8').toLowerCase()).toMatch(/welcome|everyone/);
+    // Even media put into the output folder is not ours to transcribe.
+    copyFileSync(await speechWav('this file sits in the output folder'), join(watched, 'captions', 'stray.wav'));
+    await new Promise((r) => setTimeout(r, 2500));
+    const items = h.watch.items({ folderId: item.folderId });
+    expect(items.total).toBe(1);
+    expect(h.detected.some((d) => d.path.includes(join(watched, 'captions')))).toBe(false);
+  }, 120_000);
+
+  it('recovers when the service goes down mid-job', async () => {
+    const watched = dir('s2t-watched-down-');
+    const folder = await h.watch.addFolder(watched, WatchProfile.parse({ formats: [{ format: 'txt' }] }));
+    const media = join(watched, 'outage.wav');
+    copyFileSync(await speechWav('the service went down but the transcript still arrived'), media);
+    await until('transcribing', () => h.progress.find((p) => p.path === media && p.state === 'transcribing'), 60_000, 20);
+    const port = Number(new URL(svc.url).port);
+    await svc.kill();
+    await until('a wait for the service', () => h.watch.items({ folderId: folder.id }).items.find((i) => i.message?.startsWith('waiting for the service')), 20_000);
+    svc = await startService({ dataDir: svc.dataDir, port });
+    await until('delivery after the outage', () => h.progress.find((p) => p.path === media && p.state === 'delivered'), 120_000);
+    expect(readFileSync(join(watched, 'outage.txt'), 'utf8').toLowerCase()).toMatch(/service|transcript|arrived/);
+    expect(h.watch.items({ folderId: folder.id }).items[0].state).toBe('delivered');
+  }, 180_000);
+});
