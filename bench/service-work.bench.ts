@@ -7,7 +7,8 @@
  *   through tus-js-client, beside `curl -T` of the same file to a bare Node HTTP sink that writes
  *   it to disk, all in the same run.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { closeSync, createReadStream, createWriteStream, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const PASSAGE =
   'The weather today is sunny and warm. Many people walk in the park with their dogs. Children play football on the green grass near the river. In the evening, families gather for dinner and talk about their day.';
 const UPLOAD_BYTES = 1024 ** 3;
+/** curl runs asynchronously: the peer sink lives in this process's event loop. */
+const run = promisify(execFile);
 
 async function decodeRows(dir: string): Promise<BenchRow[]> {
   const raw = join(dir, 'speech-raw.wav');
@@ -36,7 +39,7 @@ async function decodeRows(dir: string): Promise<BenchRow[]> {
     await decodeToWav(speech, wav);
     await recognize(wav, 'en', new AbortController().signal);
   });
-  const peer = await timeMs(() => execFileSync('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null']));
+  const peer = await timeMs(() => run('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null']));
   const rtf = ours / 60_000;
   const peerRtf = peer / 60_000;
   return [
@@ -72,7 +75,7 @@ async function tusRows(dir: string): Promise<BenchRow[]> {
   const sink = createServer((req, res) => void pipeline(req, createWriteStream(sinkFile)).then(() => res.end('ok')));
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
   const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/`;
-  const peerMs = await timeMs(() => execFileSync('curl', ['-s', '-o', '/dev/null', '-T', file, sinkUrl]));
+  const peerMs = await timeMs(() => run('curl', ['-s', '-o', '/dev/null', '-T', file, sinkUrl]));
   sink.close();
   rmSync(sinkFile, { force: true });
 
@@ -90,7 +93,7 @@ async function tusRows(dir: string): Promise<BenchRow[]> {
     const created = await fetch(`${url}${TUS_PATH}`, { method: 'POST', headers: { ...auth, 'Upload-Length': String(UPLOAD_BYTES) } });
     const loc = new URL(created.headers.get('location')!, url).href;
     const curlMs = await timeMs(() =>
-      execFileSync('curl', ['-s', '-o', '/dev/null', '-X', 'PATCH', '-T', file, '-H', `Authorization: Bearer ${token}`, '-H', 'Tus-Resumable: 1.0.0', '-H', 'Upload-Offset: 0', '-H', 'Content-Type: application/offset+octet-stream', loc]),
+      run('curl', ['-s', '-o', '/dev/null', '-X', 'PATCH', '-T', file, '-H', `Authorization: Bearer ${token}`, '-H', 'Tus-Resumable: 1.0.0', '-H', 'Upload-Offset: 0', '-H', 'Content-Type: application/offset+octet-stream', loc]),
     );
     await fetch(loc, { method: 'DELETE', headers: auth });
 

@@ -155,9 +155,9 @@ async function latencyRows(url: string, dir: string): Promise<BenchRow[]> {
     const fd = openSync(path, 'w');
     const n = ours.length;
     for (let k = 0; k < 4; k++) {
+      if (k) await new Promise((r) => setTimeout(r, 200));
       writeSync(fd, bytes, 0, bytes.length);
       writeSync(fd, Buffer.from([i, k]));
-      await new Promise((r) => setTimeout(r, 200));
     }
     closeSync(fd);
     lastWrite = performance.now();

@@ -158,7 +158,7 @@ export type WatchItem = z.infer<typeof WatchItem>;
 export const WatchState = z.object({ paused: z.boolean(), folders: z.array(WatchFolder) });
 export type WatchState = z.infer<typeof WatchState>;
 
-/** Channels of watch folders; merged into `channels` below. */
+/** Channels of watch folders (main/watch/ipc.ts); the lead spreads them into `channels` once the core serves them. */
 export const watchChannels = {
   'watch.state': { args: Empty, result: WatchState },
   'watch.addFolder': { args: z.object({ path: z.string().min(1).max(4096), profile: WatchProfile.default(WatchProfile.parse({})) }), result: WatchFolder },

@@ -129,6 +129,14 @@ export const cacheMigrations: CacheMigration[] = [
       for (const d of docs) for (const s of segmentRows(JSON.parse(d.body))) ins.run(d.id, s.start_ms, s.starts, s.text);
     },
   },
+  {
+    version: 4,
+    name: 'session list order served by an index (no sort per page)',
+    up: `
+      DROP INDEX sessions_account_modified;
+      CREATE INDEX sessions_account_order ON sessions(account_id, last_modified DESC, session_id);
+    `,
+  },
 ];
 
 /** Words a search row holds: segments are grouped up to this, so the index has fewer, larger rows. */

@@ -23,7 +23,10 @@ const USAGE = 'usage: npm run watch -- FOLDER [--language en] [--formats srt,vtt
 function human(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let i = 0;
-  while (bytes >= 1024 && i < units.length - 1) (bytes /= 1024), i++;
+  while (bytes >= 1024 && i < units.length - 1) {
+    bytes /= 1024;
+    i++;
+  }
   return `${bytes.toFixed(i ? 1 : 0)} ${units[i]}`;
 }
 

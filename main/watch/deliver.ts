@@ -58,8 +58,7 @@ export function outputBase(folder: WatchFolder, mediaPath: string): string {
 }
 
 /** Renders and writes every format of the profile; returns the files written. */
-export async function deliver(folder: WatchFolder, mediaPath: string, docs: Document[]): Promise<string[]> {
-  const base = outputBase(folder, mediaPath);
+export async function deliver(folder: WatchFolder, mediaPath: string, docs: Document[], base = outputBase(folder, mediaPath)): Promise<string[]> {
   const written: string[] = [];
   for (const { format, options } of folder.profile.formats) {
     const doc = pick(docs, format);

@@ -1,7 +1,7 @@
 /**
  * The watch.* IPC handlers over a WatchService. The core merges them into its handler set:
  *   handlers = { ...coreHandlers, ...watchHandlers(watch) }
- * and forwards progress with `watch.onProgress = (p) => emit('watch.progress', p)` (see daemon.ts).
+ * and forwards progress by building the service with `onProgress: (p) => emit('watch.progress', p)`.
  */
 import type { z } from 'zod';
 import { watchChannels, type WatchItem, type WatchState } from '../../common/ipc';

@@ -14,6 +14,7 @@ import type { WatchFolder, WatchItemState, WatchProgress } from '../../common/ip
 import { plainText } from '../../common/transcript/model';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { claim } from './claim';
 import { deliver, moveSource } from './deliver';
 import { toWatchItem, type ItemRow, type WatchStore } from './store';
 import type { Uploader } from './upload';
@@ -23,25 +24,19 @@ export interface QueueOptions {
   client: ApiClient;
   uploader: Uploader;
   concurrency: number;
+  /** This machine's name in cross-machine claims (see claim.ts). */
+  machine: string;
   /** How often a job's status is asked. */
   pollMs?: number;
   onProgress: (p: WatchProgress) => void;
 }
 
-/** Waiting is not failing: the item keeps its state and is tried again at `not_before`. */
-class Wait extends Error {}
 /** Stops the item for good (until a retry). */
 class Fail extends Error {}
 
 const TRANSIENT_LIMIT = 8;
 /** At most one job status request this often (10 a second). */
 const POLL_GAP_MS = 100;
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((res, rej) => {
-    const t = setTimeout(res, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), rej(signal.reason)), { once: true });
-  });
-
 /** Files beside the media whose text drives an align session, most specific first. */
 const ALIGN_SOURCES = ['txt', 'srt', 'vtt', 'sbv', 'ttml'] as const;
 
@@ -181,7 +176,8 @@ export class WatchQueue {
   private async setback(item: ItemRow, folder: WatchFolder, err: unknown): Promise<void> {
     const { store } = this.opts;
     const message = reason(err);
-    const transient = err instanceof Wait || (err instanceof ApiError && (err.transport || err.status === 401 || err.status === 408 || err.status === 429 || err.status >= 500));
+    // Waiting is not failing: a transient error keeps the item's state, to try again at not_before.
+    const transient = err instanceof ApiError && (err.transport || err.status === 401 || err.status === 408 || err.status === 429 || err.status >= 500);
     const offline = err instanceof ApiError && (err.transport || err.status === 401);
     const asked = err instanceof ApiError && typeof err.details.retryAfterMs === 'number' ? err.details.retryAfterMs : null;
     if (transient && (offline || asked !== null || item.attempts < TRANSIENT_LIMIT)) {
@@ -203,6 +199,12 @@ export class WatchQueue {
     this.emit(item);
     if (!item.file_id && !(item.method === 'legacy' && item.session_id)) {
       const p = folder.profile;
+      const holder = await claim(folder.path, item.hash, this.opts.machine);
+      if (holder !== null) {
+        // Another machine syncing this folder has it: its outputs will arrive through the sync.
+        this.emit(store.update(item.id, { state: 'delivered', error: `transcribed on ${holder}` }));
+        return;
+      }
       if (p.sessionMode === 'align' && alignText(item.path) === null) throw new Fail('align needs a .txt or caption file with the same name beside the media');
       const done = await uploader.upload(
         { path: item.path, size: item.size, mediaType: item.media_type, hash: item.hash, tusUrl: item.tus_url, legacy: { language: p.language, punctuation: p.punctuation, diarization: p.diarization, session_mode: 'decode' } },

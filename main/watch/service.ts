@@ -3,7 +3,8 @@
  * and the headless daemon both build one of these; ipc.ts exposes it to the renderer.
  */
 import { mkdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { hostname } from 'node:os';
+import { extname, join, resolve } from 'node:path';
 import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState, type WatchProgress, type WatchState } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
 import type { WatchAuth } from './auth';
@@ -19,6 +20,8 @@ export interface WatchServiceOptions {
   client: ApiClient;
   auth: WatchAuth;
   concurrency?: number;
+  /** This machine's name in cross-machine claims; the host name by default. */
+  machine?: string;
   stabilityMs?: number;
   tusThresholdBytes?: number;
   chunkBytes?: number;
@@ -39,7 +42,7 @@ export class WatchService {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     this.store = new WatchStore(join(opts.dataDir, 'watch.db'));
     const uploader = new Uploader({ client: opts.client, auth: opts.auth, tusStorageFile: join(opts.dataDir, 'tus-uploads.json'), tusThresholdBytes: opts.tusThresholdBytes, chunkBytes: opts.chunkBytes });
-    this.queue = new WatchQueue({ store: this.store, client: opts.client, uploader, concurrency: opts.concurrency ?? 3, pollMs: opts.pollMs, onProgress: (p) => opts.onProgress?.(p) });
+    this.queue = new WatchQueue({ store: this.store, client: opts.client, uploader, concurrency: opts.concurrency ?? 3, machine: opts.machine ?? hostname(), pollMs: opts.pollMs, onProgress: (p) => opts.onProgress?.(p) });
   }
 
   /** Watches every configured folder (picking up files added while we were away) and resumes the queue. */
@@ -119,7 +122,9 @@ export class WatchService {
       const docs = await this.queue.documents(item);
       const modified = docs.map((d) => d.last_modified).sort().pop() ?? null;
       if (modified && modified === item.delivered_modified) continue;
-      const outputs = await deliver(folder, item.path, docs);
+      // The source may have moved to done/ since: write where the first delivery wrote.
+      const first = (JSON.parse(item.outputs) as string[])[0];
+      const outputs = await deliver(folder, item.path, docs, first ? first.slice(0, -extname(first).length) : undefined);
       this.store.update(item.id, { outputs: JSON.stringify(outputs), delivered_modified: modified });
       written.push(...outputs);
     }

@@ -214,8 +214,14 @@ export class WatchStore {
   items(filter: { folderId?: string; state?: WatchItemState; offset: number; limit: number }): { items: ItemRow[]; total: number } {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (filter.folderId) (where.push('folder_id = ?'), args.push(filter.folderId));
-    if (filter.state) (where.push('state = ?'), args.push(filter.state));
+    if (filter.folderId) {
+      where.push('folder_id = ?');
+      args.push(filter.folderId);
+    }
+    if (filter.state) {
+      where.push('state = ?');
+      args.push(filter.state);
+    }
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = this.db.prepare(`SELECT COUNT(*) FROM items ${w}`).pluck().get(...args) as number;
     const items = this.db.prepare(`SELECT * FROM items ${w} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...args, filter.limit, filter.offset) as ItemRow[];

@@ -30,7 +30,6 @@ export function sanitizeFilename(name: string | undefined, fallback = 'media'): 
     /* keep as sent */
   }
   const base = decoded.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^\.+/, '').trim().slice(0, 200);
   return clean || fallback;
 }

@@ -17,7 +17,7 @@ import type { JobRunner } from '../jobs/runner';
 import { sanitizeFilename, sessionMediaDir } from '../media/paths';
 import { serveFileWithRanges } from '../media/range';
 import { receiveToFile } from '../media/receive';
-import { invalidFileFormat, requireMedia, sniffFile } from '../media/sniff';
+import { invalidFileFormat, sniffFile } from '../media/sniff';
 import { verifySigned } from '../net/signed-url';
 import { BlockedAddressError, checkUrl, guardedFetch, MEDIA_SOURCE_POLICY, webhookPolicy } from '../net/ssrf';
 import { toSession, type SessionRow } from './present';

@@ -34,6 +34,11 @@ describe('cache', () => {
     // Step 3: search, which must index what was already cached.
     migrate(db, file, cacheMigrations, 3);
     expect(db.pragma('user_version', { simple: true })).toBe(3);
+    // Step 4: the list order index replaces the old one.
+    migrate(db, file, cacheMigrations, 4);
+    expect(db.pragma('user_version', { simple: true })).toBe(4);
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT data FROM sessions WHERE account_id = 7 ORDER BY last_modified DESC, session_id LIMIT 10').all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).not.toContain('TEMP B-TREE');
     db.close();
     const cache = Cache.open(file);
     try {
@@ -57,7 +62,7 @@ describe('cache', () => {
     db.pragma('user_version = 99');
     db.close();
     expect(() => Cache.open(file)).toThrow(CacheTooNewError);
-    expect(() => Cache.open(file)).toThrow(/newer version of S2T Desktop \(schema 99; this version knows up to 3\)/);
+    expect(() => Cache.open(file)).toThrow(/newer version of S2T Desktop \(schema 99; this version knows up to 4\)/);
   });
 
   it('finds words across documents with snippets and the time of the hit', () => {

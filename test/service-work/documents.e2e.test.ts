@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { client, jobDone, type Client } from './helpers';
+import { client, jobDone, type Client, type Json } from './helpers';
 
 const SRT = [
   '1\n00:00:01,000 --> 00:00:03,000\nThe dog is lazy.\n',
@@ -27,14 +27,14 @@ beforeAll(async () => {
   c = await client(svc.url);
   const form = new FormData();
   form.append('file', new Blob([SRT]), 'friends.srt');
-  const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as any;
+  const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json;
   const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en', session_mode: 'upload' });
   const done = await jobDone(c, job.body.job_id);
   expect(done.status).toBe('completed');
   sid = done.metadata.session_id;
   const list = await c.json('GET', `/api/v3/speech-to-text/session/${sid}/document`);
-  transcriptId = list.body.result.find((d: any) => d.type === 'document').id;
-  captionId = list.body.result.find((d: any) => d.type === 'caption').id;
+  transcriptId = list.body.result.find((d: Json) => d.type === 'document').id;
+  captionId = list.body.result.find((d: Json) => d.type === 'caption').id;
 }, 60_000);
 
 afterAll(async () => {
@@ -57,7 +57,7 @@ describe('documents', () => {
     const r = await c.json('GET', `${base()}/${transcriptId}?direct_download=true`);
     expect(r.body.document).toBeUndefined();
     expect(r.body.expires_in).toBe(300);
-    const got = (await (await fetch(r.body.download_url)).json()) as any;
+    const got = (await (await fetch(r.body.download_url)).json()) as Json;
     expect(got.id).toBe(transcriptId);
     expect(got.document.content.kind).toBe('transcript');
     const forged = await fetch(r.body.download_url.replace(/.$/, (ch: string) => (ch === 'A' ? 'B' : 'A')));
@@ -92,7 +92,7 @@ describe('documents', () => {
     const copy = await c.json('POST', base(), { source_document_id: transcriptId, new_filename: 'copy' });
     expect(copy.status).toBe(200);
     const cleared = await c.json('PUT', `${base()}/${copy.body.id}/clear_text`);
-    expect(cleared.body.document.content.segments.every((s: any) => s.words.length === 0)).toBe(true);
+    expect(cleared.body.document.content.segments.every((s: Json) => s.words.length === 0)).toBe(true);
     expect(cleared.body.document.content.segments[1].start_ms).toBe(3500);
     const fin = await c.json('POST', `${base()}/${copy.body.id}/finished_status?status=true`);
     expect(fin.body.finished).toBe(true);
@@ -140,7 +140,7 @@ describe('documents', () => {
     const es = await c.json('POST', `${base()}/${transcriptId}/translate`, { target_language: 'ES' });
     expect(es.status, JSON.stringify(es.body) + svc.stderr().slice(-1500)).toBe(200);
     expect(es.body.language).toBe('es');
-    const text = es.body.document.content.segments.map((s: any) => s.words.map((w: any) => w.text).join(' ')).join(' ');
+    const text = es.body.document.content.segments.map((s: Json) => s.words.map((w: Json) => w.text).join(' ')).join(' ');
     expect(text).toMatch(/perro/);
     expect(text).toMatch(/manzanas/);
     expect(es.body.document.content.segments[1].start_ms).toBe(3500);
@@ -157,7 +157,7 @@ describe('documents', () => {
     const read = await fetch(`${svc.url}${base()}/${captionId}/shared?token=${t}`);
     expect(read.status).toBe(200);
     const session = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}/shared?token=${t}`);
-    expect(((await session.json()) as any).result.allow_magic_link_export).toBe(true);
+    expect(((await session.json()) as Json).result.allow_magic_link_export).toBe(true);
     const edit = await fetch(`${svc.url}${base()}/${captionId}/shared?token=${t}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ filename: 'x' }) });
     expect(edit.status).toBe(403);
     const exp = await fetch(`${svc.url}${base()}/${captionId}/shared/export/vtt?token=${t}`);
@@ -168,7 +168,7 @@ describe('documents', () => {
 
     const editable = await c.json('POST', `${base()}/${transcriptId}/share`, { allow_editing: true, allow_export: false });
     const ok = await fetch(`${svc.url}${base()}/${transcriptId}/shared?token=${editable.body.token}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ filename: 'by link' }) });
-    expect(((await ok.json()) as any).filename).toBe('by link');
+    expect(((await ok.json()) as Json).filename).toBe('by link');
     expect((await fetch(`${svc.url}${base()}/${transcriptId}/shared/export/txt?token=${editable.body.token}`)).status).toBe(403);
   });
 

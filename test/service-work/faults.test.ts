@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { client, jobDone, PASSAGE, speak, until, type Client } from './helpers';
+import { client, jobDone, PASSAGE, speak, until, type Client, type Json } from './helpers';
 
 let svc: RunningService;
 let c: Client;
@@ -32,7 +32,7 @@ afterAll(async () => {
 async function upload(cl: Client, path: string): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([readFileSync(path)]), 'long.wav');
-  return ((await (await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form })).json()) as any).file_id;
+  return ((await (await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form })).json()) as Json).file_id;
 }
 
 describe('faults', () => {

@@ -34,12 +34,16 @@ export function wer(reference: string, hypothesis: string): number {
   return prev[h.length] / r.length;
 }
 
+/** Response bodies as the tests read them: deliberately loose, each test asserts the fields it needs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 export interface Client {
   url: string;
   token: string;
   batchKey: string;
   bearer: Record<string, string>;
-  json<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T; headers: Headers }>;
+  json<T = Json>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
 export async function client(url: string, token?: string): Promise<Client> {
@@ -58,7 +62,7 @@ export async function client(url: string, token?: string): Promise<Client> {
     } catch {
       /* not JSON */
     }
-    return { status: res.status, body: parsed as any, headers: res.headers };
+    return { status: res.status, body: parsed as Json, headers: res.headers };
   };
   const created = await json('POST', '/api/v3/tokens', { name: 'work-tests', type: 'batch', years_valid: 1 });
   if (created.status !== 200 && created.status !== 201) throw new Error(`token create failed: ${created.status} ${JSON.stringify(created.body)}`);
@@ -75,14 +79,14 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | n
   }
 }
 
-export async function sessionDone(c: Client, sessionId: string, timeoutMs = 90_000): Promise<any> {
+export async function sessionDone(c: Client, sessionId: string, timeoutMs = 90_000): Promise<Json> {
   return until(`session ${sessionId}`, async () => {
     const r = await c.json('GET', `/api/v3/speech-to-text/session/${sessionId}`);
     return ['completed', 'failed', 'dead_letter'].includes(r.body.result?.status) ? r.body.result : null;
   }, timeoutMs);
 }
 
-export async function jobDone(c: Client, jobId: string, timeoutMs = 90_000): Promise<any> {
+export async function jobDone(c: Client, jobId: string, timeoutMs = 90_000): Promise<Json> {
   return until(`job ${jobId}`, async () => {
     const r = await c.json('GET', `/api/v3/batch/jobs/${jobId}`);
     return ['completed', 'failed', 'cancelled'].includes(r.body.status) ? r.body : null;
@@ -90,8 +94,8 @@ export async function jobDone(c: Client, jobId: string, timeoutMs = 90_000): Pro
 }
 
 /** The plain text of a transcript document body. */
-export function transcriptText(doc: any): string {
-  return doc.document.content.segments.map((s: any) => s.words.map((w: any) => w.text).join(' ')).join(' ');
+export function transcriptText(doc: Json): string {
+  return doc.document.content.segments.map((s: Json) => s.words.map((w: Json) => w.text).join(' ')).join(' ');
 }
 
 /** Adds a user in a new organization with the CLI (the real one), returns its credentials. */

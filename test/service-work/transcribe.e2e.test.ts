@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tus from 'tus-js-client';
 import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { addUser, client, jobDone, login, PASSAGE, sessionDone, speak, transcriptText, wer, type Client } from './helpers';
+import { addUser, client, jobDone, login, PASSAGE, sessionDone, speak, transcriptText, wer, type Client, type Json } from './helpers';
 
 /** Measured: pocketsphinx en-us on espeak-ng klatt3 at 150 wpm gives WER 0.632 on this passage (deterministic; see README). */
 const WER_BOUND = 0.7;
@@ -58,7 +58,7 @@ describe('transcription through every upload path', () => {
     expect(s.date_finished).toBeTruthy();
 
     const record = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}/result`, { headers: { 'x-svc-s2t-key': c.batchKey } });
-    const r = (await record.json()) as any;
+    const r = (await record.json()) as Json;
     expect(r.status).toBe('completed');
     expect(r.results.length).toBeGreaterThan(10);
     for (const w of r.results) {
@@ -66,9 +66,9 @@ describe('transcription through every upload path', () => {
       expect(w.confidence).toBeGreaterThanOrEqual(0);
       expect(w.confidence).toBeLessThanOrEqual(1);
     }
-    checkTranscript('legacy PUT', r.results.map((w: any) => w.word).join(' '));
+    checkTranscript('legacy PUT', r.results.map((w: Json) => w.word).join(' '));
 
-    const wf = (await (await fetch(s.wave_info_url)).json()) as any;
+    const wf = (await (await fetch(s.wave_info_url)).json()) as Json;
     expect(wf).toMatchObject({ version: 2, channels: 1, sample_rate: 16000, samples_per_pixel: 160, bits: 8 });
     expect(wf.data.length).toBe(wf.length * 2);
     expect(Math.abs(wf.length - s.duration * 100)).toBeLessThan(3);
@@ -93,7 +93,7 @@ describe('transcription through every upload path', () => {
     form.append('file', new Blob([readFileSync(wav)], { type: 'audio/wav' }), 'passage.wav');
     const up = await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form });
     expect(up.status).toBe(200);
-    const file = (await up.json()) as any;
+    const file = (await up.json()) as Json;
     expect(file).toMatchObject({ filename: 'passage.wav', media_type: 'audio/wav', size_bytes: readFileSync(wav).length });
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en', speaker_labels: true });
     expect(job.status).toBe(200);
@@ -102,8 +102,8 @@ describe('transcription through every upload path', () => {
     expect(done.status).toBe('completed');
     expect(done.progress).toBe(100);
     const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
-    expect(result.body.documents.map((d: any) => d.type).sort()).toEqual(['caption', 'document']);
-    const transcript = result.body.documents.find((d: any) => d.type === 'document');
+    expect(result.body.documents.map((d: Json) => d.type).sort()).toEqual(['caption', 'document']);
+    const transcript = result.body.documents.find((d: Json) => d.type === 'document');
     // speaker_labels was accepted as enable_diarization; no speaker engine: said in metadata, no speakers invented.
     expect(transcript.document.metadata.diarization).toMatchObject({ requested: true, available: false });
     expect(transcript.document.content.speakers).toEqual([]);
@@ -131,7 +131,7 @@ describe('transcription through every upload path', () => {
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('completed');
     const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
-    checkTranscript('batch tus', transcriptText(result.body.documents.find((d: any) => d.type === 'document')));
+    checkTranscript('batch tus', transcriptText(result.body.documents.find((d: Json) => d.type === 'document')));
   });
 });
 
@@ -148,9 +148,9 @@ describe('align and upload modes', () => {
     expect(s.status).toBe('completed');
     expect(s.session_mode).toBe('align');
     const docs = await c.json('GET', `/api/v3/speech-to-text/session/${sid}/document?include_content=true`);
-    const t = docs.body.result.find((d: any) => d.type === 'document');
-    const all = t.document.content.segments.flatMap((x: any) => x.words);
-    expect(all.map((w: any) => w.text).join(' ')).toBe(PASSAGE.split(/\s+/).join(' '));
+    const t = docs.body.result.find((d: Json) => d.type === 'document');
+    const all = t.document.content.segments.flatMap((x: Json) => x.words);
+    expect(all.map((w: Json) => w.text).join(' ')).toBe(PASSAGE.split(/\s+/).join(' '));
     let last = 0;
     for (const w of all) {
       expect(w.start_ms).toBeGreaterThanOrEqual(last);
@@ -159,7 +159,7 @@ describe('align and upload modes', () => {
     }
     expect(last).toBeLessThanOrEqual(Math.ceil(s.duration * 1000));
     expect(all.at(-1).end_ms).toBeGreaterThan(s.duration * 1000 * 0.6);
-    const matched = all.filter((w: any) => w.confidence > 0).length;
+    const matched = all.filter((w: Json) => w.confidence > 0).length;
     console.log(`align: ${matched}/${all.length} words matched to recognised words, the rest interpolated`);
     expect(matched).toBeGreaterThan(all.length / 3);
   });
@@ -168,13 +168,13 @@ describe('align and upload modes', () => {
     const srt = '1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\nGeneral Kenobi.\n';
     const form = new FormData();
     form.append('file', new Blob([srt], { type: 'text/plain' }), 'given.srt');
-    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as any;
+    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json;
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en', session_mode: 'upload' });
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('completed');
     const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
-    const cap = result.body.documents.find((d: any) => d.type === 'caption');
-    expect(cap.document.content.cues.map((q: any) => [q.start_ms, q.end_ms, q.lines.join(' ')])).toEqual([
+    const cap = result.body.documents.find((d: Json) => d.type === 'caption');
+    expect(cap.document.content.cues.map((q: Json) => [q.start_ms, q.end_ms, q.lines.join(' ')])).toEqual([
       [1000, 2500, 'Hello there.'],
       [3000, 4000, 'General Kenobi.'],
     ]);
@@ -187,7 +187,7 @@ describe('refusals', () => {
     form.append('file', new Blob(['just some text, not audio'], { type: 'audio/wav' }), 'fake.wav');
     const up = await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form });
     expect(up.status).toBe(415);
-    const body = (await up.json()) as any;
+    const body = (await up.json()) as Json;
     expect(body.error.code).toBe('INVALID_FILE_FORMAT');
     expect(body.error.details.supported_formats).toContain('wav');
 
@@ -195,7 +195,7 @@ describe('refusals', () => {
     const sid = created.body.result.session_id;
     const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'application/pdf' }, body: 'x' });
     expect(put.status).toBe(415);
-    expect(((await put.json()) as any).error.code).toBe('INVALID_FILE_FORMAT');
+    expect(((await put.json()) as Json).error.code).toBe('INVALID_FILE_FORMAT');
     const put2 = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'audio/wav' }, body: '%PDF-1.4 not audio' });
     expect(put2.status).toBe(415);
   });
@@ -205,7 +205,7 @@ describe('refusals', () => {
     const bad = Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(4000, 0x5a)]);
     const form = new FormData();
     form.append('file', new Blob([bad]), 'broken.wav');
-    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as any;
+    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json;
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en' });
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('failed');
@@ -228,17 +228,17 @@ describe('refusals', () => {
     expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}`)).status).toBe(404);
     expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}/document`)).status).toBe(404);
     const list = await other.json('GET', '/api/v3/speech-to-text/session');
-    expect(list.body.result.map((s: any) => s.session_id)).not.toContain(sid);
+    expect(list.body.result.map((s: Json) => s.session_id)).not.toContain(sid);
   });
 
   it('legacy DELETE erases filename and transcript', async () => {
     const list = await c.json('GET', '/api/v3/speech-to-text/session?q=completed&limit=100');
-    const s = list.body.result.find((x: any) => x.filename === 'passwd.wav');
+    const s = list.body.result.find((x: Json) => x.filename === 'passwd.wav');
     const del = await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}`, { method: 'DELETE', headers: { 'x-svc-s2t-key': c.batchKey } });
     expect(del.status).toBe(200);
-    const after = ((await del.json()) as any).result;
+    const after = ((await del.json()) as Json).result;
     expect(after.filename).toBe('');
-    const r = (await (await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}/result`, { headers: { 'x-svc-s2t-key': c.batchKey } })).json()) as any;
+    const r = (await (await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}/result`, { headers: { 'x-svc-s2t-key': c.batchKey } })).json()) as Json;
     expect(r.results).toEqual([]);
     expect((await c.json('GET', `/api/v3/speech-to-text/session/${s.session_id}/document`)).body.total_results).toBe(0);
   });

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../common/api';
 import { cleanup, startService, type RunningService } from '../helpers/service';
-import { client, jobDone, until, type Client } from './helpers';
+import { client, jobDone, until, type Client, type Json } from './helpers';
 
 const SECRET = 'receiver-secret-0123';
 
@@ -66,7 +66,7 @@ afterAll(async () => {
 async function uploadText(cl: Client, text: string, name = 'given.txt'): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([text]), name);
-  const up = (await (await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form })).json()) as any;
+  const up = (await (await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form })).json()) as Json;
   return up.file_id;
 }
 
@@ -108,7 +108,7 @@ describe('newer signed callback', () => {
 
     const form = new FormData();
     form.append('file', new Blob([Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(2000, 1)])]), 'bad.wav');
-    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as any;
+    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json;
     const bad = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en', webhook_url: `${rurl}/signed/failed`, webhook_secret: SECRET, webhook_events: ['failed'] });
     await jobDone(c, bad.body.job_id);
     await until('a failed delivery', async () => hitsOn('/signed/failed').length >= 1, 10_000);

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { parseSync } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WatchProfile } from '../../common/ipc';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
+import type { Document } from '../../common/api';
+import { cleanup, loginDemo, startService, tempDir, type RunningService } from '../helpers/service';
 import { speechWav, wordErrorRate } from '../helpers/speech';
 import { PASSAGE } from '../service-work/helpers';
 import { until, watchHarness, type Harness } from './helpers';
@@ -89,7 +90,7 @@ describe('watch folder end to end', () => {
     const heard = txt.toLowerCase().split(/[^a-z']+/);
     expect(KEY_WORDS.filter((w) => heard.includes(w)).length).toBeGreaterThanOrEqual(5);
     // No half-written or temp files are left behind.
-    expect(readdirSync(watched).sort()).toEqual(['passage.srt', 'passage.txt', 'passage.wav']);
+    expect(readdirSync(watched).filter((n) => !n.startsWith('.')).sort()).toEqual(['passage.srt', 'passage.txt', 'passage.wav']);
   }, 150_000);
 
   it('does not upload a renamed or duplicated file again', async () => {
@@ -103,9 +104,9 @@ describe('watch folder end to end', () => {
     expect(serviceUploads()).toBe(1);
   }, 30_000);
 
-  it('writes into an output folder inside the watched folder without looping', async () => {
+  it('writes into an output folder inside the watched folder without looping, moves the source to done/, and refreshes after an edit', async () => {
     const watched = dir('s2t-watched-out-');
-    await h.watch.addFolder(watched, WatchProfile.parse({ formats: [{ format: 'vtt' }, { format: 'txt' }], output: 'folder', outputDir: 'captions' }));
+    await h.watch.addFolder(watched, WatchProfile.parse({ formats: [{ format: 'vtt' }, { format: 'txt' }], output: 'folder', outputDir: 'captions', afterwards: 'move', refreshOnEdit: true }));
     mkdirSync(join(watched, 'sub'));
     copyFileSync(await speechWav('good morning everyone and welcome to the meeting'), join(watched, 'sub', 'morning.wav'));
     const item = await until('delivery', () => h.progress.find((p) => p.path === join(watched, 'sub', 'morning.wav') && p.state === 'delivered'), 90_000);
@@ -117,7 +118,44 @@ describe('watch folder end to end', () => {
     const items = h.watch.items({ folderId: item.folderId });
     expect(items.total).toBe(1);
     expect(h.detected.some((d) => d.path.includes(join(watched, 'captions')))).toBe(false);
+    expect(existsSync(join(watched, 'done', 'sub', 'morning.wav'))).toBe(true);
+    expect(existsSync(join(watched, 'sub', 'morning.wav'))).toBe(false);
+
+    // The user edits the transcript in the app; the delivered files follow.
+    const sessionId = items.items[0].sessionId!;
+    const token = await loginDemo(svc.url);
+    const auth = { authorization: `Bearer ${token}` };
+    const list = (await (await fetch(`${svc.url}/api/v3/speech-to-text/session/${sessionId}/document?include_content=true`, { headers: auth })).json()) as { result: Document[] };
+    const doc = list.result.find((d) => d.type === 'document')!;
+    const body = structuredClone(doc.document!);
+    if (body.content.kind !== 'transcript') throw new Error('expected a transcript');
+    body.content.segments[0].words[0].text = 'Edited';
+    const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sessionId}/document/${doc.id}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ document: body }) });
+    expect(put.status).toBe(200);
+    const rewritten = await h.watch.refreshSession(sessionId);
+    expect(rewritten.sort()).toEqual([join(watched, 'captions', 'sub', 'morning.txt'), join(watched, 'captions', 'sub', 'morning.vtt')]);
+    expect(readFileSync(join(watched, 'captions', 'sub', 'morning.txt'), 'utf8')).toMatch(/^Edited\b/);
   }, 120_000);
+
+  it('uploads a file once when two machines watch the same synced folder', async () => {
+    const shared = dir('s2t-watched-shared-');
+    const other = watchHarness(svc.url, dir('s2t-watch-data-b-'), { machine: 'machine-b' });
+    try {
+      await other.watch.start();
+      await other.watch.addFolder(shared, WatchProfile.parse({ formats: [{ format: 'txt' }] }));
+      await h.watch.addFolder(shared, WatchProfile.parse({ formats: [{ format: 'txt' }] }));
+      const before = serviceUploads();
+      copyFileSync(await speechWav('one file for two machines'), join(shared, 'both.wav'));
+      const states = () => [...h.watch.items().items, ...other.watch.items().items].filter((i) => i.path === join(shared, 'both.wav'));
+      await until('one upload and one claim seen', () => {
+        const s = states();
+        return s.length === 2 && s.some((i) => i.message?.startsWith('transcribed on ')) && s.some((i) => i.sessionId);
+      }, 30_000);
+      expect(serviceUploads()).toBe(before + 1);
+    } finally {
+      await other.watch.close();
+    }
+  }, 60_000);
 
   it('recovers when the service goes down mid-job', async () => {
     const watched = dir('s2t-watched-down-');

@@ -52,7 +52,9 @@ function daemon(watched: string, data: string): Daemon {
     lines.push(line);
     for (const w of [...waiters]) {
       const m = w.re.exec(line);
-      if (m) (waiters.splice(waiters.indexOf(w), 1), w.res(m));
+      if (!m) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.res(m);
     }
   });
   const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
