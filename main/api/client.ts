@@ -119,7 +119,8 @@ export class ApiClient {
       backoffMs: 250,
       maxWaitMs: 60_000,
       fetch: globalThis.fetch.bind(globalThis),
-      ...options,
+      // An option passed as undefined means "the default", not "none".
+      ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
     };
   }
 

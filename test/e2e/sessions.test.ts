@@ -14,13 +14,17 @@ let app: RunningApp;
 let browser: Browser;
 const names = ['board-meeting.wav', 'customer-interview.wav', 'podcast-episode-12.wav'];
 
-async function createSessions(serviceUrl: string): Promise<void> {
+async function serviceLogin(serviceUrl: string): Promise<string> {
   const login = await fetch(`${serviceUrl}/api/v3/auth/login?login_type=token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ username: LOCAL_DEMO.email, password: LOCAL_DEMO.password }),
   });
-  const { access_token } = (await login.json()) as { access_token: string };
+  return ((await login.json()) as { access_token: string }).access_token;
+}
+
+async function createSessions(serviceUrl: string): Promise<void> {
+  const access_token = await serviceLogin(serviceUrl);
   const token = await fetch(`${serviceUrl}/api/v3/tokens`, {
     method: 'POST',
     headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
@@ -33,7 +37,7 @@ async function createSessions(serviceUrl: string): Promise<void> {
     const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, {
       method: 'POST',
       headers: { 'x-svc-s2t-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ language: 'en' }),
+      body: JSON.stringify({ language: 'en', keep_source: true }),
     });
     expect(created.ok).toBe(true);
     const { result } = (await created.json()) as { result: { session_id: string } };
@@ -67,6 +71,54 @@ describe('browser mode', () => {
     for (const name of names) await expect.poll(() => list.getByText(name).count(), { timeout: 30_000 }).toBe(1);
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-results/e2e-sessions.png') });
+  });
+
+  it('opens a finished session: transcript words from real speech, playback, an edit saved, an export downloaded', async () => {
+    // The app is still signed in from the previous test: a new window goes straight to the list.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    await page.goto(app.url);
+    const list = page.getByRole('list', { name: 'Sessions' });
+    // Transcription runs in the service; ask for a sync until the list shows the session completed.
+    await expect
+      .poll(async () => {
+        await page.getByTitle('Sync now').click();
+        return list.getByRole('button', { name: /board-meeting\.wav.*Completed/i }).count();
+      }, { timeout: 90_000, interval: 1000 })
+      .toBe(1);
+    await list.getByRole('button', { name: /board-meeting\.wav/ }).click();
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await expect.poll(() => transcript.textContent(), { timeout: 20_000 }).toMatch(/\w+/);
+    const heard = (await transcript.textContent())!.toLowerCase();
+    expect(['hello', 'end', 'test'].filter((w) => heard.includes(w)).length).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('audio').count()).toBe(1);
+
+    // Edit the first segment and save: the cache takes it at once (and the outbox sends it).
+    await page.locator('.segment .seg-text').first().dblclick();
+    await page.getByLabel('Segment text').fill('hello from the edited transcript');
+    await page.getByRole('heading', { level: 2 }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByText(/^Saved/).count()).toBe(1);
+    await expect.poll(() => transcript.textContent()).toContain('edited transcript');
+
+    await page.getByLabel('Export format').selectOption('srt');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+    const srt = readFileSync((await download.path())!, 'utf8');
+    expect(download.suggestedFilename()).toMatch(/\.srt$/);
+    expect(srt).toMatch(/^1\r?\n\d{2}:\d{2}:\d{2},\d{3} --> /);
+    expect(srt).toContain('edited transcript');
+    await page.screenshot({ path: join(ROOT, 'test-results/e2e-editor.png') });
+
+    // The outbox pushes the edit to the service.
+    const token = await serviceLogin(app.serviceUrl);
+    const sessions = (await (await fetch(`${app.serviceUrl}/api/v3/speech-to-text/session?q=board-meeting`, { headers: { authorization: `Bearer ${token}` } })).json()) as { result: { session_id: string }[] };
+    const sid = sessions.result[0].session_id;
+    await expect
+      .poll(async () => {
+        await page.getByTitle('Sync now').click();
+        const docs = await fetch(`${app.serviceUrl}/api/v3/speech-to-text/session/${sid}/document?include_content=true`, { headers: { authorization: `Bearer ${token}` } });
+        return JSON.stringify(await docs.json());
+      }, { timeout: 30_000, interval: 1000 })
+      .toContain('"text":"edited"');
   });
 
   it('refuses a page opened without the per-run token', async () => {
