@@ -1,11 +1,14 @@
 // Lint, and the import rule between the parts of the house (ARCHITECTURE.md): main, service,
 // preload and renderer may import common; none imports another (the renderer may import types
 // from preload); common and renderer never touch node:* or electron.
+import { builtinModules } from 'node:module';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'url', 'util', 'worker_threads', 'zlib'];
+// Every built-in Node has, bare or with node:, and their subpaths (fs/promises): a hand-picked
+// list let `events` or `buffer` slip through.
+const nodeBuiltins = ['node:*', ...builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `${m}/*`])];
 const noNodeOrElectron = {
   patterns: [{ group: nodeBuiltins, message: 'common/ and renderer/ are environment-free: no Node built-ins.' }],
   paths: [{ name: 'electron', message: 'Only main/ and preload/ may import electron.' }],

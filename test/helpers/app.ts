@@ -17,23 +17,28 @@ export interface RunningApp {
   serviceUrl: string;
   dataDir: string;
   child: ChildProcess;
+  /** What the app printed up to its address lines. */
+  lines: string[];
   stop(): Promise<void>;
 }
 
-export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningApp> {
-  const entry = join(ROOT, 'dist/main/headless.js');
-  if (!existsSync(entry)) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+/** `entry`: the script to run, dist/main/headless.js by default (scripts/start.mjs is `npm start`). */
+export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv; entry?: string } = {}): Promise<RunningApp> {
+  const entry = join(ROOT, opts.entry ?? 'dist/main/headless.js');
+  if (!existsSync(join(ROOT, 'dist/main/headless.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   const dataDir = opts.dataDir ?? tempDir('s2t-app-');
   const child = spawn(process.execPath, [entry, '--data', dataDir], { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const lines = createInterface({ input: child.stdout! });
+  const printed: string[] = [];
   const found = await new Promise<{ url: string; serviceUrl: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`app did not start in 60 s:\n${err}`)), 60_000);
     child.once('exit', (code) => reject(new Error(`app exited with ${code}:\n${err}`)));
     let url = '';
     lines.on('line', (line) => {
+      printed.push(line);
       const a = /^S2T Desktop \(browser mode\): (\S+)$/.exec(line);
       if (a) url = a[1];
       const b = /^Local service (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
@@ -45,6 +50,7 @@ export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv
   });
   return {
     ...found,
+    lines: printed,
     dataDir,
     child,
     async stop() {

@@ -31,6 +31,12 @@ describe('import boundaries', () => {
     expect(r.out).toMatch(/no-restricted-imports/);
   });
 
+  it('lint refuses bare built-ins without node: (events, buffer, fs/promises) in common/', () => {
+    const r = eslint(probe('common/__probe_bare.ts', "import { EventEmitter } from 'events';\nimport { Buffer } from 'buffer';\nimport { readFile } from 'fs/promises';\nexport const f = [EventEmitter, Buffer, readFile];\n"));
+    expect(r.code).not.toBe(0);
+    expect(r.out.match(/no-restricted-imports/g)?.length).toBe(3);
+  });
+
   // common/ is typechecked without node types too, but the `docx` package's typings reference
   // them, so there the lint rule above is what holds; the renderer has no such dependency.
   it('typecheck refuses node:fs in renderer/ (no node types there)', () => {

@@ -1,0 +1,118 @@
+/**
+ * The Electron entry (dist/main/index.js) and the preload (dist/preload/index.cjs), as built, run
+ * against a fake `electron` module, since the Electron binary cannot run on these machines. The
+ * main entry starts the real backend (the embedded local service, the cache) underneath.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { INVOKE_CHANNEL, channelNames } from '../../common/ipc';
+import { ROOT } from '../helpers/service';
+
+interface Report {
+  windows: { options: { webPreferences: Record<string, unknown> }; loaded?: string; shown?: boolean }[];
+  sandbox: boolean;
+  singleInstance: boolean;
+  menus: number;
+  permissions: { p: string; granted: boolean }[];
+  navigation: { toSelfPrevented: boolean; toElsewherePrevented: boolean };
+  windowOpen: { https?: string; file?: string };
+  ipc: { channel?: string; trusted?: { ok: boolean; value?: { signedIn: boolean; mode: string } }; foreignFrame?: { ok: boolean; error?: { code: string } }; badArgs?: { ok: boolean; error?: { code: string } } };
+  exitCode: number | null;
+}
+
+function runMain(): Promise<{ report: Report; code: number | null; stderr: string }> {
+  const userData = mkdtempSync(join(tmpdir(), 's2t-fake-electron-'));
+  const child = spawn(process.execPath, ['--import', join(ROOT, 'test/fixtures/fake-electron/register.mjs'), join(ROOT, 'dist/main/index.js')], {
+    cwd: ROOT,
+    env: { ...process.env, FAKE_ELECTRON_USER_DATA: userData },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const line = stdout.split('\n').find((l) => l.startsWith('FAKE-ELECTRON '));
+      if (!line) return reject(new Error(`no report (exit ${code}): ${stderr}${stdout}`));
+      resolve({ report: JSON.parse(line.slice('FAKE-ELECTRON '.length)) as Report, code, stderr });
+    });
+  });
+}
+
+describe('Electron main entry under a fake electron', () => {
+  it('opens one hardened window on the embedded service, answers only its own frame, and quits cleanly', async () => {
+    const { report, code } = await runMain();
+    expect(code).toBe(0);
+    expect(report.sandbox).toBe(true);
+    expect(report.singleInstance).toBe(true);
+    expect(report.windows).toHaveLength(1);
+    const [win] = report.windows;
+    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(existsSync(String(win.options.webPreferences.preload))).toBe(true);
+    expect(win.loaded && existsSync(win.loaded)).toBe(true);
+    expect(win.shown).toBe(true);
+    // Every permission request is denied; navigation away and new windows are refused.
+    expect(report.permissions.length).toBe(3);
+    expect(report.permissions.every((p) => p.granted === false)).toBe(true);
+    expect(report.navigation).toEqual({ toSelfPrevented: false, toElsewherePrevented: true });
+    expect(report.windowOpen).toEqual({ https: 'deny', file: 'deny' });
+    // IPC: the real backend answers our window; a foreign frame and malformed arguments are refused.
+    expect(report.ipc.channel).toBe(INVOKE_CHANNEL);
+    expect(report.ipc.trusted).toMatchObject({ ok: true, value: { signedIn: false, mode: 'local' } });
+    expect(report.ipc.foreignFrame).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(report.ipc.badArgs).toMatchObject({ ok: false });
+  });
+});
+
+describe('preload under a fake electron', () => {
+  function loadPreload() {
+    const exposed: Record<string, unknown> = {};
+    const sent: unknown[][] = [];
+    const listeners = new Map<string, (...a: unknown[]) => void>();
+    const electron = {
+      contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
+      ipcRenderer: {
+        invoke: async (...a: unknown[]) => (sent.push(a), { ok: true, value: 'answer' }),
+        on: (ch: string, fn: (...a: unknown[]) => void) => listeners.set(ch, fn),
+        removeListener: (ch: string) => listeners.delete(ch),
+      },
+    };
+    const code = readFileSync(join(ROOT, 'dist/preload/index.cjs'), 'utf8');
+    const module = { exports: {} };
+    const required: string[] = [];
+    const require = (id: string) => {
+      required.push(id);
+      if (id === 'electron') return electron;
+      throw new Error(`a sandboxed preload may only require electron, not ${id}`);
+    };
+    runInNewContext(code, { module, exports: module.exports, require, Promise });
+    return { exposed, sent, listeners, required };
+  }
+
+  it('exposes only window.s2t with invoke and on, never ipcRenderer', async () => {
+    const { exposed, sent, listeners, required } = loadPreload();
+    expect(required).toEqual(['electron']);
+    expect(Object.keys(exposed)).toEqual(['s2t']);
+    const s2t = exposed.s2t as { invoke: (c: string, a: unknown) => Promise<unknown>; on: (e: string, fn: (p: unknown) => void) => () => void };
+    expect(Object.keys(s2t).sort()).toEqual(['invoke', 'on']);
+    expect(await s2t.invoke(channelNames[0], {})).toEqual({ ok: true, value: 'answer' });
+    expect(sent).toEqual([[INVOKE_CHANNEL, channelNames[0], {}]]);
+    // An unknown channel is refused in the preload, before anything reaches main.
+    expect(await s2t.invoke('shell.openExternal', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+    expect(sent).toHaveLength(1);
+    expect(() => s2t.on('nope', () => {})).toThrow(/unknown event/);
+    const got: unknown[] = [];
+    const off = s2t.on('cache.changed', (p) => got.push(p));
+    listeners.get('s2t:event:cache.changed')!({ sender: 'ipc' }, { sessions: ['a'] });
+    expect(got).toEqual([{ sessions: ['a'] }]);
+    off();
+    expect(listeners.has('s2t:event:cache.changed')).toBe(false);
+  });
+});
