@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import type { OutboundNetwork } from './net/ssrf';
 
 export interface ServiceConfig {
   host: '127.0.0.1';
@@ -29,6 +30,19 @@ export interface ServiceContext {
   secret: Uint8Array;
   /** The address clients reach us at, e.g. http://127.0.0.1:PORT (known once listening). */
   baseUrl(): string;
+  /** Test seams; absent in production (see ServiceTuning). */
+  tuning?: ServiceTuning;
+}
+
+/**
+ * Seams for tests, set only by code that constructs the service (`serve(argv, tuning)`), never by
+ * a CLI flag or an environment variable, so no user setting can loosen the SSRF guard.
+ */
+export interface ServiceTuning {
+  /** How outbound requests (media_source, webhooks) resolve names and which test servers they may reach. */
+  outbound?: OutboundNetwork;
+  /** Shorter webhook timings, so tests need not wait 20 s or the 2 s … 2 h schedule. */
+  webhooks?: { timeoutMs?: number; retryScheduleSec?: readonly number[] };
 }
 
 export function stderrLogger(quiet = false): Logger {

@@ -16,7 +16,8 @@ import { receiveToFile } from '../media/receive';
 import { invalidFileFormat, sniffFile } from '../media/sniff';
 import { BlockedAddressError, checkUrl, webhookPolicy } from '../net/ssrf';
 import { sessionByPk, touchSession } from '../sessions/repo';
-import { createSessionRow } from '../sessions/routes';
+import { createSessionRow } from '../sessions/create';
+import { requireOwnGlossary, requireOwnCustomModel } from './references';
 
 interface UploadRow {
   file_id: string;
@@ -79,9 +80,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, r
     if (mode === 'align' && !body.transcript_text?.trim()) throw validationError('transcript_text: align needs the text to align');
     const sniffed = await sniffFile(upload.path);
     if (mode !== 'upload' && !sniffed) throw invalidFileFormat();
+    const glossaryId = body.glossary_id === undefined ? undefined : requireOwnGlossary(ctx, body.glossary_id, p.orgId);
+    const customModelId = body.custom_model_id === undefined ? undefined : requireOwnCustomModel(ctx, body.custom_model_id, p.orgId);
     if (body.webhook_url) {
       try {
-        await checkUrl(body.webhook_url, webhookPolicy(ctx.config.allowPrivateWebhooks, false));
+        await checkUrl(body.webhook_url, webhookPolicy(ctx.config.allowPrivateWebhooks, false, ctx.tuning?.outbound));
       } catch (e) {
         if (e instanceof BlockedAddressError) throw validationError(`webhook_url refused: ${e.message}`);
         throw e;
@@ -96,13 +99,12 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, r
           media_path: upload.path,
           date_upload: new Date().toISOString(),
           transcript_text: body.transcript_text ?? null,
-          meta_data: JSON.stringify({ file_id: upload.file_id, ...(body.glossary_id !== undefined ? { glossary_id: String(body.glossary_id) } : {}), ...(body.custom_model_id !== undefined ? { custom_model_id: String(body.custom_model_id) } : {}) }),
         });
         return enqueueJob(ctx.db, ctx.secret, {
           sessionPk: session.id,
           kind: mode,
           fileId: upload.file_id,
-          params: { language: body.language, diarization: body.enable_diarization },
+          params: { language: body.language, diarization: body.enable_diarization, glossaryId, customModelId },
           webhook: body.webhook_url ? { url: body.webhook_url, secret: body.webhook_secret, events: body.webhook_events } : undefined,
           reason: 'batch transcribe',
         });

@@ -11,7 +11,7 @@ import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
-import { Server, EVENTS } from '@tus/server';
+import { Server, EVENTS, type Upload } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TUS_PATH } from '../../common/api';
 import { authenticate, type UserPrincipal } from '../auth/principal';
@@ -38,11 +38,21 @@ class ChecksumError extends Error {
   body = 'Checksum Mismatch\n';
 }
 
-/** FileStore plus the checksum extension. */
+/** FileStore plus the checksum extension, and expiry for unfinished uploads only. */
 class ChecksumFileStore extends FileStore {
   constructor(opts: ConstructorParameters<typeof FileStore>[0]) {
     super(opts);
     this.extensions.push('checksum');
+  }
+
+  /**
+   * tus expires unfinished uploads; a finished one is a file that sessions read, so it must not
+   * answer 410 after 24 h. Without a creation date the library's expiry checks pass it by.
+   */
+  override async getUpload(id: string): Promise<Upload> {
+    const upload = await super.getUpload(id);
+    if (upload.size !== undefined && upload.offset === upload.size) upload.creation_date = undefined;
+    return upload;
   }
 
   override async write(readable: Readable, fileId: string, offset: number): Promise<number> {
@@ -80,9 +90,10 @@ export interface TusMount {
 
 export function mountTus(app: FastifyInstance, ctx: ServiceContext): TusMount {
   const directory = tusDir(ctx.config.dataDir);
+  const store = new ChecksumFileStore({ directory, expirationPeriodInMilliseconds: TUS_EXPIRY_MS });
   const server = new Server({
     path: TUS_PATH,
-    datastore: new ChecksumFileStore({ directory, expirationPeriodInMilliseconds: TUS_EXPIRY_MS }),
+    datastore: store,
     maxSize: TUS_MAX_SIZE,
     respectForwardedHeaders: false,
     async onUploadCreate(_req, upload) {
@@ -135,10 +146,27 @@ export function mountTus(app: FastifyInstance, ctx: ServiceContext): TusMount {
   return {
     server,
     async cleanUpExpired() {
-      const n = await server.cleanUpExpiredUploads();
-      const cutoff = new Date(Date.now() - TUS_EXPIRY_MS).toISOString();
-      ctx.db.prepare("DELETE FROM uploads WHERE via = 'tus' AND complete = 0 AND created_at < ?").run(cutoff);
-      return n;
+      const removed = await removeExpiredUploads(store);
+      const forget = ctx.db.prepare("DELETE FROM uploads WHERE via = 'tus' AND file_id = ?");
+      for (const id of removed) forget.run(id);
+      return removed.length;
     },
   };
+}
+
+/**
+ * Removes unfinished uploads older than TUS_EXPIRY_MS, data and info file alike. Not the library's
+ * deleteExpired: that compares the size with the offset saved at creation (always 0), so it would
+ * also delete finished uploads that sessions still read. Here the offset is the file's real size.
+ */
+async function removeExpiredUploads(store: FileStore, now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const id of (await store.configstore.list?.()) ?? []) {
+    // Finished uploads come back without a creation date (see getUpload), so they never expire.
+    const upload = await store.getUpload(id).catch(() => null);
+    if (!upload?.creation_date || Date.parse(upload.creation_date) + TUS_EXPIRY_MS > now) continue;
+    await store.remove(id);
+    removed.push(id);
+  }
+  return removed;
 }

@@ -7,6 +7,7 @@ import type { Segment, TranscriptContent, Word } from '../../common/transcript/m
 import { CONTENT_VERSION } from '../../common/transcript/model';
 import { runTool, ToolError } from '../media/run-tool';
 import { diarizationNote, PermanentEngineError, type Engine, type EngineInput } from './engine';
+import { PUNCTUATION_NOTE, sentencePerSegment } from './punctuate';
 
 /** Language keys the installed acoustic model serves. */
 export function decodeSupports(language: string): boolean {
@@ -85,7 +86,11 @@ export const decodeEngine: Engine = {
     input.onProgress(20);
     const words = await recognize(input.wavPath, input.language, input.signal);
     input.onProgress(90);
-    const transcript: TranscriptContent = { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: segmentWords(words) };
-    return { transcript, metadata: { engine: 'pocketsphinx', diarization: diarizationNote(input.diarization) } };
+    const segments = segmentWords(words);
+    const transcript: TranscriptContent = { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: input.punctuation ? sentencePerSegment(segments) : segments };
+    return {
+      transcript,
+      metadata: { engine: 'pocketsphinx', diarization: diarizationNote(input.diarization), punctuation: { requested: input.punctuation, ...(input.punctuation ? { note: PUNCTUATION_NOTE } : {}) } },
+    };
   },
 };

@@ -13,6 +13,8 @@ export interface EngineInput {
   /** align: the given text; upload: the given document as text. */
   text?: string;
   diarization: boolean;
+  /** The legacy create's punctuation key (decode only: see ./punctuate). */
+  punctuation: boolean;
   signal: AbortSignal;
   onProgress(percent: number): void;
 }

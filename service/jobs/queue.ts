@@ -15,6 +15,9 @@ export interface JobParams {
   language: string;
   diarization: boolean;
   filename?: string;
+  /** Checked against the organization at transcribe; recorded, not used by the local engine. */
+  glossaryId?: number;
+  customModelId?: number;
 }
 
 export interface JobRow {
@@ -124,7 +127,15 @@ export function toJob(db: Db, row: JobRow): Job {
     updated_at: row.updated_at,
     progress: row.progress,
     estimated_completion: row.status === 'pending' || row.status === 'processing' ? row.estimated_completion : null,
-    metadata: { session_id: session.session_id, ...(row.file_id ? { file_id: row.file_id } : {}), language: params.language, mode: row.kind, attempts: row.attempts },
+    metadata: {
+      session_id: session.session_id,
+      ...(row.file_id ? { file_id: row.file_id } : {}),
+      language: params.language,
+      mode: row.kind,
+      attempts: row.attempts,
+      ...(params.glossaryId !== undefined ? { glossary_id: params.glossaryId } : {}),
+      ...(params.customModelId !== undefined ? { custom_model_id: params.customModelId } : {}),
+    },
     error: row.error,
   };
 }

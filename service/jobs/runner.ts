@@ -15,8 +15,9 @@ import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import { decodeToWav, encodeKeptCopy, MediaError, probe } from '../media/decode';
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
+import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
-import type { SessionRow } from '../sessions/present';
+import { metaData, type SessionRow } from '../sessions/present';
 import { enqueueLegacy, enqueueSigned } from '../webhooks/deliveries';
 import { claimNext, findJob, MAX_JOB_ATTEMPTS, recoverInterrupted, retryDelayMs, type JobParams, type JobRow } from './queue';
 import { transition } from './states';
@@ -32,7 +33,10 @@ export class JobRunner {
 
   constructor(private ctx: ServiceContext) {}
 
+  /** Settles what a previous run left half-done (downloads, running jobs), then starts claiming. */
   start(): void {
+    const downloads = recoverInterruptedDownloads(this.ctx);
+    if (downloads > 0) this.ctx.log.info('interrupted media_source downloads settled after restart', { count: downloads });
     const n = recoverInterrupted(this.ctx.db);
     if (n > 0) this.ctx.log.info('jobs recovered after restart', { count: n });
     this.timer = setInterval(() => this.tick(), 250);
@@ -86,6 +90,7 @@ export class JobRunner {
         language: params.language,
         text,
         diarization: params.diarization,
+        punctuation: session.punctuation === 1,
         signal,
         onProgress: (p) => this.progress(job.job_id, 15 + p * 0.8),
       });
@@ -100,13 +105,14 @@ export class JobRunner {
   private async prepareMedia(job: JobRow, session: SessionRow, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
     if (!session.media_path) throw new PermanentEngineError('This session has no media; upload it first.');
     const info = await probe(session.media_path, signal);
-    if (!info.hasAudio) throw new MediaError('The media file has no audio track.');
+    // Duration first: a video without sound still shows how long it is beside its error.
+    touchSession(this.ctx.db, session.id, { duration: info.durationSec });
+    if (!info.hasAudio) throw new MediaError('The media file has no audio track, so there is nothing to transcribe.');
     const dir = sessionMediaDir(this.ctx.config.dataDir, session.session_id);
     const wavPath = join(dir, 'audio.wav');
     await decodeToWav(session.media_path, wavPath, signal);
     const durationMs = Math.round(info.durationSec * 1000);
     const estimate = new Date(Date.now() + 2000 + durationMs * ESTIMATE_RTF).toISOString();
-    touchSession(this.ctx.db, session.id, { duration: info.durationSec });
     this.progress(job.job_id, 10, estimate);
     if (!session.waveform_path) {
       const wfPath = join(dir, 'waveform.json');
@@ -144,7 +150,13 @@ export class JobRunner {
       transition(db, 'session', session.id, 'completed', 'the engine finished and its documents are stored', { date_finished: now, error: null });
       const fresh = sessionByPk(db, session.id);
       if (fresh.webhook_url) {
-        enqueueLegacy(db, this.ctx.secret, { url: fresh.webhook_url, method: fresh.webhook_method ?? 'POST', headerLines: JSON.parse(fresh.webhook_headers ?? '[]') as string[], sessionId: fresh.session_id });
+        enqueueLegacy(db, this.ctx.secret, {
+          url: fresh.webhook_url,
+          method: fresh.webhook_method ?? 'POST',
+          headerLines: JSON.parse(fresh.webhook_headers ?? '[]') as string[],
+          sessionId: fresh.session_id,
+          metaData: metaData(fresh),
+        });
       }
       this.signedWebhook(job, fresh, 'completed', null);
     }).immediate();

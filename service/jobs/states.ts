@@ -10,7 +10,10 @@ type Edges<S extends string> = Record<S, Partial<Record<S, string>>>;
 
 /** Session status: from -> to -> when it happens (also the README table). */
 export const SESSION_TRANSITIONS: Edges<SessionStatus> = {
-  uploaded: { queued: 'downloaded media_source is put on the work queue' },
+  uploaded: {
+    queued: 'downloaded media_source is put on the work queue',
+    failed: 'the service stopped during the media_source download (recovery at the next start)',
+  },
   queued: { processing: 'a worker claims the job', failed: 'the job was cancelled before it ran' },
   processing: {
     completed: 'the engine finished and its documents are stored',

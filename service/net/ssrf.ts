@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import type { Writable } from 'node:stream';
+import { rootCertificates } from 'node:tls';
 
 export class BlockedAddressError extends Error {}
 
@@ -25,6 +26,22 @@ for (const [net, bits] of [
 
 const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|.*\.internal|.*\.local)$/i;
 
+export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
+
+/**
+ * The network as the guard sees it. Production uses the defaults; tests inject a resolver (a fake
+ * DNS) and the exact addresses of their own servers, so the real checks run unchanged against them.
+ */
+export interface OutboundNetwork {
+  resolve?: Resolver;
+  /** Exact addresses let through the private-range check (a test's servers on 127.0.0.2). */
+  exemptAddresses?: readonly string[];
+  /** Extra trusted CA certificate (PEM), added to the system roots (a test's https receiver). */
+  ca?: string;
+}
+
 export interface GuardPolicy {
   /** Loopback, private addresses and http allowed (tests only: --allow-private-webhooks). */
   allowPrivate: boolean;
@@ -32,6 +49,7 @@ export interface GuardPolicy {
   requireHttps: boolean;
   /** Refuse a literal IP address as host (legacy callbacks). */
   refuseBareIp: boolean;
+  network?: OutboundNetwork;
 }
 
 export function isBlockedAddress(address: string): boolean {
@@ -58,19 +76,23 @@ export async function checkUrl(raw: string | URL, policy: GuardPolicy): Promise<
   }
   if (url.username || url.password) throw new BlockedAddressError('credentials in the URL are not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // "localhost." is the same name as "localhost": the name rules see it without the root dot.
+  const name = host.replace(/\.+$/, '');
   if (!policy.allowPrivate) {
     if (policy.refuseBareIp && isIP(host)) throw new BlockedAddressError('a bare IP address is not allowed; use a host name');
-    if (BLOCKED_NAMES.test(host)) throw new BlockedAddressError(`the host ${host} is not allowed`);
+    if (BLOCKED_NAMES.test(name)) throw new BlockedAddressError(`the host ${host} is not allowed`);
   }
   let addresses: { address: string; family: number }[];
   try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await (policy.network?.resolve ?? systemResolver)(host);
   } catch {
     throw new BlockedAddressError(`the host ${host} does not resolve`);
   }
   if (addresses.length === 0) throw new BlockedAddressError(`the host ${host} does not resolve`);
   if (!policy.allowPrivate) {
-    const bad = addresses.find((a) => isBlockedAddress(a.address));
+    const exempt = new Set(policy.network?.exemptAddresses ?? []);
+    // Every address must pass: a name with one public and one private address could connect to either.
+    const bad = addresses.find((a) => !exempt.has(a.address) && isBlockedAddress(a.address));
     if (bad) throw new BlockedAddressError(`the host ${host} resolves to a private, loopback, link-local or metadata address`);
   }
   return { url, ...addresses[0] };
@@ -126,6 +148,7 @@ function requestOnce(url: URL, address: string, family: number, opts: GuardedReq
         // Connect to the address we checked, not to whatever DNS answers next.
         lookup: ((_h: string, o: { all?: boolean }, cb: (...a: unknown[]) => void) => (o?.all ? cb(null, [{ address, family }]) : cb(null, address, family))) as never,
         signal: AbortSignal.timeout(remaining),
+        ...(url.protocol === 'https:' && opts.policy.network?.ca ? { ca: [...rootCertificates, opts.policy.network.ca] } : {}),
       },
       (res) => {
         const status = res.statusCode ?? 0;
@@ -168,8 +191,10 @@ function requestOnce(url: URL, address: string, family: number, opts: GuardedReq
 }
 
 /** Policy for media_source downloads: public http(s) only; the webhook test flag never loosens it. */
-export const MEDIA_SOURCE_POLICY: GuardPolicy = { allowPrivate: false, requireHttps: false, refuseBareIp: false };
+export function mediaSourcePolicy(network?: OutboundNetwork): GuardPolicy {
+  return { allowPrivate: false, requireHttps: false, refuseBareIp: false, network };
+}
 
-export function webhookPolicy(allowPrivateWebhooks: boolean, legacy: boolean): GuardPolicy {
-  return { allowPrivate: allowPrivateWebhooks, requireHttps: true, refuseBareIp: legacy };
+export function webhookPolicy(allowPrivateWebhooks: boolean, legacy: boolean, network?: OutboundNetwork): GuardPolicy {
+  return { allowPrivate: allowPrivateWebhooks, requireHttps: true, refuseBareIp: legacy, network };
 }

@@ -44,9 +44,15 @@ function signedUrl(ctx: ServiceContext, routeId: 'sessions.media' | 'sessions.wa
   return `${ctx.baseUrl()}${buildPath(routes[routeId].path, { sessionId })}?exp=${exp}&sig=${sig}`;
 }
 
+/** The legacy create's meta_data, as the client gave it (string values), or undefined when none was given. */
+export function metaData(row: Pick<SessionRow, 'meta_data'>): Record<string, string> | undefined {
+  return row.meta_data ? (JSON.parse(row.meta_data) as Record<string, string>) : undefined;
+}
+
 /**
  * A session row as the wire resource. media_url is a signed link to the kept copy (empty when the
- * media is not kept); wave_info_url a signed link to the waveform once it exists.
+ * media is not kept); wave_info_url a signed link to the waveform once it exists; meta_data is
+ * given back as the legacy create received it, when it was given.
  */
 export function toSession(ctx: ServiceContext, row: SessionRow): Session {
   return {
@@ -70,5 +76,6 @@ export function toSession(ctx: ServiceContext, row: SessionRow): Session {
     diarization: row.diarization === 1,
     session_mode: row.session_mode as Session['session_mode'],
     allow_magic_link_export: row.allow_magic_link_export === 1,
+    ...(row.meta_data ? { meta_data: metaData(row) } : {}),
   };
 }

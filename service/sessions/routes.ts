@@ -1,6 +1,6 @@
 /** Session routes of the table (sessions.list lives in ./list). */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LegacyResult } from '../../common/api';
@@ -11,81 +11,24 @@ import { resolveShare } from '../documents/share';
 import { listDocuments, parseBody } from '../documents/store';
 import { documentError, plainError, validationError } from '../http/errors';
 import { handle, SENT } from '../http/handle';
-import { enqueueJob } from '../jobs/queue';
-import { recordCreated, transition } from '../jobs/states';
+import { transition } from '../jobs/states';
 import type { JobRunner } from '../jobs/runner';
 import { sanitizeFilename, sessionMediaDir } from '../media/paths';
 import { serveFileWithRanges } from '../media/range';
 import { receiveToFile } from '../media/receive';
-import { invalidFileFormat, sniffFile } from '../media/sniff';
+import { invalidFileFormat } from '../media/sniff';
 import { verifySigned } from '../net/signed-url';
-import { BlockedAddressError, checkUrl, guardedFetch, MEDIA_SOURCE_POLICY, webhookPolicy } from '../net/ssrf';
+import { BlockedAddressError, checkUrl, webhookPolicy } from '../net/ssrf';
+import { attachMedia, createSessionRow, storeMedia } from './create';
+import { downloadMediaSource } from './media-source';
 import { toSession, type SessionRow } from './present';
-import { findSession, newSessionId, requireSession, sessionByPk, touchSession } from './repo';
-
-/** Caps on a media_source download. */
-export const MEDIA_SOURCE_MAX_BYTES = 2 * 1024 ** 3;
-export const MEDIA_SOURCE_TIMEOUT_MS = 10 * 60_000;
+import { findSession, requireSession, sessionByPk, touchSession } from './repo';
 
 const user = (p: { kind: string }) => p as UserPrincipal;
-
-export function createSessionRow(
-  ctx: ServiceContext,
-  p: UserPrincipal,
-  s: { language: string; status: 'queued' | 'uploaded'; mode: string; keepMedia: boolean; diarization: boolean; punctuation?: boolean; filename?: string; mediaType?: string },
-): SessionRow {
-  const now = new Date().toISOString();
-  const sessionId = newSessionId();
-  const info = ctx.db
-    .prepare(
-      `INSERT INTO sessions (session_id, org_id, user_id, filename, language, status, session_mode, keep_media, diarization, punctuation, media_type, created_at, last_modified)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(sessionId, p.orgId, p.userId, s.filename ?? '', s.language, s.status, s.mode, s.keepMedia ? 1 : 0, s.diarization ? 1 : 0, s.punctuation ? 1 : 0, s.mediaType ?? '', now, now);
-  recordCreated(ctx.db, 'session', Number(info.lastInsertRowid), s.status, s.status === 'uploaded' ? 'created from media_source' : 'created');
-  return sessionByPk(ctx.db, Number(info.lastInsertRowid));
-}
-
-/** Stores new media for a session (replacing old), fills media_type and queues the session's job. */
-export function attachMedia(ctx: ServiceContext, session: SessionRow, m: { path: string; filename: string; mediaType: string; transcriptText?: string | null; kind?: 'decode' | 'align' | 'upload' }): void {
-  ctx.db.transaction(() => {
-    touchSession(ctx.db, session.id, {
-      filename: m.filename,
-      media_type: m.mediaType,
-      media_path: m.path,
-      kept_path: null,
-      waveform_path: null,
-      date_upload: new Date().toISOString(),
-      ...(m.transcriptText !== undefined ? { transcript_text: m.transcriptText } : {}),
-      ...(m.kind ? { session_mode: m.kind } : {}),
-    });
-    const fresh = sessionByPk(ctx.db, session.id);
-    const kind = (m.kind ?? fresh.session_mode ?? 'decode') as 'decode' | 'align' | 'upload';
-    enqueueJob(ctx.db, ctx.secret, { sessionPk: session.id, kind, params: { language: fresh.language, diarization: fresh.diarization === 1 }, reason: 'media uploaded' });
-  }).immediate();
-}
 
 function assertNotBusy(ctx: ServiceContext, session: SessionRow): void {
   const open = ctx.db.prepare("SELECT job_id FROM jobs WHERE session_pk = ? AND status IN ('pending', 'processing')").get(session.id);
   if (open) throw documentError(409, 'conflict', 'the session is being processed; wait until its job ends');
-}
-
-/** Saves an uploaded file into the session's media folder after sniffing it; returns the stored path and type. */
-async function storeMedia(ctx: ServiceContext, session: SessionRow, tmp: string, allowDocument: boolean): Promise<{ path: string; mediaType: string }> {
-  const dir = sessionMediaDir(ctx.config.dataDir, session.session_id);
-  const sniffed = await sniffFile(tmp);
-  if (!sniffed) {
-    if (allowDocument) {
-      const path = join(dir, 'source.txt');
-      await rename(tmp, path);
-      return { path, mediaType: 'text/plain' };
-    }
-    await rm(tmp, { force: true });
-    throw invalidFileFormat();
-  }
-  const path = join(dir, `source.${sniffed.ext}`);
-  await rename(tmp, path);
-  return { path, mediaType: sniffed.mime };
 }
 
 function legacyResult(ctx: ServiceContext, session: SessionRow): LegacyResult {
@@ -116,14 +59,14 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     const p = user(principal);
     if (body.webhook_url) {
       try {
-        await checkUrl(body.webhook_url, webhookPolicy(ctx.config.allowPrivateWebhooks, true));
+        await checkUrl(body.webhook_url, webhookPolicy(ctx.config.allowPrivateWebhooks, true, ctx.tuning?.outbound));
       } catch (e) {
         if (e instanceof BlockedAddressError) throw validationError(`webhook_url refused: ${e.message}`);
         throw e;
       }
     }
     const mode = body.session_mode ?? 'decode';
-    let session = createSessionRow(ctx, p, {
+    const session = createSessionRow(ctx, p, {
       language: body.language,
       status: body.media_source ? 'uploaded' : 'queued',
       mode,
@@ -137,37 +80,11 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
       webhook_headers: body.webhook_headers ? JSON.stringify(body.webhook_headers) : null,
       meta_data: body.meta_data ? JSON.stringify(body.meta_data) : null,
     });
-    if (body.media_source) {
-      const dir = sessionMediaDir(ctx.config.dataDir, session.session_id);
-      const tmp = join(dir, 'download.tmp');
-      try {
-        const res = await guardedFetch(body.media_source, {
-          timeoutMs: MEDIA_SOURCE_TIMEOUT_MS,
-          maxBytes: MEDIA_SOURCE_MAX_BYTES,
-          policy: MEDIA_SOURCE_POLICY,
-          sink: createWriteStream(tmp, { mode: 0o600 }),
-        });
-        if (res.status >= 300) throw new Error(`the media server answered ${res.status}`);
-      } catch (e) {
-        await rm(tmp, { force: true });
-        ctx.db.prepare('DELETE FROM sessions WHERE id = ?').run(session.id);
-        throw validationError(`media_source refused: ${(e as Error).message}`);
-      }
-      const stored = await storeMedia(ctx, session, tmp, mode === 'upload').catch((e) => {
-        ctx.db.prepare('DELETE FROM sessions WHERE id = ?').run(session.id);
-        throw e;
-      });
-      const name = sanitizeFilename(new URL(body.media_source).pathname.split('/').pop(), 'media');
-      touchSession(ctx.db, session.id, { filename: name, media_type: stored.mediaType, media_path: stored.path, date_upload: new Date().toISOString() });
-      session = sessionByPk(ctx.db, session.id);
-      const answer = toSession(ctx, session);
-      ctx.db.transaction(() =>
-        enqueueJob(ctx.db, ctx.secret, { sessionPk: session.id, kind: mode, params: { language: session.language, diarization: session.diarization === 1 }, reason: 'media_source downloaded' }),
-      ).immediate();
-      return { count: 1, total_results: 1, result: { duration: answer.duration, error: answer.error, filename: answer.filename, media_type: answer.media_type, media_url: answer.media_url, session_id: answer.session_id, status: 'uploaded' } };
-    }
-    const s = toSession(ctx, sessionByPk(ctx.db, session.id));
-    return { count: 1, total_results: 1, result: { duration: s.duration, error: s.error, filename: s.filename, media_type: s.media_type, media_url: s.media_url, session_id: s.session_id, status: s.status ?? 'queued' } };
+    const row = body.media_source ? await downloadMediaSource(ctx, sessionByPk(ctx.db, session.id), body.media_source) : sessionByPk(ctx.db, session.id);
+    const s = toSession(ctx, row);
+    // With media_source the answer is `uploaded` even though the job was queued right after (the spec's status for this answer).
+    const status = body.media_source ? 'uploaded' : (s.status ?? 'queued');
+    return { count: 1, total_results: 1, result: { duration: s.duration, error: s.error, filename: s.filename, media_type: s.media_type, media_url: s.media_url, session_id: s.session_id, status } };
   });
 
   handle(app, ctx, 'sessions.get', async ({ params, principal }) => {
@@ -270,6 +187,4 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     await reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, max-age=3600').send(createReadStream(s.waveform_path));
     return SENT;
   });
-
-
 }

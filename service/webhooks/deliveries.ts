@@ -37,10 +37,13 @@ export function parseHeaderLines(lines: string[]): Record<string, string> {
   return out;
 }
 
-/** Legacy callback: success only, no results in the body, X-Svc-Session and X-Alt-Session. */
-export function enqueueLegacy(db: Db, secret: Uint8Array, s: { url: string; method: string; headerLines: string[]; sessionId: string }): string {
+/**
+ * Legacy callback: success only, no results in the body, X-Svc-Session and X-Alt-Session. The
+ * create's meta_data comes back in the body, so a receiver can match the callback to its own record.
+ */
+export function enqueueLegacy(db: Db, secret: Uint8Array, s: { url: string; method: string; headerLines: string[]; sessionId: string; metaData?: Record<string, string> }): string {
   const id = randomUUID();
-  const body = JSON.stringify({ session_id: s.sessionId, status: 'completed' });
+  const body = JSON.stringify({ session_id: s.sessionId, status: 'completed', ...(s.metaData ? { meta_data: s.metaData } : {}) });
   insert(db, secret, {
     id,
     kind: 'legacy',
@@ -77,8 +80,14 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | null = null;
   private inFlight = new Set<string>();
   private stopped = false;
+  private readonly timeoutMs: number;
+  private readonly scheduleSec: readonly number[];
 
-  constructor(private ctx: ServiceContext) {}
+  constructor(private ctx: ServiceContext) {
+    // Tests shorten these through the service's construction (ServiceTuning); users cannot.
+    this.timeoutMs = ctx.tuning?.webhooks?.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.scheduleSec = ctx.tuning?.webhooks?.retryScheduleSec ?? RETRY_SCHEDULE_SEC;
+  }
 
   start(): void {
     this.timer = setInterval(() => this.tick(), 500);
@@ -109,10 +118,11 @@ export class DeliveryWorker {
         method: d.method,
         headers: JSON.parse(unseal(this.ctx.secret, d.headers)) as Record<string, string>,
         body: d.body,
-        timeoutMs: DELIVERY_TIMEOUT_MS,
+        timeoutMs: this.timeoutMs,
         maxBytes: 64 * 1024,
         maxRedirects: 0,
-        policy: webhookPolicy(this.ctx.config.allowPrivateWebhooks, d.kind === 'legacy'),
+        // Checked again at every attempt: the name may resolve elsewhere now than at create time.
+        policy: webhookPolicy(this.ctx.config.allowPrivateWebhooks, d.kind === 'legacy', this.ctx.tuning?.outbound),
       });
       if (res.status < 200 || res.status >= 300) error = `receiver answered ${res.status}`;
     } catch (e) {
@@ -124,10 +134,10 @@ export class DeliveryWorker {
       this.ctx.db.prepare("UPDATE webhook_deliveries SET status = 'delivered', attempts = ?, delivered_at = ?, last_error = NULL WHERE delivery_id = ?").run(attempts, new Date().toISOString(), d.delivery_id);
       return;
     }
-    const gaveUp = attempts >= MAX_ATTEMPTS;
+    const gaveUp = attempts > this.scheduleSec.length;
     this.ctx.db
       .prepare('UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ? WHERE delivery_id = ?')
-      .run(gaveUp ? 'failed' : 'pending', attempts, Date.now() + (RETRY_SCHEDULE_SEC[attempts - 1] ?? 0) * 1000, error, d.delivery_id);
+      .run(gaveUp ? 'failed' : 'pending', attempts, Date.now() + (this.scheduleSec[attempts - 1] ?? 0) * 1000, error, d.delivery_id);
     this.ctx.log.warn('webhook delivery failed', { delivery_id: d.delivery_id, attempt: attempts, gave_up: gaveUp, error });
   }
 }

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlockedAddressError, checkUrl, guardedFetch, isBlockedAddress, MEDIA_SOURCE_POLICY, webhookPolicy } from '../../service/net/ssrf';
+import { BlockedAddressError, checkUrl, guardedFetch, isBlockedAddress, mediaSourcePolicy, webhookPolicy } from '../../service/net/ssrf';
 
 let server: Server;
 let base: string;
@@ -30,10 +30,24 @@ describe('ssrf guard', () => {
 
   it('refuses by scheme, name and resolved address; URL tricks normalise to the address they mean', async () => {
     for (const u of [`${base}/x`, 'http://localhost/x', 'http://0x7f.1/x', 'http://[::ffff:7f00:1]/x', 'http://metadata.google.internal/', 'ftp://example.com/x', 'http://user:pw@example.com/']) {
-      await expect(checkUrl(u, MEDIA_SOURCE_POLICY), u).rejects.toBeInstanceOf(BlockedAddressError);
+      await expect(checkUrl(u, mediaSourcePolicy()), u).rejects.toBeInstanceOf(BlockedAddressError);
     }
     await expect(checkUrl('http://example.com/x', webhookPolicy(false, false))).rejects.toThrow(/https/);
     await expect(checkUrl('https://93.184.216.34/x', webhookPolicy(false, true))).rejects.toThrow(/bare IP/);
+  });
+
+  it('a trailing dot does not slip a name past the name rules; an injected network exempts only the exact addresses given', async () => {
+    const fake: Record<string, string[]> = { 'own.test': ['127.0.0.2'], 'mixed.test': ['127.0.0.2', '10.0.0.1'], 'localhost.': ['127.0.0.2'] };
+    const network = { resolve: async (h: string) => (fake[h] ?? []).map((address) => ({ address, family: 4 })), exemptAddresses: ['127.0.0.2'] };
+    const policy = mediaSourcePolicy(network);
+    for (const u of ['http://localhost./x', 'http://LocalHost../x', 'http://api.localhost./x', 'http://metadata.google.internal./x']) {
+      await expect(checkUrl(u, policy), u).rejects.toThrow(/is not allowed/);
+    }
+    await expect(checkUrl('http://own.test/x', policy)).resolves.toMatchObject({ address: '127.0.0.2' });
+    await expect(checkUrl('http://own.test/x', mediaSourcePolicy())).rejects.toBeInstanceOf(BlockedAddressError); // real DNS: no such name
+    await expect(checkUrl('http://mixed.test/x', policy)).rejects.toThrow(/resolves to a private/);
+    await expect(checkUrl('http://127.0.0.1/x', policy)).rejects.toThrow(/resolves to a private/);
+    await expect(checkUrl('http://nothing.test/x', policy)).rejects.toThrow(/does not resolve/);
   });
 
   it('caps size and time and follows redirects through the guard', async () => {

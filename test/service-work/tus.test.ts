@@ -1,16 +1,18 @@
 /**
  * tus 1.0 against the running service: a 3 GB upload (sparse file with random blocks, streamed by
  * tus-js-client) interrupted halfway and resumed, bytes equal by SHA-1, the service's peak RSS
- * under 300 MB; and the protocol's extensions one by one with raw requests.
+ * under 300 MB; the protocol's extensions one by one with raw requests; the 64 GiB limit; and the
+ * expiry clean-up, which removes unfinished uploads past 24 h and keeps finished ones.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, openSync, closeSync, writeSync, ftruncateSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, openSync, closeSync, writeSync, ftruncateSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TUS_PATH } from '../../common/api';
 import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { addUser, client, login, type Client } from './helpers';
+import { addUser, client, login, until, type Client } from './helpers';
+import { readDb } from './test-network';
 
 const SIZE = 3 * 1024 ** 3;
 
@@ -127,5 +129,50 @@ describe('tus', () => {
     const del = await fetch(loc, { method: 'DELETE', headers: tusHeaders });
     expect(del.status).toBe(204);
     expect([404, 410]).toContain((await fetch(loc, { method: 'HEAD', headers: tusHeaders })).status);
+  });
+
+  it('takes an Upload-Length of exactly 64 GiB and refuses one byte more with 413', async () => {
+    const tusHeaders = { ...c.bearer, 'Tus-Resumable': '1.0.0' };
+    const over = await fetch(`${svc.url}${TUS_PATH}`, { method: 'POST', headers: { ...tusHeaders, 'Upload-Length': String(64 * 1024 ** 3 + 1) } });
+    expect(over.status).toBe(413);
+    const atLimit = await fetch(`${svc.url}${TUS_PATH}`, { method: 'POST', headers: { ...tusHeaders, 'Upload-Length': String(64 * 1024 ** 3) } });
+    expect(atLimit.status).toBe(201);
+    expect((await fetch(new URL(atLimit.headers.get('location')!, svc.url), { method: 'DELETE', headers: tusHeaders })).status).toBe(204);
+  });
+
+  it('the clean-up removes an unfinished upload past its expiry, file and record, and keeps finished and recent ones', async () => {
+    const tusHeaders = { ...c.bearer, 'Tus-Resumable': '1.0.0' };
+    const start = async (length: number, body: string) => {
+      const r = await fetch(`${svc.url}${TUS_PATH}`, { method: 'POST', headers: { ...tusHeaders, 'Upload-Length': String(length), 'Content-Type': 'application/offset+octet-stream' }, body });
+      expect(r.status).toBe(201);
+      return new URL(r.headers.get('location')!, svc.url).href;
+    };
+    const expired = await start(100, 'ten bytes!');
+    const finished = await start(10, 'ten bytes!');
+    const recent = await start(100, 'ten bytes!');
+    const file = (url: string) => join(svc.dataDir, 'tus', url.split('/').pop()!);
+
+    // Backdate two uploads by 25 hours, as if the service had been off since then; restart runs the clean-up.
+    await svc.stop();
+    for (const url of [expired, finished]) {
+      const info = JSON.parse(readFileSync(`${file(url)}.json`, 'utf8')) as { creation_date: string };
+      info.creation_date = new Date(Date.now() - 25 * 3600_000).toISOString();
+      writeFileSync(`${file(url)}.json`, JSON.stringify(info));
+    }
+    svc = await startService({ dataDir: svc.dataDir });
+    const moved = (url: string) => url.replace(/^http:\/\/127\.0\.0\.1:\d+/, svc.url);
+
+    await until('the clean-up', async () => !existsSync(file(expired)), 15_000, 100);
+    expect(existsSync(`${file(expired)}.json`)).toBe(false);
+    expect([404, 410]).toContain((await fetch(moved(expired), { method: 'HEAD', headers: tusHeaders })).status);
+    const rows = readDb(svc.dataDir, (db) => db.prepare("SELECT file_id FROM uploads WHERE via = 'tus'").all() as { file_id: string }[]).map((r) => r.file_id);
+    expect(rows).not.toContain(expired.split('/').pop());
+
+    for (const [url, offset] of [[finished, '10'], [recent, '10']] as const) {
+      const head = await fetch(moved(url), { method: 'HEAD', headers: tusHeaders });
+      expect(head.status, url).toBe(200);
+      expect(head.headers.get('upload-offset')).toBe(offset);
+      expect(readFileSync(file(url), 'utf8')).toBe('ten bytes!');
+    }
   });
 });

@@ -1,0 +1,86 @@
+/**
+ * Constructs and runs the service: `serve(argv)` is what `npm run service` runs (through cli.ts).
+ * Tests that need a fake DNS or short webhook timings call `serve(argv, tuning)` from their own
+ * entry script; no flag or environment variable reaches `tuning`.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildApp } from './app';
+import { createUser, findUserByEmail } from './auth/users';
+import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuning } from './context';
+import { openDb } from './db';
+import { migrations } from './migrations';
+import { startWork, stopWork } from './work-routes';
+
+function loadSecret(dataDir: string): Uint8Array {
+  const file = join(dataDir, 'secret.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return new Uint8Array(readFileSync(file));
+}
+
+function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer`);
+  return n;
+}
+
+export async function serve(argv: string[], tuning?: ServiceTuning): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '0' },
+      data: { type: 'string', default: '.data/service' },
+      'demo-user': { type: 'string' },
+      'demo-password': { type: 'string' },
+      'allow-private-webhooks': { type: 'boolean', default: false },
+      'rate-limit': { type: 'string', default: '6000' },
+      'rate-window-seconds': { type: 'string', default: '60' },
+      'engine-concurrency': { type: 'string', default: '1' },
+      quiet: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const dataDir = resolve(values.data!);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const config: ServiceConfig = {
+    host: '127.0.0.1',
+    port: Number(values.port),
+    dataDir,
+    allowPrivateWebhooks: values['allow-private-webhooks']!,
+    rateLimit: { max: positiveInt('--rate-limit', values['rate-limit']!), windowMs: positiveInt('--rate-window-seconds', values['rate-window-seconds']!) * 1000 },
+    engineConcurrency: positiveInt('--engine-concurrency', values['engine-concurrency']!),
+    bodyLimitBytes: 16 * 1024 * 1024,
+  };
+  const db = openDb(join(dataDir, 'service.db'), migrations);
+  let baseUrl = '';
+  const ctx: ServiceContext = { db, config, log: stderrLogger(values.quiet), secret: loadSecret(dataDir), baseUrl: () => baseUrl, tuning };
+
+  const demoUser = values['demo-user'];
+  if (demoUser) {
+    if (!values['demo-password']) throw new Error('--demo-user needs --demo-password');
+    if (!findUserByEmail(db, demoUser)) await createUser(db, { email: demoUser, password: values['demo-password'], roles: ['CUSTOMER', 'DEVELOPER'], firstName: 'Demo', lastName: 'User' });
+  }
+
+  const app = await buildApp(ctx);
+  const address = await app.listen({ host: config.host, port: config.port });
+  baseUrl = address.replace('localhost', '127.0.0.1');
+  startWork(ctx);
+  process.stdout.write(`listening ${baseUrl}\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    ctx.log.info('shutting down', { signal });
+    await stopWork(ctx);
+    await app.close();
+    db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
