@@ -1,8 +1,9 @@
 /**
  * All nine export formats for a 3-hour transcript (27,000 words), per format, and SRT/VTT writing
- * beside the npm `subtitle` package writing the same cues (its stringifySync).
+ * beside the npm `subtitle` package writing the same cues (its stringifySync). No library renders
+ * the other formats from this model, so each format's peer is a raw baseline measured beside it:
+ * JSON.stringify of the same document, encoded as UTF-8 (the least work that turns it into bytes).
  */
-import { readFileSync } from 'node:fs';
 import { stringifySync, type NodeList } from 'subtitle';
 import type { ExportFormat } from '../common/api/enums';
 import { ExportFormat as ExportFormats } from '../common/api/enums';
@@ -11,6 +12,7 @@ import { outputCues, resolveSource } from '../common/formats/source';
 import { writeSrt } from '../common/formats/srt';
 import { writeVtt } from '../common/formats/vtt';
 import type { TranscriptContent } from '../common/transcript/model';
+import { pdfFonts, printedText } from '../main/platform/fonts';
 import { row, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const VOCAB = 'the of and to a in that is was he for it with as his on be at by I this had not are but from or have an they which one you were her all she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people'.split(' ');
@@ -53,8 +55,10 @@ export const formatsBench: BenchModule = {
   async run(): Promise<BenchRow[]> {
     const content = threeHourTranscript();
     const doc = { filename: 'three-hours.mp4', language: 'en', timecode_offset: '00:00:00:00', document: { document_type: 'transcript' as const, metadata: { frame_rate: 25 }, content } };
-    const font = readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf');
-    const boldFont = readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf');
+    // The fonts the app uses: the bundled DejaVu Sans, found by the app's loader.
+    const fonts = pdfFonts(printedText(content, doc.filename));
+    const encoder = new TextEncoder();
+    const rawBaseline = () => encoder.encode(JSON.stringify(doc));
     const rows: BenchRow[] = [];
 
     // Same cues for both writers: the segmentation is ours, the text writing is compared.
@@ -70,12 +74,15 @@ export const formatsBench: BenchModule = {
     }
 
     let total = 0;
+    let totalBaseline = 0;
     for (const f of ExportFormats.options as ExportFormat[]) {
-      const ms = await median(5, () => renderExport(f, doc, { font, boldFont }));
+      const ms = await median(5, () => renderExport(f, doc, fonts));
+      const base = await median(5, rawBaseline);
       total += ms;
-      rows.push(row({ name: `formats ${f} render 3 h / 27,000 words`, unit: 'ms', ours: ms, peer: null, target: 'part of the 1 s total', met: null }));
+      totalBaseline += base;
+      rows.push(row({ name: `formats ${f} render 3 h / 27,000 words vs raw baseline (JSON.stringify + UTF-8 of the document)`, unit: 'ms', ours: ms, peer: base, target: 'part of the 1 s total', met: null }));
     }
-    rows.push(row({ name: 'formats all nine formats, 3 h transcript', unit: 'ms', ours: total, peer: null, target: '< 1000 ms', met: total < 1000 }));
+    rows.push(row({ name: 'formats all nine formats, 3 h transcript vs nine raw baselines (JSON.stringify + UTF-8)', unit: 'ms', ours: total, peer: totalBaseline, target: '< 1000 ms', met: total < 1000 }));
     return rows;
   },
 };

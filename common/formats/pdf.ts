@@ -6,6 +6,10 @@
  */
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+// @pdf-lib/fontkit was compiled with Babel's regenerator and calls a global regeneratorRuntime in
+// its Indic and Universal shapers (pdf-lib issues #785, #1419): without it Devanagari, Tamil...
+// make PDF export throw. The runtime installs that global.
+import 'regenerator-runtime/runtime.js';
 import { documentRows, summaryOf } from './rows';
 import type { ExportOptions, ExportSource } from './source';
 
@@ -33,10 +37,20 @@ const NEEDS_SHAPING = /[\u0300-\u036F\u0483-\u0489\u0591-\u08FF\u0900-\u0DFF\u0E
  */
 const plainFontkit: Fontkit = {
   create(buffer, postscriptName) {
-    const font = fontkit.create(buffer, postscriptName);
+    // A TrueType collection (Debian's Noto CJK is a .ttc) embeds its first face.
+    const opened = fontkit.create(buffer, postscriptName) as ReturnType<Fontkit['create']> | { fonts: ReturnType<Fontkit['create']>[] };
+    const font = 'fonts' in opened ? opened.fonts[0] : opened;
     const layout = font.layout.bind(font);
-    // fontkit shapes right-to-left runs and returns them in display order already.
-    font.layout = (text, features) => (NEEDS_SHAPING.test(text) ? layout(text, features) : ({ glyphs: font.glyphsForString(text) } as GlyphRun));
+    const unshaped = (text: string) => ({ glyphs: font.glyphsForString(text) }) as GlyphRun;
+    font.layout = (text, features) => {
+      if (!NEEDS_SHAPING.test(text)) return unshaped(text);
+      try {
+        return layout(text, features); // right-to-left runs come back in display order already
+      } catch {
+        // fontkit's Universal shaper throws on some malformed clusters: draw them unshaped, never fail the export.
+        return unshaped(text);
+      }
+    };
     return font;
   },
 };

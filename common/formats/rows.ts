@@ -14,7 +14,7 @@ export interface DocRow {
 
 export function documentRows(src: ExportSource, opts: ExportOptions): DocRow[] {
   const t = outputTranscript(src);
-  const names = new Map(t.speakers.map((s) => [s.id, s.name.trim()]));
+  const names = new Map(t.speakers.map((s) => [s.id, cleanLine(s.name)]));
   const showSpeakers = opts.speakers !== 'none';
   const stamp = src.offsetMs ? (ms: number) => msToTimecode(ms, src.frameRate) : formatHms;
   const rows: DocRow[] = [];

@@ -27,6 +27,9 @@ export function readSbv(input: Uint8Array | string): CaptionContent {
     const start = clockMs(m[1], m[2], m[3], m[4]);
     const end = clockMs(m[5], m[6], m[7], m[8]);
     if (end < start) throw new FormatError('sbv', 'the cue ends before it starts', { line: b.line });
+    // A timing line in the text means a blank line is missing; folding it into the text would change the file silently.
+    const inside = b.lines.findIndex((l, i) => i > 0 && TIMING.test(l));
+    if (inside > 0) throw new FormatError('sbv', 'a timing line inside a cue\'s text: separate cues with a blank line', { line: b.line + inside });
     out.add(start, end, b.lines.slice(1).map(cleanLine).filter((l) => l.length > 0));
   }
   return out.build();

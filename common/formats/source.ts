@@ -107,7 +107,8 @@ export interface OutCue {
  */
 export function outputCues(src: ExportSource, opts: ExportOptions = {}): OutCue[] {
   const caption: CaptionContent = src.content.kind === 'caption' ? src.content : transcriptToCaptions(src.content, resolveProfile(opts.profile));
-  const names = new Map(caption.speakers.map((s) => [s.id, s.name.trim()]));
+  // A name is printed on one line (a newline in it would end a cue early in SRT, VTT and SBV).
+  const names = new Map(caption.speakers.map((s) => [s.id, cleanLine(s.name)]));
   const cues = caption.cues
     .map((c) => ({
       start_ms: Math.max(0, c.start_ms),

@@ -106,18 +106,24 @@ export function encodeStlText(s: string, t: CodeTable): number[] {
   return out;
 }
 
-/** Text of the character bytes of a text field (control codes are handled by the caller). */
-export function decodeStlChar(bytes: Uint8Array, i: number, t: CodeTable): { text: string; next: number } {
+/** Whether `b` is an ISO 6937 non-spacing diacritic (a prefix to the letter it marks) in table `t`. */
+export function isDiacritic(b: number, t: CodeTable): boolean {
+  return t === '00' && BYTE_TO_DIACRITIC.has(b);
+}
+
+/**
+ * Text of the character at `i` of a text field (control codes are handled by the caller), or null
+ * when the table leaves the byte undefined or a diacritic has no character after it: a reader must
+ * say so rather than guess.
+ */
+export function decodeStlChar(bytes: Uint8Array, i: number, t: CodeTable): { text: string; next: number } | null {
   const b = bytes[i];
   if (b < 0x80) return { text: String.fromCharCode(b), next: i + 1 };
-  if (t === '00' && b >= 0xc1 && b <= 0xcf) {
-    const mark = BYTE_TO_DIACRITIC.get(b);
+  if (isDiacritic(b, t)) {
     const base = bytes[i + 1];
-    if (mark !== undefined && base !== undefined && base >= 0x20 && base < 0x7f) {
-      return { text: (String.fromCharCode(base) + String.fromCodePoint(mark)).normalize('NFC'), next: i + 2 };
-    }
-    return { text: '', next: i + 1 };
+    if (base === undefined || base < 0x20 || base >= 0x7f) return null;
+    return { text: (String.fromCharCode(base) + String.fromCodePoint(BYTE_TO_DIACRITIC.get(b)!)).normalize('NFC'), next: i + 2 };
   }
   const cp = HIGH_DECODERS[t](b);
-  return { text: cp === undefined ? '\uFFFD' : String.fromCodePoint(cp), next: i + 1 };
+  return cp === undefined ? null : { text: String.fromCodePoint(cp), next: i + 1 };
 }

@@ -11,7 +11,7 @@ import { dropFrameCount, dropFrameLabel, framesToMs, msToFrames, nominalFrameRat
 import { CaptionBuilder } from './blocks';
 import { FormatError } from './errors';
 import { speakerPrefix, type ExportSource, type OutCue, type SpeakerStyle } from './source';
-import { chooseCodeTable, decodeStlChar, encodeStlText, type CodeTable } from './stl-charset';
+import { chooseCodeTable, decodeStlChar, encodeStlText, isDiacritic, type CodeTable } from './stl-charset';
 import { cleanLine } from './text';
 
 export const GSI_SIZE = 1024;
@@ -21,7 +21,8 @@ const NEWLINE = 0x8a;
 const FILLER = 0x8f;
 /** Longest row we write: the GSI MNC field has two digits; 40 keeps rows teletext-safe too. */
 export const STL_MAX_ROW = 40;
-const STL_MAX_ROWS = 23;
+/** Rows one subtitle may show (teletext's 23); a cue with more becomes consecutive subtitles. */
+export const STL_MAX_ROWS = 23;
 
 /** Tech 3264 language codes (GSI LC) for the languages we are likely to carry. */
 const LANGUAGE_CODES: Record<string, string> = {
@@ -89,13 +90,40 @@ function stlRows(lines: string[]): string[] {
     }
     if (cur) rows.push(cur);
   }
-  return rows.slice(0, STL_MAX_ROWS);
+  return rows;
+}
+
+/** A subtitle as one TTI group carries it. */
+interface StlSubtitle {
+  start_ms: number;
+  end_ms: number;
+  rows: string[];
+}
+
+/**
+ * A cue with more rows than one subtitle shows becomes consecutive subtitles, its time shared in
+ * proportion to the characters each shows (an even reading speed), so no text is ever dropped.
+ */
+function toSubtitles(cue: OutCue, rows: string[]): StlSubtitle[] {
+  if (rows.length <= STL_MAX_ROWS) return [{ start_ms: cue.start_ms, end_ms: cue.end_ms, rows }];
+  const parts: string[][] = [];
+  for (let i = 0; i < rows.length; i += STL_MAX_ROWS) parts.push(rows.slice(i, i + STL_MAX_ROWS));
+  const weights = parts.map((p) => p.reduce((n, r) => n + charCount(r), 0));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const span = cue.end_ms - cue.start_ms;
+  let acc = 0;
+  return parts.map((p, j) => {
+    const start = cue.start_ms + Math.round((span * acc) / total);
+    acc += weights[j];
+    return { start_ms: start, end_ms: cue.start_ms + Math.round((span * acc) / total), rows: p };
+  });
 }
 
 export function writeStl(cues: OutCue[], src: ExportSource, speakers: SpeakerStyle = 'prefix', date: Date = new Date()): Uint8Array {
   const fps = stlFrameRate(src.frameRate);
   const nominal = nominalFrameRate(fps);
-  const texts = cues.map((c) => stlRows([speakerPrefix(c, speakers) + c.lines[0], ...c.lines.slice(1)]));
+  const subs = cues.flatMap((c) => toSubtitles(c, stlRows([speakerPrefix(c, speakers) + c.lines[0], ...c.lines.slice(1)])));
+  const texts = subs.map((s) => s.rows);
   const cct: CodeTable = chooseCodeTable(texts.map((r) => r.join(' ')).join(' '));
   const fields: number[][] = texts.map((rows) => {
     const bytes: number[] = [];
@@ -106,11 +134,11 @@ export function writeStl(cues: OutCue[], src: ExportSource, speakers: SpeakerSty
     return bytes;
   });
   const blockCount = fields.reduce((n, f) => n + Math.max(1, Math.ceil(f.length / TF_SIZE)), 0);
-  if (cues.length > 65535) throw new FormatError('stl', `EBU STL holds at most 65535 subtitles, this document has ${cues.length}`);
+  if (subs.length > 65535) throw new FormatError('stl', `EBU STL holds at most 65535 subtitles, this document needs ${subs.length}`);
   const buf = new Uint8Array(GSI_SIZE + blockCount * TTI_SIZE);
 
   // Time codes in whole frames; starts never before the previous end, ends always after starts.
-  const frames = cues.map((c) => [msToFrames(c.start_ms, fps), msToFrames(c.end_ms, fps)]);
+  const frames = subs.map((c) => [msToFrames(c.start_ms, fps), msToFrames(c.end_ms, fps)]);
   for (let i = 0; i < frames.length; i++) {
     if (i && frames[i][0] < frames[i - 1][1]) frames[i][0] = frames[i - 1][1];
     if (frames[i][1] <= frames[i][0]) frames[i][1] = frames[i][0] + 1;
@@ -136,7 +164,7 @@ export function writeStl(cues: OutCue[], src: ExportSource, speakers: SpeakerSty
     yymmdd + // RD
     '00' + // RN
     pad(blockCount, 5) + // TNB
-    pad(cues.length, 5) + // TNS
+    pad(subs.length, 5) + // TNS
     '001' + // TNG
     pad(Math.min(99, maxRow), 2) + // MNC
     pad(Math.min(99, maxRows), 2) + // MNR
@@ -153,7 +181,7 @@ export function writeStl(cues: OutCue[], src: ExportSource, speakers: SpeakerSty
   buf.fill(0x20, gsi.length, GSI_SIZE); // spare bytes and user-defined area
 
   let off = GSI_SIZE;
-  cues.forEach((_, n) => {
+  subs.forEach((_, n) => {
     const tf = fields[n];
     const parts = Math.max(1, Math.ceil(tf.length / TF_SIZE));
     const tc = (f: number, at: number) => {
@@ -237,13 +265,19 @@ export function readStl(input: Uint8Array): CaptionContent {
   if (info.blocks !== count) throw new FormatError('stl', `the GSI block announces ${info.blocks} TTI blocks, the file holds ${count}`, { byteOffset: 238 });
   const nominal = nominalFrameRate(info.frameRate);
   const out = new CaptionBuilder();
+  // Text bytes of the subtitle being read, across its extension blocks, and where each sits in the file.
   let pending: number[] = [];
+  let offsets: number[] = [];
   for (let k = 0; k < count; k++) {
     const off = GSI_SIZE + k * TTI_SIZE;
     const ebn = input[off + 3];
     const cf = input[off + 15];
     if ((ebn > 0xef && ebn < 0xff) || cf === 1) continue; // user data, reserved, comments
-    for (let i = off + 16; i < off + TTI_SIZE; i++) if (input[i] !== FILLER) pending.push(input[i]);
+    for (let i = off + 16; i < off + TTI_SIZE; i++) {
+      if (input[i] === FILLER) continue;
+      pending.push(input[i]);
+      offsets.push(i);
+    }
     if (ebn !== 0xff) continue;
     const tc = (at: number) => {
       const [h, m, s, f] = [input[at], input[at + 1], input[at + 2], input[at + 3]];
@@ -254,14 +288,16 @@ export function readStl(input: Uint8Array): CaptionContent {
     const start = tc(off + 5);
     const end = tc(off + 9);
     if (end < start) throw new FormatError('stl', 'the subtitle ends before it starts', { byteOffset: off + 9 });
-    out.add(start, end, decodeTextField(Uint8Array.from(pending), info.codeTable as CodeTable));
+    out.add(start, end, decodeTextField(Uint8Array.from(pending), offsets, info.codeTable as CodeTable));
     pending = [];
+    offsets = [];
   }
   if (pending.length) throw new FormatError('stl', 'the last subtitle has extension blocks but no final block (EBN 0xFF)', { byteOffset: input.length - TTI_SIZE + 3 });
   return out.build();
 }
 
-function decodeTextField(tf: Uint8Array, cct: CodeTable): string[] {
+/** The rows of a text field; a byte the code table leaves undefined is an error at its file offset, never U+FFFD. */
+function decodeTextField(tf: Uint8Array, offsets: number[], cct: CodeTable): string[] {
   const lines: string[] = [];
   let cur = '';
   for (let i = 0; i < tf.length; ) {
@@ -276,6 +312,11 @@ function decodeTextField(tf: Uint8Array, cct: CodeTable): string[] {
       i++;
     } else {
       const d = decodeStlChar(tf, i, cct);
+      if (!d) {
+        const hex = `0x${tf[i].toString(16).toUpperCase()}`;
+        const what = isDiacritic(tf[i], cct) ? `diacritical mark ${hex} is not followed by a letter` : `byte ${hex} is undefined in character code table ${cct}`;
+        throw new FormatError('stl', what, { byteOffset: offsets[i] });
+      }
       cur += d.text;
       i = d.next;
     }

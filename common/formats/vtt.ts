@@ -1,7 +1,7 @@
 /** WebVTT: "WEBVTT" header, cues with "HH:MM:SS.mmm --> HH:MM:SS.mmm", speakers as <v Name> voice tags. */
 import type { CaptionContent } from '../transcript/model';
 import { formatClock } from '../transcript/timecode';
-import { CaptionBuilder, clockMs, readBlocks } from './blocks';
+import { CaptionBuilder, clockMs, readBlocks, type Block } from './blocks';
 import { FormatError } from './errors';
 import { speakerPrefix, type OutCue, type SpeakerStyle } from './source';
 import { cleanLine } from './text';
@@ -37,15 +37,27 @@ export function readVtt(input: Uint8Array | string): CaptionContent {
   if (!blocks.length || blocks[0].line !== 1 || !/^WEBVTT(?:[ \t].*)?$/.test(blocks[0].lines[0])) {
     throw new FormatError('vtt', 'a WebVTT file starts with "WEBVTT"', { line: 1 });
   }
+  // WebVTT forbids "-->" outside timing lines; inside the header or a cue's text it means a blank
+  // line is missing before a cue. The spec's parser would start a cue there and keep the line
+  // above (likely the cue's identifier) as text of the cue before: a silent change. We refuse it.
+  const missingBlank = (b: Block, from: number) => {
+    const i = b.lines.findIndex((l, j) => j >= from && l.includes('-->'));
+    if (i >= 0) throw new FormatError('vtt', 'a timing line inside the header or a cue\'s text: separate cues with a blank line', { line: b.line + i });
+  };
+  missingBlank(blocks[0], 1);
   const out = new CaptionBuilder();
   for (const b of blocks.slice(1)) {
-    if (/^(NOTE|STYLE|REGION)(?:[ \t]|$)/.test(b.lines[0])) continue;
+    if (/^(NOTE|STYLE|REGION)(?:[ \t]|$)/.test(b.lines[0])) {
+      missingBlank(b, 0); // the spec forbids "-->" in these blocks too: a cue would be swallowed
+      continue;
+    }
     const k = b.lines[0].includes('-->') ? 0 : 1;
     const m = k < b.lines.length ? TIMING.exec(b.lines[k]) : null;
     if (!m) throw new FormatError('vtt', 'expected a timing line "00:00:00.000 --> 00:00:00.000"', { line: b.line + k });
     const start = clockMs(m[1], m[2], m[3], m[4]);
     const end = clockMs(m[5], m[6], m[7], m[8]);
     if (end < start) throw new FormatError('vtt', 'the cue ends before it starts', { line: b.line + k });
+    missingBlank(b, k + 1);
     const raw = b.lines.slice(k + 1).join('\n');
     const voice = /<v(?:\.[^\s>]*)?[ \t]+([^>]*)>/.exec(raw);
     const lines = raw

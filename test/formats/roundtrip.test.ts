@@ -91,6 +91,54 @@ describe('round trip: writer then reader', () => {
     );
   });
 
+  it('stl: Latin, Greek or Cyrillic documents with empty lines, long words, many-row cues and speakers: every character back, times to the frame', () => {
+    const scripts = {
+      '00': 'abcxyzABCXYZ0123456789.,!?\'"-()&éèêëàâäçñöüßÆøœŁ',
+      '01': 'абвгдежзийклмнопрстуфхцчшщъыьэюяАБВЖЯЁё0123456789.,!?-',
+      '03': 'αβγδεζηθικλμνξοπρστυφχψωςΑΒΓΔΘΛΞΠΣΦΨΩάέήίόύώϊΰ0123456789.,!?-',
+    } as const;
+    const doc = fc.constantFrom(...(Object.keys(scripts) as (keyof typeof scripts)[])).chain((table) => {
+      const w = fc.oneof({ weight: 5, arbitrary: fc.string({ unit: fc.constantFrom(...scripts[table]), minLength: 1, maxLength: 12 }) }, { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...scripts[table]), minLength: 41, maxLength: 130 }) });
+      const line = fc.oneof({ weight: 6, arbitrary: fc.array(w, { maxLength: 8 }).map((ws) => ws.join(' ')) }, { weight: 1, arbitrary: fc.constant('') });
+      const cue = fc.record({ start: fc.integer({ min: 0, max: 3_600_000 }), dur: fc.integer({ min: 0, max: 20_000 }), speaker: fc.nat(2), lines: fc.oneof({ weight: 5, arbitrary: fc.array(line, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(line, { minLength: 20, maxLength: 70 }) }) });
+      return fc.record({ table: fc.constant(table), names: fc.tuple(w, w), fps: fc.constantFrom(25, 30, 29.97), cues: fc.array(cue, { maxLength: 12 }) });
+    });
+    fc.assert(
+      fc.property(doc, ({ table, names, fps, cues }) => {
+        const content: CaptionContent = {
+          kind: 'caption', version: 1, speakers: names.map((name, i) => ({ id: `p${i}`, name })),
+          cues: cues.map((c, i) => ({ id: `c${i}`, start_ms: c.start, end_ms: c.start + c.dur, lines: c.lines, speaker_id: c.speaker < 2 ? `p${c.speaker}` : null })),
+        };
+        const input = { document: { document_type: 'caption' as const, metadata: { frame_rate: fps }, content } };
+        const bytes = renderExport('stl', input) as Uint8Array;
+        const back = parseCaptions('stl', bytes).cues;
+        const want = outputCues(resolveSource('stl', input), { speakers: 'prefix' });
+        if (want.length) expect(['00', table]).toContain(String.fromCharCode(bytes[12], bytes[13])); // GSI CCT (digits alone need no table)
+        const chars = (lines: string[]) => lines.join('').replace(/ /g, '');
+        // Rows are re-wrapped at 40 characters (a longer word is cut) and a cue of more than 23 rows
+        // becomes consecutive subtitles: take back cues until they hold the wanted cue's characters.
+        const frame = fps === 25 ? 40 : 1001 / 30;
+        let k = 0;
+        want.forEach((q, i) => {
+          const text = chars([(q.turn ? `${q.speaker}: ` : '') + q.lines[0], ...q.lines.slice(1)]);
+          const first = k;
+          let got = '';
+          while (got.length < text.length && k < back.length) got += chars(back[k++].lines);
+          expect(got).toBe(text);
+          expect(back[first].start_ms).toBeGreaterThanOrEqual(q.start_ms - frame - 1);
+          if (i === 0 || q.start_ms - want[i - 1].end_ms >= frame) expect(back[first].start_ms).toBeLessThanOrEqual(q.start_ms + 1);
+          for (const c of back.slice(first, k)) {
+            expect(c.lines.length).toBeLessThanOrEqual(23);
+            for (const l of c.lines) expect([...l].length).toBeLessThanOrEqual(40);
+          }
+        });
+        expect(k).toBe(back.length);
+        checkNoOverlap(parseCaptions('stl', bytes));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('stl: Cyrillic and Greek pick their code tables and come back intact', () => {
     for (const [line, table] of [['Привет, мир! Съешь же ещё этих булок', '01'], ['Καλημέρα κόσμε, ΆΈΉ ϊΰ', '03']] as const) {
       const c: CaptionContent = { kind: 'caption', version: 1, speakers: [], cues: [{ id: 'a', start_ms: 1000, end_ms: 2000, lines: [line] }] };

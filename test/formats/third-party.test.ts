@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputCues, parseCaptions, renderExport, resolveSource } from '../../common/formats';
 import type { CaptionContent, TranscriptContent } from '../../common/transcript';
+import { dejaVuPath } from '../../main/platform/fonts';
 
-const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
-const BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+// The fonts the app ships (assets/fonts), as its loader finds them.
+const FONT = dejaVuPath()!;
+const BOLD = dejaVuPath(true)!;
 
 const SENTENCES = [
   'Good evening, and welcome to the programme.',

@@ -104,6 +104,61 @@ describe('transcriptToCaptions', () => {
       { numRuns: 150 },
     );
   });
+
+  /** Like arbDoc, with words that sometimes last longer than any cue may (held notes, long silences marked as one word). */
+  const arbLongWordsDoc = arbDoc.chain((t) =>
+    fc.array(fc.integer({ min: 0, max: 12_000 }), { minLength: 1, maxLength: 3 }).map((lens) => ({
+      ...t,
+      segments: t.segments.map((s, i) => ({ ...s, words: s.words.map((w, k) => (k % 7 === i % 7 ? { ...w, end_ms: w.start_ms + lens[k % lens.length] } : w)) })),
+    })),
+  );
+
+  it('property: checkCaptions finds no broken rule the segmentation could have kept', () => {
+    fc.assert(
+      fc.property(fc.oneof(arbDoc, arbLongWordsDoc), fc.constantFrom(...(Object.keys(CAPTION_PROFILES) as (keyof typeof CAPTION_PROFILES)[])), (t, id) => {
+        const p = CAPTION_PROFILES[id];
+        const c = transcriptToCaptions(t, id);
+        const words = t.segments.flatMap((s) => s.words).map((w) => ({ text: w.text.trim().replace(/\s+/gu, ' '), span: w.end_ms - w.start_ms }));
+        for (const v of checkCaptions(c, id)) {
+          const cue = c.cues[v.cue_index];
+          const next = c.cues[v.cue_index + 1];
+          const dur = cue.end_ms - cue.start_ms;
+          // Times of speech are fixed: a cue starts with its first word and may only grow later,
+          // up to the next cue less the minimum gap. "Hemmed in": there is no such room.
+          const hemmed = next !== undefined && cue.end_ms >= next.start_ms - p.minGapMs;
+          const text = cue.lines.join(' ');
+          const why = `${v.message} in ${JSON.stringify(cue)} before ${JSON.stringify(next)}`;
+          switch (v.rule) {
+            case 'empty':
+            case 'overlap':
+            case 'max_lines':
+              throw new Error(`never expected: ${why}`);
+            case 'min_gap':
+              // Only when the next cue starts within the gap of this one's start: this one is squeezed to 1 ms.
+              expect(dur, why).toBe(1);
+              expect(next.start_ms - p.minGapMs, why).toBeLessThanOrEqual(cue.start_ms + 1);
+              break;
+            case 'min_duration':
+              expect(hemmed, why).toBe(true);
+              break;
+            case 'max_cps':
+              // Hemmed in, or the text takes longer to read at the limit than a cue may last.
+              expect(hemmed || Math.ceil((charCount(text) * 1000) / p.maxCps) > p.maxDurationMs, why).toBe(true);
+              break;
+            case 'max_duration':
+              // A single word lasts longer than a cue may: the cue cannot end before its words do.
+              expect(words.some((w) => w.span > p.maxDurationMs && w.text && ` ${text} `.includes(` ${w.text} `)), why).toBe(true);
+              break;
+            case 'max_chars_per_line':
+              // A word longer than a line stands alone on it: a word is never split.
+              expect(words.some((w) => w.text === cue.lines[v.line!]), why).toBe(true);
+              break;
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('checkCaptions and fixCaptions', () => {

@@ -72,4 +72,47 @@ describe('replaceSegmentText (word-level realignment)', () => {
       }),
     );
   });
+
+  it('property: an edit keeps the times of every word it leaves alone; new words sit between their kept neighbours', () => {
+    // Old words are distinct, so which word the diff keeps is never ambiguous; a kept word may
+    // change case or punctuation (still the same word); other words are deleted, substituted or
+    // joined by inserted ones.
+    const op = fc.record({ kind: fc.constantFrom('keep', 'keep', 'restyle', 'delete', 'substitute'), inserts: fc.nat(2) });
+    const timing = fc.record({ gap: fc.integer({ min: 0, max: 800 }), len: fc.integer({ min: 0, max: 900 }) });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(timing, op), { minLength: 1, maxLength: 30 }), fc.nat(2), (plan, trailing) => {
+        let t = 0;
+        const old = plan.map(([{ gap, len }], i) => w(`w${i}`, (t += gap), (t += len), 0.5 + (i % 5) / 10));
+        const tokens: { text: string; kept?: Word }[] = [];
+        let fresh = 0;
+        plan.forEach(([, o], i) => {
+          for (let k = 0; k < o.inserts; k++) tokens.push({ text: `new${fresh++}` });
+          if (o.kind === 'keep') tokens.push({ text: old[i].text, kept: old[i] });
+          if (o.kind === 'restyle') tokens.push({ text: `${old[i].text.toUpperCase()},`, kept: old[i] });
+          if (o.kind === 'substitute') tokens.push({ text: `new${fresh++}` });
+        });
+        for (let k = 0; k < trailing; k++) tokens.push({ text: `new${fresh++}` });
+
+        const out = replaceSegmentText(seg(old), tokens.map((x) => x.text).join(' ')).words;
+        expect(out.map((x) => x.text)).toEqual(tokens.map((x) => x.text));
+        const lower = old[0].start_ms;
+        const upper = old[old.length - 1].end_ms;
+        out.forEach((x, i) => {
+          const kept = tokens[i].kept;
+          if (kept) {
+            expect([x.start_ms, x.end_ms, x.confidence]).toEqual([kept.start_ms, kept.end_ms, kept.confidence]);
+            return;
+          }
+          // Between the kept words around it (or the segment's bounds).
+          const before = tokens.slice(0, i).reverse().find((y) => y.kept)?.kept;
+          const after = tokens.slice(i + 1).find((y) => y.kept)?.kept;
+          expect(x.start_ms).toBeGreaterThanOrEqual(before ? before.end_ms : lower);
+          expect(x.end_ms).toBeLessThanOrEqual(after ? after.start_ms : upper);
+          expect(x.end_ms).toBeGreaterThanOrEqual(x.start_ms);
+          if (i) expect(x.start_ms).toBeGreaterThanOrEqual(out[i - 1].start_ms);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
