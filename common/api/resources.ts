@@ -170,6 +170,10 @@ export const ShareLink = z.object({
 });
 export type ShareLink = z.infer<typeof ShareLink>;
 
+/** Answer to revoking a magic link; revoking it again answers the same. */
+export const ShareRevoked = z.object({ revoked: z.literal(true), document_id: z.string(), revoked_at: timestamp });
+export type ShareRevoked = z.infer<typeof ShareRevoked>;
+
 /** Newer webhook payload (interface choice; the spec does not show it). */
 export const WebhookPayload = z.object({
   delivery_id: z.string(),

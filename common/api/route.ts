@@ -10,8 +10,11 @@ import { z } from 'zod';
  */
 export type AuthKind = 'bearer' | 's2t-key' | 'magic-link' | 'signed' | 'none';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
-/** json: application/json; form: x-www-form-urlencoded; multipart: form-data; media: raw audio/* or video/* bytes. */
-export type BodyKind = 'none' | 'json' | 'form' | 'multipart' | 'media';
+/**
+ * json: application/json; form: x-www-form-urlencoded; multipart: form-data; media: raw audio/* or
+ * video/* bytes; octet-stream: raw application/offset+octet-stream bytes (a tus chunk).
+ */
+export type BodyKind = 'none' | 'json' | 'form' | 'multipart' | 'media' | 'octet-stream';
 /** json is validated by `response.schema`; binary is bytes (exports, media); redirect is a 3xx. */
 export type ResponseKind = 'json' | 'binary' | 'redirect';
 

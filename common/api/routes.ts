@@ -32,6 +32,7 @@ import {
   OkResponse,
   Session,
   ShareLink,
+  ShareRevoked,
   SummarizeResult,
 } from './resources';
 import { route } from './route';
@@ -49,12 +50,26 @@ const Multipart = z.unknown();
 const BASE = '/api/v3';
 const STT = `${BASE}/speech-to-text`;
 const DOC = `${STT}/session/{sessionId}/document/{documentId}`;
+/** The tus endpoint: POST creates an upload; HEAD, PATCH and DELETE act on `${TUS_PATH}/{id}`. */
+export const TUS_PATH = `${BASE}/batch/upload/tus`;
+/** tus speaks in headers (Tus-Resumable, Upload-Length, Upload-Offset, Upload-Checksum); its answers have empty bodies. */
+const TusAnswer = { kind: 'binary', schema: Binary } as const;
+const TusParams = z.object({ id });
 
 const LoginForm = z.object({
   username: z.string().min(1).max(320),
   password: z.string().min(1).max(1024),
   remember_me: formBool.optional(),
 });
+
+/**
+ * The spec sends one code in both totp_code and backup_code; a client that fills only one is
+ * understood too, so each is optional but at least one must carry a value.
+ */
+const MfaLoginForm = LoginForm.extend({ totp_code: z.string().max(64).optional(), backup_code: z.string().max(64).optional() }).refine(
+  (f) => Boolean(f.totp_code?.trim() || f.backup_code?.trim()),
+  { message: 'totp_code or backup_code is required', path: ['totp_code'] },
+);
 
 export const LegacyCreateBody = z
   .object({
@@ -133,7 +148,7 @@ export const routes = {
   'auth.loginMfa': route({
     method: 'POST', path: `${BASE}/auth/login/mfa`, auth: 'none', summary: 'Complete a login with a TOTP or backup code',
     query: z.object({ login_type: z.literal('token') }),
-    body: { kind: 'form', schema: LoginForm.extend({ totp_code: z.string().min(1).max(64), backup_code: z.string().min(1).max(64) }) },
+    body: { kind: 'form', schema: MfaLoginForm },
     response: { kind: 'json', schema: LoginResponse },
   }),
   'auth.sso': route({
@@ -356,6 +371,10 @@ export const routes = {
     params: DocParams, body: { kind: 'json', schema: z.object({ allow_editing: z.boolean(), allow_export: z.boolean() }) },
     response: { kind: 'json', schema: ShareLink },
   }),
+  'documents.shareRevoke': route({
+    method: 'DELETE', path: `${DOC}/share/{token}`, auth: 'bearer', summary: 'Revoke a magic link of this document; it then gets 401 on every shared route',
+    params: DocParams.extend({ token: z.string().min(1).max(512) }), response: { kind: 'json', schema: ShareRevoked },
+  }),
   'documents.shareEmail': route({
     method: 'POST', path: `${DOC}/share/email`, auth: 'bearer', summary: 'Send a magic link by e-mail',
     params: DocParams, body: { kind: 'json', schema: z.object({ email: z.email(), message: z.string().max(5000) }) },
@@ -406,10 +425,25 @@ export const routes = {
     method: 'POST', path: `${BASE}/batch/jobs/{jobId}/cancel`, auth: 'bearer', summary: 'Cancel a pending or processing job',
     params: z.object({ jobId: id }), response: { kind: 'json', schema: Job }, idempotent: true,
   }),
+  // tus 1.0 (core, creation, creation-with-upload, termination, expiration, checksum); the upload id is the file_id.
+  // The service serves these through @tus/server (service/batch/tus.ts), not handle(): the protocol lives in headers.
+  'batch.tusCreate': route({
+    method: 'POST', path: TUS_PATH, auth: 'bearer', summary: 'tus creation: Upload-Length and Upload-Metadata; a body makes it creation-with-upload; 201 with Location',
+    body: { kind: 'octet-stream', schema: Binary }, response: TusAnswer,
+  }),
+  'batch.tusOffset': route({
+    method: 'HEAD', path: `${TUS_PATH}/{id}`, auth: 'bearer', summary: 'tus: how much of an upload has arrived (Upload-Offset)',
+    params: TusParams, response: TusAnswer,
+  }),
+  'batch.tusPatch': route({
+    method: 'PATCH', path: `${TUS_PATH}/{id}`, auth: 'bearer', summary: 'tus: append bytes at Upload-Offset (Upload-Checksum optional; a mismatch is 460)',
+    params: TusParams, body: { kind: 'octet-stream', schema: Binary }, response: TusAnswer,
+  }),
+  'batch.tusDelete': route({
+    method: 'DELETE', path: `${TUS_PATH}/{id}`, auth: 'bearer', summary: 'tus termination: drop an upload',
+    params: TusParams, response: TusAnswer,
+  }),
 } as const;
-
-/** The tus endpoint (POST creates; HEAD/PATCH/DELETE on {TUS_PATH}/{id}), spoken by tus clients, not by the route table. */
-export const TUS_PATH = `${BASE}/batch/upload/tus`;
 
 export type Routes = typeof routes;
 export type RouteId = keyof Routes;

@@ -60,8 +60,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): v
   handle(app, ctx, 'auth.loginMfa', async ({ body, reply }) => {
     const user = await checkPassword(ctx, body.username, body.password);
     if (user.two_factor_active !== 1) throw plainError(422, 'two-factor authentication is not active for this account; use the login endpoint');
-    // Both fields carry the same value (spec); a client that sends only one filled is still understood.
-    const code = body.totp_code.trim() || body.backup_code.trim();
+    // Both fields carry the same value (spec); a client that fills only one is understood too.
+    // The route's schema guarantees at least one is non-empty; its shape decides TOTP or backup.
+    const code = body.totp_code?.trim() || body.backup_code?.trim() || '';
     if (!acceptSecondFactor(ctx, user, code)) {
       recordFailure(accountKey(body.username));
       throw plainError(401, 'wrong, expired or already used code');

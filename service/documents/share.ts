@@ -1,9 +1,9 @@
-/** Magic links: random tokens, stored only as SHA-256 hashes, with an expiry and the rights they grant. */
+/** Magic links: random tokens, stored only as SHA-256 hashes, with an expiry, the rights they grant and a revocation time. */
 import { createHash, randomBytes } from 'node:crypto';
-import type { ShareLink } from '../../common/api';
+import type { ShareLink, ShareRevoked } from '../../common/api';
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
-import { forbidden, unauthorized } from '../http/errors';
+import { forbidden, notFound, unauthorized } from '../http/errors';
 import type { ScopedDocument } from './store';
 
 export const SHARE_TTL_DAYS = 30;
@@ -56,4 +56,22 @@ export function resolveShare(db: Db, token: string, sessionId: string, documentI
 
 export function requireRight(row: ShareRow, right: 'allow_editing' | 'allow_export'): void {
   if (row[right] !== 1) throw forbidden(right === 'allow_editing' ? 'this magic link does not allow editing' : 'this magic link does not allow export');
+}
+
+/**
+ * Revokes one magic link of this document. Revoking it again answers the first revocation time,
+ * so a client may retry after a lost answer; a token that is not this document's link is 404.
+ */
+export function revokeShare(db: Db, doc: ScopedDocument, token: string): ShareRevoked {
+  const now = new Date().toISOString();
+  return db.transaction(() => {
+    db.prepare('UPDATE share_links SET revoked_at = ? WHERE token_hash = ? AND document_id = ? AND revoked_at IS NULL').run(now, hash(token), doc.id);
+    const row = db.prepare('SELECT revoked_at FROM share_links WHERE token_hash = ? AND document_id = ?').get(hash(token), doc.id) as { revoked_at: string | null } | undefined;
+    if (!row?.revoked_at) throw notFound('magic link');
+    // The session advertises magic-link export only while a live link still grants it.
+    db.prepare(
+      'UPDATE sessions SET allow_magic_link_export = EXISTS (SELECT 1 FROM share_links WHERE session_pk = ? AND allow_export = 1 AND revoked_at IS NULL AND expires > ?) WHERE id = ?',
+    ).run(doc.session_pk, now, doc.session_pk);
+    return { revoked: true as const, document_id: doc.id, revoked_at: row.revoked_at };
+  }).immediate();
 }

@@ -49,11 +49,15 @@ export function insertDocument(
   d: { sessionPk: number; filename: string; type: 'document' | 'caption'; language: string; body: DocumentBody; original?: DocumentBody; jobId?: string | null; timecodeOffset?: string },
 ): string {
   const id = newDocumentId();
-  const stamp = nextStamp();
+  // A new document changes its session: move the session's last_modified strictly forward, so a
+  // client pulling sessions changed since its last look sees copies, merges and translations.
+  const session = db.prepare('SELECT last_modified FROM sessions WHERE id = ?').get(d.sessionPk) as { last_modified: string } | undefined;
+  const stamp = nextStamp(session?.last_modified);
   const body = JSON.stringify(d.body);
   db.prepare(
     'INSERT INTO documents (id, session_pk, filename, type, language, created, last_modified, finished, timecode_offset, body, original, job_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
   ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original ? JSON.stringify(d.original) : body, d.jobId ?? null);
+  db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(stamp, d.sessionPk);
   return id;
 }
 

@@ -32,13 +32,20 @@ const LANGUAGES: [bcp47: string, name: string, trainable: boolean][] = [
   ['ja-JP', 'Japanese', false],
 ];
 
+/**
+ * pocketsphinx, the only recognizer here, emits lower-case words without punctuation, and there
+ * is no punctuation model. The legacy `punctuation` key only closes each pause-delimited segment
+ * with a full stop (engines/punctuate.ts), which is not punctuation a model found.
+ */
+const ENGINE_PUNCTUATES = false;
+
 let cached: LanguageModel[] | undefined;
 
 /** The model list, with the installed engine's languages found once per process. */
 export function languageModels(): LanguageModel[] {
   cached ??= LANGUAGES.map(([bcp47, name, trainable], i) => {
     const engineSupported = existsSync(join(POCKETSPHINX_MODELS, bcp47.toLowerCase()));
-    return { id: i + 1, key: bcp47, bcp47, name, is_private: false, is_trainable: trainable, has_punctuation: !engineSupported, engine_supported: engineSupported };
+    return { id: i + 1, key: bcp47, bcp47, name, is_private: false, is_trainable: trainable, has_punctuation: ENGINE_PUNCTUATES, engine_supported: engineSupported };
   });
   return cached;
 }

@@ -223,3 +223,138 @@ describe('errors everywhere', () => {
     expect(typeof res.body.error).toBe('string');
   });
 });
+
+/**
+ * The lists whose rows nothing in the service creates yet (billing, models, preferences, usage):
+ * rows for two organizations are written straight into the live SQLite, then read over HTTP.
+ */
+describe('seeded lists: scoping, q, ordering and the default limit', () => {
+  const ids = { demoOrg: 0, peerOrg: 0, demo: 0, boss: 0, peer: 0 };
+  const names = (res: { body: { result: Record<string, unknown>[] } }, key: string) => res.body.result.map((r) => r[key]);
+  const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString();
+  const OLD = '2020-01-01T00:00:00.000Z';
+
+  beforeAll(() => {
+    const db = new Database(join(svc.dataDir, 'service.db'));
+    db.pragma('busy_timeout = 5000');
+    const user = (email: string) => db.prepare('SELECT id, org_id FROM users WHERE email = ?').get(email) as { id: number; org_id: number };
+    const [d, b, p] = [user(DEMO.email), user('boss@example.com'), user('peer@example.com')];
+    Object.assign(ids, { demoOrg: d.org_id, peerOrg: p.org_id, demo: d.id, boss: b.id, peer: p.id });
+    db.transaction(() => {
+      const invoice = db.prepare('INSERT INTO invoices (org_id, number, amount_cents, issued_at) VALUES (?, ?, ?, ?)');
+      // 30 for demo's organization: amounts go down as dates go up, so the two orders differ.
+      for (let i = 1; i <= 30; i++) invoice.run(d.org_id, `INV-D-${String(i).padStart(3, '0')}`, 10_000 - i * 100, day(i));
+      for (let i = 1; i <= 3; i++) invoice.run(p.org_id, `INV-P-${String(i).padStart(3, '0')}`, 500 * i, day(i));
+      const mandate = db.prepare('INSERT INTO mandates (org_id, method, created_at) VALUES (?, ?, ?)');
+      mandate.run(d.org_id, 'sepa', day(1));
+      mandate.run(d.org_id, 'card', day(2));
+      mandate.run(p.org_id, 'paypal', day(1));
+      const model = db.prepare('INSERT INTO custom_models (org_id, name, language, status, created_at) VALUES (?, ?, ?, ?, ?)');
+      model.run(d.org_id, 'Legal', 'en-US', 'ready', day(1));
+      model.run(d.org_id, 'Medical', 'nl-NL', 'training', day(3));
+      model.run(d.org_id, 'Brands', 'nl-BE', 'ready', day(2));
+      model.run(p.org_id, 'Peer model', 'nl-NL', 'ready', day(1));
+      const pref = db.prepare('INSERT INTO user_preferences (user_id, key, value) VALUES (?, ?, ?)');
+      pref.run(d.id, 'theme', 'dark');
+      pref.run(d.id, 'editor.font_size', '14');
+      pref.run(d.id, 'export.format', 'srt');
+      pref.run(b.id, 'theme', 'light');
+      pref.run(p.id, 'theme', 'sepia');
+      const session = db.prepare(
+        'INSERT INTO sessions (session_id, org_id, user_id, filename, duration, language, status, created_at, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      const recent = new Date().toISOString();
+      session.run('seed-d-done', d.org_id, d.id, 'interview.wav', 10, 'en-US', 'completed', day(1), OLD);
+      session.run('seed-d-stuck', d.org_id, d.id, 'stuck.wav', 20, 'en-US', 'processing', day(1), OLD);
+      session.run('seed-p-waiting', p.org_id, p.id, 'waiting.mp3', 5, 'nl-NL', 'queued', day(2), '2020-06-01T00:00:00.000Z');
+      session.run('seed-p-fresh', p.org_id, p.id, 'fresh.mp3', 7, 'nl-NL', 'queued', day(3), recent);
+    })();
+    db.close();
+  });
+
+  it('invoices: the organization\'s own, newest first, 25 by default of 30; q and sort', async () => {
+    const page = await get(T.demo, '/api/v3/invoices');
+    expect(page.body).toMatchObject({ count: 25, total_results: 30 });
+    expect(page.body.result[0]).toEqual({ id: expect.any(Number), number: 'INV-D-030', amount_cents: 7_000, issued_at: day(30) });
+    expect(names(page, 'number')).toEqual(Array.from({ length: 25 }, (_, i) => `INV-D-${String(30 - i).padStart(3, '0')}`));
+    expect((await get(T.demo, '/api/v3/invoices?offset=25')).body).toMatchObject({ count: 5, total_results: 30 });
+    expect(names(await get(T.demo, '/api/v3/invoices?q=D-00'), 'number')).toEqual(['INV-D-009', 'INV-D-008', 'INV-D-007', 'INV-D-006', 'INV-D-005', 'INV-D-004', 'INV-D-003', 'INV-D-002', 'INV-D-001']);
+    expect((await get(T.demo, '/api/v3/invoices?q=INV-P')).body).toMatchObject({ count: 0, total_results: 0 });
+    const cheapest = await get(T.demo, '/api/v3/invoices?sort=amount_cents&direction=asc&limit=3');
+    expect(names(cheapest, 'amount_cents')).toEqual([7_000, 7_100, 7_200]);
+    const peer = await get(T.peer, '/api/v3/invoices?sort=number&direction=asc');
+    expect(names(peer, 'number')).toEqual(['INV-P-001', 'INV-P-002', 'INV-P-003']);
+  });
+
+  it('mandates: the organization\'s own, newest first; q is not offered (422)', async () => {
+    expect(names(await get(T.demo, '/api/v3/mandates'), 'method')).toEqual(['card', 'sepa']);
+    expect(names(await get(T.demo, '/api/v3/mandates?direction=asc'), 'method')).toEqual(['sepa', 'card']);
+    expect(names(await get(T.peer, '/api/v3/mandates'), 'method')).toEqual(['paypal']);
+    expect((await get(T.demo, '/api/v3/mandates?q=sepa')).status).toBe(422);
+  });
+
+  it('custom models: the organization\'s own; q over name and language; sort by name', async () => {
+    expect(names(await get(T.demo, '/api/v3/custom_models'), 'name')).toEqual(['Medical', 'Brands', 'Legal']);
+    expect(names(await get(T.demo, '/api/v3/custom_models?sort=name&direction=asc'), 'name')).toEqual(['Brands', 'Legal', 'Medical']);
+    expect(names(await get(T.demo, '/api/v3/custom_models?q=nl-&sort=name&direction=asc'), 'name')).toEqual(['Brands', 'Medical']);
+    expect(names(await get(T.demo, '/api/v3/custom_models?q=leg'), 'name')).toEqual(['Legal']);
+    expect((await get(T.demo, '/api/v3/custom_models?q=Peer')).body.total_results).toBe(0);
+    expect(names(await get(T.peer, '/api/v3/custom_models'), 'name')).toEqual(['Peer model']);
+  });
+
+  it('user preferences: the caller\'s own, not a colleague\'s; by key; q over key and value', async () => {
+    const mine = await get(T.demo, '/api/v3/user_preferences');
+    expect(mine.body.result.map((r: { key: string; value: string }) => [r.key, r.value])).toEqual([['editor.font_size', '14'], ['export.format', 'srt'], ['theme', 'dark']]);
+    expect(names(await get(T.demo, '/api/v3/user_preferences?q=dark'), 'key')).toEqual(['theme']);
+    expect(names(await get(T.demo, '/api/v3/user_preferences?q=export'), 'key')).toEqual(['export.format']);
+    expect(names(await get(T.demo, '/api/v3/user_preferences?direction=desc&limit=1'), 'key')).toEqual(['theme']);
+    // The organization admin of the same organization has preferences of its own.
+    expect(names(await get(T.boss, '/api/v3/user_preferences'), 'value')).toEqual(['light']);
+    expect(names(await get(T.peer, '/api/v3/user_preferences'), 'value')).toEqual(['sepia']);
+  });
+
+  it('admin billing spans every organization\'s invoices, with q', async () => {
+    const all = await get(T.admin, '/api/v3/admin/billing');
+    expect(all.body).toMatchObject({ count: 25, total_results: 33 });
+    expect(all.body.result[0]).toMatchObject({ number: 'INV-D-030', org_id: ids.demoOrg });
+    const peer = await get(T.admin, '/api/v3/admin/billing?q=INV-P&direction=asc');
+    expect(peer.body.result.map((r: { number: string; org_id: number }) => [r.number, r.org_id])).toEqual([['INV-P-001', ids.peerOrg], ['INV-P-002', ids.peerOrg], ['INV-P-003', ids.peerOrg]]);
+  });
+
+  it('admin usage sums each organization\'s sessions; usage/traffic counts them by day', async () => {
+    const usage = await get(T.admin, '/api/v3/admin/usage?limit=100');
+    const row = (org: number) => usage.body.result.find((r: { id: number }) => r.id === org);
+    expect(row(ids.demoOrg)).toMatchObject({ sessions: 2, duration: 30 });
+    expect(row(ids.peerOrg)).toMatchObject({ sessions: 2, duration: 12 });
+    expect(names(usage, 'id')).toEqual([...names(usage, 'id')].sort((a, b) => Number(a) - Number(b)));
+    expect(names(await get(T.admin, '/api/v3/admin/usage?q=peer@'), 'id')).toEqual([ids.peerOrg]);
+    const traffic = await get(T.admin, '/api/v3/admin/usage/traffic');
+    expect(traffic.body.result).toEqual([
+      { id: day(3).slice(0, 10), sessions: 1, duration: 7 },
+      { id: day(2).slice(0, 10), sessions: 1, duration: 5 },
+      { id: day(1).slice(0, 10), sessions: 2, duration: 30 },
+    ]);
+    expect((await get(T.admin, `/api/v3/admin/usage/traffic?q=${day(1).slice(0, 10)}`)).body.result).toEqual([{ id: day(1).slice(0, 10), sessions: 2, duration: 30 }]);
+  });
+
+  it('admin stranded: queued or processing and untouched for an hour, oldest first, any organization', async () => {
+    const stranded = await get(T.admin, '/api/v3/admin/stranded');
+    expect(stranded.body.result.map((r: { session_id: string; org_id: number; status: string }) => [r.session_id, r.org_id, r.status])).toEqual([
+      ['seed-d-stuck', ids.demoOrg, 'processing'],
+      ['seed-p-waiting', ids.peerOrg, 'queued'],
+    ]);
+    expect(names(await get(T.admin, '/api/v3/admin/stranded?q=waiting'), 'session_id')).toEqual(['seed-p-waiting']);
+  });
+
+  it('admin priority queue: every queued session, first come first served, with q', async () => {
+    expect(names(await get(T.admin, '/api/v3/admin/priority-queue'), 'session_id')).toEqual(['seed-p-waiting', 'seed-p-fresh']);
+    expect(names(await get(T.admin, '/api/v3/admin/priority-queue?direction=desc'), 'session_id')).toEqual(['seed-p-fresh', 'seed-p-waiting']);
+    expect(names(await get(T.admin, '/api/v3/admin/priority-queue?q=fresh.mp3'), 'session_id')).toEqual(['seed-p-fresh']);
+  });
+
+  it('none of these admin lists opens to a non-admin', async () => {
+    for (const path of ['billing', 'usage', 'usage/traffic', 'stranded', 'priority-queue']) {
+      for (const who of [T.demo, T.boss, T.seller]) expect((await get(who, `/api/v3/admin/${path}`)).status, path).toBe(403);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../common/api';
 import { cleanup, DEMO, startService, type RunningService } from '../helpers/service';
 import { call, mustAddUser, tokenFor } from './client';
 
@@ -95,6 +96,23 @@ describe('API tokens', () => {
     expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: batch })).status).toBe(200);
   });
 
+  it('a realtime token gets 401 on every route that takes x-svc-s2t-key; a batch token gets past the check', async () => {
+    const realtime = (await create(jwt, { name: 'rt-everywhere', type: 'realtime', years_valid: 1 })).body.token_value;
+    const batch = (await create(jwt, { name: 'batch-everywhere', type: 'batch', years_valid: 1 })).body.token_value;
+    const keyRoutes = Object.entries(routes).filter(([, r]) => r.auth === 's2t-key');
+    expect(keyRoutes.map(([id]) => id).sort()).toEqual(['models.list', 'sessions.align', 'sessions.create', 'sessions.delete', 'sessions.result', 'sessions.upload']);
+    for (const [id, r] of keyRoutes) {
+      const path = r.path.replace(/\{\w+\}/g, 'no-such-session');
+      // A bodiless DELETE must not claim a JSON body (Fastify refuses an empty one with 400).
+      const send = (key: string) => call(svc.url, r.method, path, { s2tKey: key, ...(r.method === 'DELETE' ? {} : { headers: JSON_TYPE }), ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { json: {} }) });
+      const refused = await send(realtime);
+      expect(refused.status, id).toBe(401);
+      expect(refused.body.error, id).toMatch(/type batch/);
+      // The same request with a batch token is judged on its merits (200, 404 or 422), so the 401 was the token's type.
+      expect([200, 404, 422], id).toContain((await send(batch)).status);
+    }
+  });
+
   it('a deleted token gets 401; deleting another user\'s token is 404 and leaves it working', async () => {
     const t = (await create(jwt, { name: 'short-lived', type: 'batch', years_valid: 1 })).body;
     await mustAddUser(svc.dataDir, 'mallory@example.com', 'mallory-password', ['CUSTOMER', 'DEVELOPER']);
@@ -142,6 +160,15 @@ describe('language models', () => {
     expect(typeof en.id).toBe('number');
     const de = res.body.result.find((m: { key: string }) => m.key === 'de-DE');
     expect(de.engine_supported).toBe(false);
+  });
+
+  it('has_punctuation is false everywhere: pocketsphinx, the only engine here, writes no punctuation', async () => {
+    const res = await call(svc.url, 'GET', '/api/v3/speech-to-text/models', { s2tKey: key, headers: JSON_TYPE });
+    expect(res.body.result.every((m: { has_punctuation: boolean }) => m.has_punctuation === false)).toBe(true);
+    const punctuated = await call(svc.url, 'GET', '/api/v3/speech-to-text/models?filter=has_punctuation:eq:true', { s2tKey: key, headers: JSON_TYPE });
+    expect(punctuated.body).toMatchObject({ count: 0, total_results: 0 });
+    const supported = await call(svc.url, 'GET', '/api/v3/speech-to-text/models?filter=engine_supported:eq:true,has_punctuation:eq:false', { s2tKey: key, headers: JSON_TYPE });
+    expect(supported.body.result.map((m: { key: string }) => m.key)).toEqual(['en-US']);
   });
 
   it('needs content-type application/json (415) and filters is_trainable:eq:true; a malformed filter is 422', async () => {

@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, startService, type RunningService } from '../helpers/service';
@@ -62,6 +64,16 @@ describe('two-factor, end to end with real TOTP codes', () => {
     expect((await call(svc.url, 'GET', '/api/v3/account/me', { token })).body.result.two_factor_active).toBe(true);
   });
 
+  it('verify_totp checks the active secret once two-factor is on; a new pending secret does not count until enabled', async () => {
+    const verify = async (code: string) => (await call(svc.url, 'POST', '/api/v3/mfa/2fa/verify_totp', { token, json: { totp_code: code } })).body.result.valid;
+    expect(await verify(totpCode(secret))).toBe(true);
+    const pending = (await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token })).body.result.secret as string;
+    expect(pending).not.toBe(secret);
+    expect(await verify(totpCode(secret))).toBe(true);
+    if (totpCode(pending) !== totpCode(secret)) expect(await verify(totpCode(pending))).toBe(false);
+    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token })).body.result.two_factor_active).toBe(true);
+  });
+
   it('login now answers mfa_required without a token or cookie', async () => {
     const res = await login(svc.url, USER.email, USER.password);
     expect(res.status).toBe(200);
@@ -91,11 +103,19 @@ describe('two-factor, end to end with real TOTP codes', () => {
     backup = res.body.result.backup_codes;
     expect(backup).toHaveLength(10);
     expect(new Set(backup).size).toBe(10);
+    // The database holds ten distinct 32-byte hashes, and no code in any spelling.
+    const rows = backupCodeRows(USER.email);
+    expect(rows).toHaveLength(10);
+    expect(rows.every((r) => Buffer.isBuffer(r.hash) && r.hash.length === 32 && r.used_at === null)).toBe(true);
+    expect(new Set(rows.map((r) => r.hash.toString('hex'))).size).toBe(10);
+    const dump = JSON.stringify(rows.map((r) => [r.hash.toString('hex'), r.hash.toString('latin1'), r.hash.toString('base64')]));
+    for (const code of backup) for (const spelling of [code, code.replace('-', ''), code.toUpperCase()]) expect(dump).not.toContain(spelling);
     const first = await mfaLogin(backup[0]);
     expect(first.status).toBe(200);
     expect(first.body.access_token).toBeTruthy();
     const reused = await mfaLogin(backup[0]);
     expect(reused.status).toBe(401);
+    expect(backupCodeRows(USER.email).filter((r) => r.used_at !== null)).toHaveLength(1);
     // Typed back in upper case without the dash still counts.
     expect((await mfaLogin(backup[1].replace('-', '').toUpperCase())).status).toBe(200);
   });
@@ -150,5 +170,75 @@ describe('two-factor, end to end with real TOTP codes', () => {
     ]) {
       expect((await call(svc.url, method, path)).status, path).toBe(401);
     }
+  });
+});
+
+function backupCodeRows(email: string): { hash: Buffer; used_at: string | null }[] {
+  const db = new Database(join(svc.dataDir, 'service.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT b.hash, b.used_at FROM backup_codes b JOIN users u ON u.id = b.user_id WHERE u.email = ? ORDER BY b.id').all(email) as { hash: Buffer; used_at: string | null }[];
+  } finally {
+    db.close();
+  }
+}
+
+/** A new user with two-factor on; enabling used up the current TOTP step. */
+async function userWithTwoFactor(email: string, password: string): Promise<{ secret: string; backup: string[] }> {
+  await mustAddUser(svc.dataDir, email, password, ['CUSTOMER']);
+  const token = await tokenFor(svc.url, email, password);
+  const secret = (await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token })).body.result.secret as string;
+  expect((await call(svc.url, 'POST', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret)}`, { token })).status).toBe(200);
+  const backup = (await call(svc.url, 'GET', '/api/v3/mfa/2fa/backup_codes', { token })).body.result.backup_codes as string[];
+  return { secret, backup };
+}
+
+/** Six digits that are none of the codes a ±1-step window (or the next step) would accept. */
+function wrongCode(secret: string): string {
+  const near = [-1, 0, 1, 2].map((o) => totpCode(secret, o));
+  let n = 0;
+  while (near.includes(String(n).padStart(6, '0'))) n++;
+  return String(n).padStart(6, '0');
+}
+
+describe('MFA login fields and lockout', () => {
+  const LOCKED = { email: 'locked@example.com', password: 'locked-password' };
+  let secret: string;
+  let backup: string[];
+  const mfa = (form: Record<string, string>) =>
+    call(svc.url, 'POST', '/api/v3/auth/login/mfa?login_type=token', { form: { username: LOCKED.email, password: LOCKED.password, ...form } });
+
+  beforeAll(async () => {
+    ({ secret, backup } = await userWithTwoFactor(LOCKED.email, LOCKED.password));
+  });
+
+  it('understands a client that fills only one of totp_code and backup_code; neither is 422', async () => {
+    const totpOnly = await mfa({ totp_code: totpCode(secret, 1) });
+    expect(totpOnly.status, totpOnly.text).toBe(200);
+    expect(totpOnly.body.access_token).toBeTruthy();
+    const backupOnly = await mfa({ backup_code: backup[0] });
+    expect(backupOnly.status, backupOnly.text).toBe(200);
+    // An empty totp_code beside a filled backup_code is the same as leaving it out.
+    expect((await mfa({ totp_code: '', backup_code: backup[1] })).status).toBe(200);
+    const empty: Record<string, string>[] = [{}, { totp_code: '', backup_code: '' }, { totp_code: '  ' }, { backup_code: '' }];
+    for (const form of empty) {
+      const res = await mfa(form);
+      expect(res.status, JSON.stringify(form)).toBe(422);
+      expect(res.body.error).toMatch(/totp_code or backup_code/);
+    }
+  });
+
+  it('ten wrong codes lock the account: 429 with Retry-After, even for the right code and the password login', async () => {
+    const wrong = wrongCode(secret);
+    for (let i = 0; i < 10; i++) expect((await mfa({ totp_code: wrong, backup_code: wrong })).status, `attempt ${i + 1}`).toBe(401);
+    const locked = await mfa({ totp_code: wrong, backup_code: wrong });
+    expect(locked.status).toBe(429);
+    const retry = Number(locked.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(15 * 60);
+    expect(typeof locked.body.error).toBe('string');
+    expect((await mfa({ backup_code: backup[2] })).status).toBe(429);
+    expect((await login(svc.url, LOCKED.email, LOCKED.password)).status).toBe(429);
+    // The lock is the account's, not the address's: another account signs in as usual.
+    expect((await login(svc.url, USER.email, USER.password)).status).toBe(200);
   });
 });
