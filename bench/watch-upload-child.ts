@@ -20,5 +20,5 @@ const mediaType = (await sniffMedia(file)) ?? 'application/octet-stream';
 // The hash is part of the watcher's work, but not of the upload being timed: it is read first.
 const hash = process.env.BENCH_HASH ?? (await hashFile(file));
 process.stdout.write('start\n');
-const done = await uploader.upload({ path: file, size, mediaType, hash, tusUrl: null, legacy: { language: 'en' } }, { onBytes: () => {} });
+const done = await uploader.upload({ path: file, size, mediaType, hash, tusUrl: null, legacy: { language: 'en' }, legacySessionId: null }, { onBytes: () => {} });
 process.stdout.write(`done ${'fileId' in done ? done.fileId : done.sessionId}\n`);

@@ -1,13 +1,14 @@
 /**
  * The Electron-free heart of the app, shared by main/index.ts (Electron) and main/headless.ts
- * (browser mode, watch daemon): settings, the embedded service when no cloud account is set, and
- * the core (api client, cache, sync) behind the IPC handlers.
+ * (browser mode): settings, the embedded service when no cloud account is set, the core (api
+ * client, cache, sync) and watch folders (main/watch/in-app.ts) behind the IPC handlers.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../common/ipc';
 import { createCore } from './core';
 import { startEmbeddedService, type EmbeddedService } from './embedded-service';
+import { AppWatch, documentsFromCache } from './watch/in-app';
 import type { Emit, Handlers } from './ipc/registry';
 import type { SecretStore } from './platform/secrets';
 import { readSettings } from './settings';
@@ -32,19 +33,41 @@ export async function startBackend(opts: { dataDir: string; secrets: SecretStore
   const serviceUrl = service?.url ?? settings.serviceUrl!;
   let sink: Emit = () => {};
   const emit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => sink(event, payload);
+  // Watch folders, once the core they run on exists; the core's callbacks reach them through this.
+  const folders: { watch?: AppWatch } = {};
+  // They run while someone is signed in: the core's auth.changed starts and stops them.
+  const coreEmit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    if (event === 'auth.changed') void folders.watch?.setSignedIn((payload as EventPayload<'auth.changed'>).signedIn);
+    emit(event, payload);
+  };
   let core;
   try {
-    core = await createCore({ dataDir: opts.dataDir, serviceUrl, mode, secrets: opts.secrets, emit });
+    core = await createCore({ dataDir: opts.dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids) });
   } catch (err) {
     await service?.stop();
     throw err;
   }
+  const h = core.handlers;
+  const watch = new AppWatch({
+    dataDir: opts.dataDir,
+    client: core.client,
+    accessToken: core.accessToken,
+    emit,
+    documentsOf: documentsFromCache(h),
+    // A delivered file is a new session on the service: pull it, so the session list shows it.
+    onDelivered: () => void h['sync.now']({}).catch(() => {}),
+  });
+  folders.watch = watch;
+  // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
+  void watch.setSignedIn((await h['auth.state']({})).signedIn);
+  const handlers: Handlers = { ...core.handlers, ...watch.handlers };
   return {
-    handlers: core.handlers,
+    handlers,
     mode,
     serviceUrl,
     setEventSink: (s) => (sink = s),
     async close() {
+      await watch.close();
       await core.close();
       await service?.stop();
     },

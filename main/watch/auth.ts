@@ -80,3 +80,24 @@ export class TokenAuth implements WatchAuth {
     return { accessToken: async () => this.value, batchKey: async () => this.value, invalidateBatchKey: async () => {}, unauthorized: () => {} };
   }
 }
+
+/**
+ * The app's own sign-in (the core's credentials). A refused token cannot be renewed here: the
+ * watcher waits ("waiting for sign-in") until the person signs in again, then goes on with the
+ * same upload. refresh() says whether the token changed since the one last handed out.
+ */
+export class SignedInAuth implements WatchAuth {
+  private handedOut: string | null = null;
+
+  constructor(private readonly accessToken: () => Promise<string | null>) {}
+
+  async token(): Promise<string | null> {
+    this.handedOut = await this.accessToken();
+    return this.handedOut;
+  }
+
+  async refresh(): Promise<boolean> {
+    const now = await this.accessToken();
+    return now !== null && now !== this.handedOut;
+  }
+}

@@ -3,25 +3,15 @@
  * a hidden temp file in the target folder and renamed into place, so no reader (nor our own
  * watcher) ever sees half a file.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { CAPTION_FORMATS, type Document, type ExportFormat } from '../../common/api';
 import { FORMAT_FILES, renderExport, type ExportOptions } from '../../common/formats';
 import type { WatchFolder } from '../../common/ipc';
+import { pdfFonts, printedText } from '../platform/fonts';
 import { DONE_DIR, FAILED_DIR, outputDirOf } from './ignore';
-
-/** Fonts for PDF export (common/ never reads files); the Debian fonts-dejavu-core paths. */
-const PDF_FONTS = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'];
-let pdfFont: Promise<Uint8Array | undefined> | null = null;
-function loadPdfFont(): Promise<Uint8Array | undefined> {
-  pdfFont ??= (async () => {
-    const file = PDF_FONTS.find((f) => existsSync(f));
-    return file ? new Uint8Array(await readFile(file)) : undefined;
-  })();
-  return pdfFont;
-}
 
 /** Writes bytes to `target` through a temp file in the same folder and a rename. */
 export async function writeAtomic(target: string, bytes: Uint8Array): Promise<void> {
@@ -42,8 +32,11 @@ export async function writeAtomic(target: string, bytes: Uint8Array): Promise<vo
   }
 }
 
+/** What delivery needs of a document: the service's Document resource, or the app's cached copy of it. */
+export type DeliverableDoc = Pick<Document, 'id' | 'type' | 'filename' | 'language' | 'timecode_offset' | 'document'>;
+
 /** Picks the document a format is best made from: captions from a caption document, text from a transcript. */
-function pick(docs: Document[], format: ExportFormat): Document | undefined {
+function pick<D extends DeliverableDoc>(docs: D[], format: ExportFormat): D | undefined {
   const wantCaption = (CAPTION_FORMATS as readonly string[]).includes(format);
   const withBody = docs.filter((d) => d.document);
   return withBody.find((d) => (d.type === 'caption') === wantCaption) ?? withBody[0];
@@ -57,14 +50,26 @@ export function outputBase(folder: WatchFolder, mediaPath: string): string {
   return join(out, dirname(relative(resolve(folder.path), resolve(mediaPath))), stem);
 }
 
+/**
+ * The documents a profile's files are made from, and a fingerprint of what in them shapes the
+ * files, so that a refresh rewrites only after a real change (and not for a mere re-read).
+ */
+export function deliveryVersion(folder: WatchFolder, docs: DeliverableDoc[]): { ids: string[]; version: string } {
+  const used = [...new Set(folder.profile.formats.map(({ format }) => pick(docs, format)).filter((d): d is DeliverableDoc => !!d))];
+  const hash = createHash('sha256');
+  for (const d of used) hash.update(JSON.stringify([d.id, d.timecode_offset, d.document ?? null]));
+  return { ids: used.map((d) => d.id), version: hash.digest('hex') };
+}
+
 /** Renders and writes every format of the profile; returns the files written. */
-export async function deliver(folder: WatchFolder, mediaPath: string, docs: Document[], base = outputBase(folder, mediaPath)): Promise<string[]> {
+export async function deliver(folder: WatchFolder, mediaPath: string, docs: DeliverableDoc[], base = outputBase(folder, mediaPath)): Promise<string[]> {
   const written: string[] = [];
   for (const { format, options } of folder.profile.formats) {
     const doc = pick(docs, format);
     if (!doc) throw new Error('the service returned no document to export');
     const opts: ExportOptions = { ...options, profile: options.profile as ExportOptions['profile'], title: basename(mediaPath) };
-    if (format === 'pdf') opts.font = await loadPdfFont();
+    // Bundled DejaVu, plus Noto for any script of this document DejaVu cannot draw.
+    if (format === 'pdf') Object.assign(opts, pdfFonts(printedText(doc.document?.content, opts.title)));
     const bytes = await renderExport(format, doc, opts);
     const target = `${base}.${FORMAT_FILES[format].extension}`;
     await writeAtomic(target, bytes);
@@ -73,10 +78,17 @@ export async function deliver(folder: WatchFolder, mediaPath: string, docs: Docu
   return written;
 }
 
-/** Moves a source into done/ or failed/ under its watched folder (when the profile says so). */
+/**
+ * Moves a source into done/ or failed/ under its watched folder (when the profile says so). A
+ * source retried from failed/ keeps its place relative to the folder, not to failed/.
+ */
 export async function moveSource(folder: WatchFolder, mediaPath: string, outcome: 'done' | 'failed'): Promise<string | null> {
   if (folder.profile.afterwards !== 'move' || !existsSync(mediaPath)) return null;
-  const target = join(resolve(folder.path), outcome === 'done' ? DONE_DIR : FAILED_DIR, relative(resolve(folder.path), resolve(mediaPath)));
+  const root = resolve(folder.path);
+  let rel = relative(root, resolve(mediaPath));
+  for (const dir of [DONE_DIR, FAILED_DIR]) if (rel.startsWith(dir + sep)) rel = rel.slice(dir.length + 1);
+  const target = join(root, outcome === 'done' ? DONE_DIR : FAILED_DIR, rel);
+  if (target === resolve(mediaPath)) return null;
   await mkdir(dirname(target), { recursive: true });
   await rename(mediaPath, target);
   return target;

@@ -1,7 +1,6 @@
 /**
- * The watch.* IPC handlers over a WatchService. The core merges them into its handler set:
- *   handlers = { ...coreHandlers, ...watchHandlers(watch) }
- * and forwards progress by building the service with `onProgress: (p) => emit('watch.progress', p)`.
+ * The watch.* IPC handlers over the WatchService of the moment (main/watch/in-app.ts runs one
+ * while someone is signed in). The backend merges them into the core's handler set.
  */
 import type { z } from 'zod';
 import { watchChannels, type WatchItem, type WatchState } from '../../common/ipc';
@@ -19,18 +18,20 @@ async function userFacing<T>(fn: () => T | Promise<T>): Promise<T> {
   }
 }
 
-export function watchHandlers(watch: WatchService) {
+/** `watch` answers the running WatchService (once it has started), or throws a UserFacingError when there is none. */
+export function watchHandlers(watch: () => WatchService | Promise<WatchService>) {
   return {
-    'watch.state': async (_: Args<'watch.state'>): Promise<WatchState> => watch.state(),
-    'watch.addFolder': (a: Args<'watch.addFolder'>) => userFacing(() => watch.addFolder(a.path, a.profile)),
-    'watch.updateFolder': (a: Args<'watch.updateFolder'>) => userFacing(() => watch.updateFolder(a.folderId, a.profile)),
+    'watch.state': (_: Args<'watch.state'>): Promise<WatchState> => userFacing(async () => (await watch()).state()),
+    'watch.addFolder': (a: Args<'watch.addFolder'>) => userFacing(async () => (await watch()).addFolder(a.path, a.profile)),
+    'watch.updateFolder': (a: Args<'watch.updateFolder'>) => userFacing(async () => (await watch()).updateFolder(a.folderId, a.profile)),
     'watch.removeFolder': (a: Args<'watch.removeFolder'>) =>
       userFacing(async () => {
-        await watch.removeFolder(a.folderId);
-        return watch.state();
+        const w = await watch();
+        await w.removeFolder(a.folderId);
+        return w.state();
       }),
-    'watch.pause': (a: Args<'watch.pause'>) => userFacing(() => watch.pause(a.paused, a.folderId)),
-    'watch.items': async (a: Args<'watch.items'>): Promise<{ items: WatchItem[]; total: number }> => watch.items(a),
-    'watch.retry': (a: Args<'watch.retry'>) => userFacing(() => watch.retry(a.itemId)),
+    'watch.pause': (a: Args<'watch.pause'>) => userFacing(async () => (await watch()).pause(a.paused, a.folderId)),
+    'watch.items': (a: Args<'watch.items'>): Promise<{ items: WatchItem[]; total: number }> => userFacing(async () => (await watch()).items(a)),
+    'watch.retry': (a: Args<'watch.retry'>) => userFacing(async () => (await watch()).retry(a.itemId)),
   };
 }

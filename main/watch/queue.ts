@@ -5,17 +5,16 @@
  * and nothing is uploaded or transcribed twice. A concurrency limit bounds the work in flight;
  * pausing a folder (or everything) stops its items where they are, to resume later.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename } from 'node:path';
 import type { z } from 'zod';
 import type { Document, TranscribeBody } from '../../common/api';
-import { parseCaptions } from '../../common/formats';
 import type { WatchFolder, WatchItemState, WatchProgress } from '../../common/ipc';
-import { plainText } from '../../common/transcript/model';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { alignText } from './align-text';
 import { claim } from './claim';
-import { deliver, moveSource } from './deliver';
+import { findSubmittedSession } from './lost-submit';
+import { deliver, deliveryVersion, moveSource } from './deliver';
 import { toWatchItem, type ItemRow, type WatchStore } from './store';
 import type { Uploader } from './upload';
 
@@ -35,23 +34,10 @@ export interface QueueOptions {
 class Fail extends Error {}
 
 const TRANSIENT_LIMIT = 8;
+/** How often a copy looks whether the item it shares an upload with has its job yet. */
+const REUSE_WAIT_MS = 2000;
 /** At most one job status request this often (10 a second). */
 const POLL_GAP_MS = 100;
-/** Files beside the media whose text drives an align session, most specific first. */
-const ALIGN_SOURCES = ['txt', 'srt', 'vtt', 'sbv', 'ttml'] as const;
-
-export function alignText(mediaPath: string): string | null {
-  const stem = join(dirname(mediaPath), basename(mediaPath, extname(mediaPath)));
-  for (const ext of ALIGN_SOURCES) {
-    const file = `${stem}.${ext}`;
-    if (!existsSync(file)) continue;
-    const bytes = readFileSync(file);
-    const text = ext === 'txt' ? bytes.toString('utf8') : plainText(parseCaptions(ext, new Uint8Array(bytes)));
-    if (text.trim()) return text;
-  }
-  return null;
-}
-
 /** A message for a person from whatever went wrong. */
 function reason(err: unknown): string {
   if (err instanceof ApiError) {
@@ -111,11 +97,20 @@ export class WatchQueue {
     }
   }
 
+  /**
+   * Puts a failed item back where it can go on: fetching when the service has its result, uploading
+   * when it has the media (or a legacy session to PUT into), from the start otherwise. A copy whose
+   * shared upload failed retries that upload too.
+   */
   retry(id: number): ItemRow | null {
-    const item = this.opts.store.item(id);
+    const { store } = this.opts;
+    const item = store.item(id);
     if (!item || item.state !== 'failed') return item;
-    const state = item.session_id ? 'fetching' : item.file_id ? 'uploading' : 'detected';
-    const row = this.opts.store.update(id, { state, error: null, attempts: 0, not_before: 0 });
+    const origin = item.origin_item_id !== null ? store.item(item.origin_item_id) : null;
+    if (origin?.state === 'failed') this.retry(origin.id);
+    const legacySession = item.method === 'legacy' && item.session_id;
+    const state = item.job_id || (item.session_id && !legacySession) ? 'fetching' : item.file_id || legacySession ? 'uploading' : 'detected';
+    const row = store.update(id, { state, error: null, attempts: 0, not_before: 0 });
     this.emit(row);
     this.kick();
     return row;
@@ -188,16 +183,21 @@ export class WatchQueue {
       this.emit(store.update(item.id, { error: message, attempts, not_before: Date.now() + delay }));
       return;
     }
-    const patch = item.state === 'transcribing' ? { job_id: null, session_id: item.method === 'legacy' ? null : item.session_id } : {};
-    this.emit(store.update(item.id, { ...patch, state: 'failed', error: message, attempts: item.attempts + 1 }));
-    await moveSource(folder, item.path, 'failed').catch(() => null);
+    // A failed transcription leaves nothing to fetch: a retry submits the uploaded file again.
+    const patch = item.state === 'transcribing' ? { job_id: null, session_id: null } : {};
+    // Moved first, so the failure is recorded with where the file now is.
+    const moved = await moveSource(folder, item.path, 'failed').catch(() => null);
+    this.emit(store.update(item.id, { ...patch, ...(moved ? { path: moved } : {}), state: 'failed', error: message, attempts: item.attempts + 1, submitted_at: null }));
   }
 
   private async upload(item: ItemRow, folder: WatchFolder, signal: AbortSignal): Promise<void> {
-    const { store, uploader, client } = this.opts;
+    const { store, uploader } = this.opts;
+    if (item.origin_item_id !== null && !item.file_id && !item.session_id && !item.job_id) return this.reuse(item);
     if (item.state === 'detected') item = store.update(item.id, { state: 'uploading', error: null });
     this.emit(item);
-    if (!item.file_id && !(item.method === 'legacy' && item.session_id)) {
+    if (item.job_id) return void this.emit(store.update(item.id, { state: 'transcribing', error: null }));
+    // Still in 'uploading' with a legacy session means its PUT is not known to have landed.
+    if (!item.file_id || item.method === 'legacy') {
       const p = folder.profile;
       const holder = await claim(folder.path, item.hash, this.opts.machine);
       if (holder !== null) {
@@ -207,21 +207,46 @@ export class WatchQueue {
       }
       if (p.sessionMode === 'align' && alignText(item.path) === null) throw new Fail('align needs a .txt or caption file with the same name beside the media');
       const done = await uploader.upload(
-        { path: item.path, size: item.size, mediaType: item.media_type, hash: item.hash, tusUrl: item.tus_url, legacy: { language: p.language, punctuation: p.punctuation, diarization: p.diarization, session_mode: 'decode' } },
+        {
+          path: item.path,
+          size: item.size,
+          mediaType: item.media_type,
+          hash: item.hash,
+          tusUrl: item.tus_url,
+          legacy: { language: p.language, punctuation: p.punctuation, diarization: p.diarization, session_mode: 'decode', keep_source: false },
+          legacySessionId: item.method === 'legacy' ? item.session_id : null,
+        },
         {
           signal,
           onBytes: (sent) => this.bytes(item, sent),
           onTusUrl: (url) => store.update(item.id, { tus_url: url, method: 'tus' }),
+          onLegacySession: (sessionId) => (item = store.update(item.id, { method: 'legacy', session_id: sessionId })),
         },
       );
-      item =
-        done.method === 'legacy'
-          ? store.update(item.id, { method: 'legacy', session_id: done.sessionId, bytes_sent: item.size, state: 'transcribing' })
-          : store.update(item.id, { method: done.method, file_id: done.fileId, bytes_sent: item.size });
+      if (done.method === 'legacy') {
+        this.emit(store.update(item.id, { method: 'legacy', session_id: done.sessionId, bytes_sent: item.size, state: 'transcribing', error: null, attempts: 0 }));
+        return;
+      }
+      item = store.update(item.id, { method: done.method, file_id: done.fileId, bytes_sent: item.size });
       this.emit(item);
-      if (done.method === 'legacy') return;
     }
-    if (item.method === 'legacy') return void store.update(item.id, { state: 'transcribing' });
+    await this.transcribe(item, folder, signal);
+  }
+
+  /**
+   * Submits the uploaded file. A mark is saved before the call and cleared with the job id, so
+   * when the answer is lost (a crash, a cut connection) the next attempt first looks for the
+   * session that call made instead of submitting the file a second time.
+   */
+  private async transcribe(item: ItemRow, folder: WatchFolder, signal: AbortSignal): Promise<void> {
+    const { store, uploader, client } = this.opts;
+    if (item.submitted_at !== null) {
+      const sessionId = await findSubmittedSession(client, store, item, signal);
+      if (sessionId) {
+        this.emit(store.update(item.id, { session_id: sessionId, job_id: null, submitted_at: null, state: 'transcribing', error: null, attempts: 0 }));
+        return;
+      }
+    }
     const p = folder.profile;
     const text = p.sessionMode === 'decode' ? null : alignText(item.path);
     const body: z.input<typeof TranscribeBody> = {
@@ -234,15 +259,59 @@ export class WatchQueue {
       ...(p.customModelId !== null ? { custom_model_id: p.customModelId } : {}),
       ...(text !== null ? { session_mode: 'align' as const, transcript_text: text } : { session_mode: 'decode' as const }),
     };
-    const job = await uploader.withFreshToken(() => client.call('batch.transcribe', { body }, { signal }));
-    this.emit(store.update(item.id, { job_id: job.job_id, session_id: job.metadata.session_id, state: 'transcribing', error: null, attempts: 0 }));
+    store.update(item.id, { submitted_at: Date.now() });
+    let job;
+    try {
+      job = await uploader.withFreshToken(() => client.call('batch.transcribe', { body }, { signal }));
+    } catch (err) {
+      // A plain refusal made no job: nothing to look for next time.
+      if (err instanceof ApiError && !err.transport && err.status >= 400 && err.status < 500 && err.code !== 'ABORTED') store.update(item.id, { submitted_at: null });
+      throw err;
+    }
+    this.emit(store.update(item.id, { job_id: job.job_id, session_id: job.metadata.session_id, submitted_at: null, state: 'transcribing', error: null, attempts: 0 }));
+  }
+
+  /**
+   * Media whose content an item of another folder uploads: wait until that one has a job, then
+   * follow the same job and deliver here with this folder's profile. Nothing is uploaded again.
+   */
+  private reuse(item: ItemRow): void {
+    const { store } = this.opts;
+    const origin = store.item(item.origin_item_id!);
+    if (!origin) {
+      // Its origin went away with its folder (and nothing had reached the service): upload it ourselves.
+      store.reattach(item.id);
+      return;
+    }
+    const where = store.folder(origin.folder_id)?.path ?? 'another folder';
+    if (origin.state === 'failed') throw new Fail(`the same media failed in ${where}: ${origin.error ?? 'no reason given'}`);
+    if (origin.state === 'delivered' && !origin.session_id) return void this.emit(store.update(item.id, { state: 'delivered', error: origin.error }));
+    const followable = (origin.job_id || origin.session_id) && ['transcribing', 'fetching', 'delivered'].includes(origin.state);
+    if (!followable) {
+      this.emit(store.update(item.id, { error: `waiting for the same media in ${where}`, not_before: Date.now() + REUSE_WAIT_MS }));
+      return;
+    }
+    this.emit(
+      store.update(item.id, {
+        method: origin.method,
+        file_id: origin.file_id,
+        job_id: origin.job_id,
+        session_id: origin.session_id,
+        bytes_sent: item.size,
+        state: origin.state === 'transcribing' ? 'transcribing' : 'fetching',
+        error: null,
+        attempts: 0,
+        not_before: 0,
+      }),
+    );
   }
 
   /** Asks once how the job is doing; not yet done means ask again a little later (less often as it takes longer). */
   private async poll(item: ItemRow, signal: AbortSignal): Promise<void> {
     const { store, client, uploader } = this.opts;
     let done = false;
-    if (item.method === 'legacy') {
+    if (!item.job_id) {
+      // Legacy sessions, and a batch session found again after a lost answer, are followed by the session.
       const s = (await uploader.withFreshToken(() => client.call('sessions.get', { params: { sessionId: item.session_id! } }, { signal }))).result;
       if (s.status === 'failed' || s.status === 'dead_letter') throw new Fail(`transcription failed: ${s.error ?? s.status}`);
       done = s.status === 'completed';
@@ -280,8 +349,8 @@ export class WatchQueue {
     const { store } = this.opts;
     const docs = await this.documents(item);
     const outputs = await deliver(folder, item.path, docs);
-    const modified = docs.map((d) => d.last_modified).sort().pop() ?? null;
-    const row = store.update(item.id, { state: 'delivered', outputs: JSON.stringify(outputs), error: null, delivered_modified: modified });
+    const { ids, version } = deliveryVersion(folder, docs);
+    const row = store.update(item.id, { state: 'delivered', outputs: JSON.stringify(outputs), error: null, document_ids: JSON.stringify(ids), delivered_version: version });
     this.emit(row);
     const moved = await moveSource(folder, item.path, 'done').catch(() => null);
     if (moved) store.update(item.id, { path: moved });

@@ -9,9 +9,9 @@ import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState, ty
 import type { ApiClient } from '../api/client';
 import type { WatchAuth } from './auth';
 import { FolderDetector, type FinishedFile } from './detector';
-import { deliver } from './deliver';
+import { deliver, deliveryVersion, type DeliverableDoc } from './deliver';
 import { WatchQueue } from './queue';
-import { toWatchItem, WatchStore } from './store';
+import { toWatchItem, WatchStore, type ItemRow } from './store';
 import { Uploader } from './upload';
 
 export interface WatchServiceOptions {
@@ -30,6 +30,11 @@ export interface WatchServiceOptions {
   /** A file was seen; `created` false means its content is already queued or done (not uploaded again). */
   onDetected?: (file: FinishedFile & { folderId: string; itemId: number; created: boolean }) => void;
   onError?: (where: string, err: Error) => void;
+  /**
+   * The app's own copies of a session's documents (its cache), so delivered files follow an edit
+   * at once, offline too. Null when it has none; the service is asked then (the daemon always).
+   */
+  documentsOf?: (sessionId: string) => Promise<DeliverableDoc[] | null>;
 }
 
 export class WatchService {
@@ -37,6 +42,8 @@ export class WatchService {
   private readonly queue: WatchQueue;
   private readonly detectors = new Map<string, FolderDetector>();
   private started = false;
+  /** Refreshes run one after another, so two never write the same file at once. */
+  private refreshing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: WatchServiceOptions) {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -57,6 +64,7 @@ export class WatchService {
     await Promise.all([...this.detectors.values()].map((d) => d.close()));
     this.detectors.clear();
     await this.queue.stop();
+    await this.refreshing.catch(() => {});
     this.store.close();
   }
 
@@ -111,24 +119,50 @@ export class WatchService {
   }
 
   /**
-   * Rewrites the delivered files of a session after the user edited it in the app, for folders
-   * whose profile asks for it. The app calls this when a document of the session is saved.
+   * Rewrites the delivered files of these sessions after their documents changed (an edit in the
+   * app, or a pull of someone else's edit), for folders whose profile asks for it. Files are
+   * rewritten only when the content they are made from changed. Returns the files written.
    */
-  async refreshSession(sessionId: string): Promise<string[]> {
+  refreshSessions(sessionIds: string[]): Promise<string[]> {
+    const run = this.refreshing.catch(() => {}).then(() => this.refreshNow(sessionIds));
+    this.refreshing = run;
+    return run;
+  }
+
+  refreshSession(sessionId: string): Promise<string[]> {
+    return this.refreshSessions([sessionId]);
+  }
+
+  private async refreshNow(sessionIds: string[]): Promise<string[]> {
     const written: string[] = [];
-    for (const item of this.store.deliveredBySession(sessionId)) {
+    for (const item of this.store.deliveredBySessions(sessionIds)) {
       const folder = this.store.folder(item.folder_id);
       if (!folder?.profile.refreshOnEdit) continue;
-      const docs = await this.queue.documents(item);
-      const modified = docs.map((d) => d.last_modified).sort().pop() ?? null;
-      if (modified && modified === item.delivered_modified) continue;
-      // The source may have moved to done/ since: write where the first delivery wrote.
-      const first = (JSON.parse(item.outputs) as string[])[0];
-      const outputs = await deliver(folder, item.path, docs, first ? first.slice(0, -extname(first).length) : undefined);
-      this.store.update(item.id, { outputs: JSON.stringify(outputs), delivered_modified: modified });
-      written.push(...outputs);
+      try {
+        const docs = await this.deliveredDocuments(item);
+        if (!docs.length) continue;
+        const { ids, version } = deliveryVersion(folder, docs);
+        if (version === item.delivered_version) continue;
+        // The source may have moved to done/ since: write where the first delivery wrote.
+        const first = (JSON.parse(item.outputs) as string[])[0];
+        const outputs = await deliver(folder, item.path, docs, first ? first.slice(0, -extname(first).length) : undefined);
+        this.store.update(item.id, { outputs: JSON.stringify(outputs), document_ids: JSON.stringify(ids), delivered_version: version });
+        written.push(...outputs);
+      } catch (err) {
+        this.opts.onError?.(`refreshing ${item.path}`, err as Error);
+      }
     }
     return written;
+  }
+
+  /** The documents an item's files were made from: the app's copies when it has them all, else the service's. */
+  private async deliveredDocuments(item: ItemRow): Promise<DeliverableDoc[]> {
+    const wanted = JSON.parse(item.document_ids) as string[];
+    const mine = (docs: DeliverableDoc[]) => docs.filter((d) => d.document && (!wanted.length || wanted.includes(d.id)));
+    const local = item.session_id ? mine((await this.opts.documentsOf?.(item.session_id).catch(() => null)) ?? []) : [];
+    // Only a full set: a half-pulled session would change which document a format is made from.
+    if (local.length && (!wanted.length || local.length === wanted.length)) return local;
+    return mine(await this.queue.documents(item));
   }
 
   private async watchFolder(folder: WatchFolder): Promise<void> {
@@ -146,5 +180,7 @@ export class WatchService {
     });
     this.detectors.set(folder.id, detector);
     await detector.start();
+    // Closed while the first scan ran: do not leave a watcher behind.
+    if (!this.started) await detector.close();
   }
 }

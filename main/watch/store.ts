@@ -7,49 +7,7 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState } from '../../common/ipc';
-
-const MIGRATIONS: string[] = [
-  `CREATE TABLE folders (
-     id TEXT PRIMARY KEY,
-     path TEXT NOT NULL UNIQUE,
-     profile TEXT NOT NULL,
-     paused INTEGER NOT NULL DEFAULT 0,
-     created_at TEXT NOT NULL
-   );
-   CREATE TABLE items (
-     id INTEGER PRIMARY KEY,
-     folder_id TEXT NOT NULL REFERENCES folders(id) ON DELETE CASCADE,
-     hash TEXT NOT NULL,
-     path TEXT NOT NULL,
-     size INTEGER NOT NULL,
-     media_type TEXT NOT NULL,
-     state TEXT NOT NULL,
-     attempts INTEGER NOT NULL DEFAULT 0,
-     error TEXT,
-     not_before INTEGER NOT NULL DEFAULT 0,
-     method TEXT,
-     file_id TEXT,
-     tus_url TEXT,
-     job_id TEXT,
-     session_id TEXT,
-     bytes_sent INTEGER NOT NULL DEFAULT 0,
-     outputs TEXT NOT NULL DEFAULT '[]',
-     delivered_modified TEXT,
-     created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL,
-     UNIQUE (folder_id, hash)
-   );
-   CREATE INDEX items_state ON items(state, not_before);
-   CREATE TABLE files (
-     path TEXT PRIMARY KEY,
-     folder_id TEXT NOT NULL REFERENCES folders(id) ON DELETE CASCADE,
-     size INTEGER NOT NULL,
-     mtime_ms INTEGER NOT NULL,
-     hash TEXT NOT NULL,
-     item_id INTEGER
-   );
-   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
-];
+import { MIGRATIONS } from './schema';
 
 export interface ItemRow {
   id: number;
@@ -69,7 +27,14 @@ export interface ItemRow {
   session_id: string | null;
   bytes_sent: number;
   outputs: string;
-  delivered_modified: string | null;
+  /** Another item with the same content whose upload and transcription this one reuses (another folder). */
+  origin_item_id: number | null;
+  /** When batch.transcribe was called and no job id saved yet (ms); a restart looks for that job first. */
+  submitted_at: number | null;
+  /** JSON ids of the documents the outputs were made from. */
+  document_ids: string;
+  /** Fingerprint of the delivered documents' content, so a refresh rewrites only what changed. */
+  delivered_version: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -81,7 +46,7 @@ interface FolderRow {
   paused: number;
 }
 
-export type ItemPatch = Partial<Omit<ItemRow, 'id' | 'folder_id' | 'hash' | 'created_at' | 'updated_at'>>;
+export type ItemPatch = Partial<Omit<ItemRow, 'id' | 'folder_id' | 'hash' | 'origin_item_id' | 'created_at' | 'updated_at'>>;
 
 export const ACTIVE_STATES: WatchItemState[] = ['detected', 'uploading', 'transcribing', 'fetching'];
 
@@ -135,8 +100,24 @@ export class WatchStore {
     return this.folder(id);
   }
 
+  /**
+   * Forgets a folder and its items. Content that copies in other folders reuse is handed to the
+   * oldest copy first, with what the service already has of it, so nothing is uploaded again.
+   */
   removeFolder(id: string): void {
-    this.db.prepare('DELETE FROM folders WHERE id = ?').run(id);
+    this.db.transaction(() => {
+      const origins = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND origin_item_id IS NULL AND id IN (SELECT origin_item_id FROM items)').all(id) as ItemRow[];
+      for (const origin of origins) {
+        const heir = this.db.prepare('SELECT * FROM items WHERE origin_item_id = ? AND folder_id <> ? ORDER BY id LIMIT 1').get(origin.id, id) as ItemRow | undefined;
+        if (!heir) continue;
+        this.db.prepare('UPDATE items SET origin_item_id = ? WHERE origin_item_id = ? AND id <> ?').run(heir.id, origin.id, heir.id);
+        this.db.prepare('DELETE FROM items WHERE id = ?').run(origin.id);
+        this.db.prepare('UPDATE items SET origin_item_id = NULL WHERE id = ?').run(heir.id);
+        const patch = inheritance(origin, heir);
+        if (patch) this.update(heir.id, patch);
+      }
+      this.db.prepare('DELETE FROM folders WHERE id = ?').run(id);
+    })();
   }
 
   get globallyPaused(): boolean {
@@ -156,21 +137,48 @@ export class WatchStore {
   }
 
   /**
-   * Records a finished file and queues its content once per folder. Returns the item and whether
-   * it is new; a known hash (a rename, move or copy of media we already have) queues nothing.
+   * Records a finished file and queues its content. Returns the item and whether it is new. A hash
+   * already in this folder (a rename or copy of media we have) queues nothing; a hash uploaded from
+   * another folder gets an item of its own that reuses that upload (origin_item_id), so its outputs
+   * are written here without sending the media again.
    */
   admit(folderId: string, file: { path: string; size: number; mtimeMs: number; hash: string; mediaType: string }): { item: ItemRow; created: boolean } {
     return this.db.transaction(() => {
       const now = new Date().toISOString();
-      const inserted = this.db
-        .prepare(`INSERT INTO items (folder_id, hash, path, size, media_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'detected', ?, ?) ON CONFLICT(folder_id, hash) DO NOTHING`)
-        .run(folderId, file.hash, file.path, file.size, file.mediaType, now, now);
-      const item = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND hash = ?').get(folderId, file.hash) as ItemRow;
+      let item = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND hash = ?').get(folderId, file.hash) as ItemRow | undefined;
+      const created = !item;
+      if (!item) {
+        const origin = this.db.prepare('SELECT id FROM items WHERE hash = ? AND origin_item_id IS NULL').pluck().get(file.hash) as number | undefined;
+        const { lastInsertRowid } = this.db
+          .prepare(`INSERT INTO items (folder_id, hash, origin_item_id, path, size, media_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'detected', ?, ?)`)
+          .run(folderId, file.hash, origin ?? null, file.path, file.size, file.mediaType, now, now);
+        item = this.item(Number(lastInsertRowid))!;
+      }
       this.db
         .prepare('INSERT INTO files (path, folder_id, size, mtime_ms, hash, item_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET folder_id = excluded.folder_id, size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash, item_id = excluded.item_id')
         .run(file.path, folderId, file.size, Math.trunc(file.mtimeMs), file.hash, item.id);
-      return { item, created: inserted.changes === 1 };
+      return { item, created };
     })();
+  }
+
+  /** Items that reuse `originId`'s upload. */
+  copiesOf(originId: number): ItemRow[] {
+    return this.db.prepare('SELECT * FROM items WHERE origin_item_id = ?').all(originId) as ItemRow[];
+  }
+
+  /** Points an item whose origin is gone at the item that now uploads its content, or makes it that item. */
+  reattach(id: number): void {
+    this.db.transaction(() => {
+      const item = this.item(id);
+      if (!item) return;
+      const other = this.db.prepare('SELECT id FROM items WHERE hash = ? AND origin_item_id IS NULL AND id <> ?').pluck().get(item.hash, id) as number | undefined;
+      this.db.prepare('UPDATE items SET origin_item_id = ? WHERE id = ?').run(other ?? null, id);
+    })();
+  }
+
+  /** Session ids the queue already knows, to tell our sessions from others' when looking for a lost job. */
+  knowsSession(sessionId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM items WHERE session_id = ? LIMIT 1').get(sessionId) !== undefined;
   }
 
   forgetFile(path: string): void {
@@ -228,15 +236,29 @@ export class WatchStore {
     return { items, total };
   }
 
-  /** Delivered items of a session, to refresh their files after an edit. */
-  deliveredBySession(sessionId: string): ItemRow[] {
-    return this.db.prepare("SELECT * FROM items WHERE session_id = ? AND state = 'delivered'").all(sessionId) as ItemRow[];
+  /** Delivered items of the given sessions, to refresh their files after an edit. */
+  deliveredBySessions(sessionIds: string[]): ItemRow[] {
+    if (!sessionIds.length) return [];
+    return this.db.prepare(`SELECT * FROM items WHERE state = 'delivered' AND session_id IN (${sessionIds.map(() => '?').join(',')}) ORDER BY id`).all(...sessionIds) as ItemRow[];
   }
 
   countByState(): Record<string, number> {
     const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM items GROUP BY state').all() as { state: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
+}
+
+/**
+ * What the oldest copy takes over from a removed origin: the service's file, job and session, and
+ * a state that resumes from there (never back before what the copy reached on its own).
+ */
+function inheritance(origin: ItemRow, heir: ItemRow): ItemPatch | null {
+  if (heir.file_id || heir.job_id || heir.session_id || heir.state === 'delivered' || heir.state === 'failed') return null;
+  const refs = { method: origin.method, file_id: origin.file_id, tus_url: origin.tus_url, job_id: origin.job_id, session_id: origin.session_id, submitted_at: origin.submitted_at };
+  const transcribed = (origin.job_id || origin.session_id) && ['transcribing', 'fetching', 'delivered'].includes(origin.state);
+  if (transcribed) return { ...refs, state: 'transcribing', error: null, not_before: 0 };
+  if (origin.file_id || origin.tus_url || origin.session_id) return { ...refs, state: 'uploading', error: null, not_before: 0 };
+  return { state: 'detected', error: null, not_before: 0 };
 }
 
 function toFolder(row: FolderRow): WatchFolder {

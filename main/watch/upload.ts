@@ -3,7 +3,9 @@
  * - batch multipart (POST batch/upload) for small files;
  * - tus (TUS_PATH) for large ones, in fixed-size PATCH chunks, with the upload URL kept in a
  *   file-backed urlStorage under the content hash, so a restart resumes at the server's offset;
- * - the legacy session flow (create, then PUT) when the service has no batch family (404).
+ * - the legacy session flow (create, then PUT) when the service has no batch family (404). The
+ *   session id is handed back as soon as it exists, so a retry or a restart PUTs into that session
+ *   instead of creating a second one; the PUT streams from disk with byte progress.
  * A 401 refreshes the token and resumes the same upload; no answer at all is "offline".
  */
 import { createReadStream, openAsBlob } from 'node:fs';
@@ -13,6 +15,7 @@ import { TUS_PATH, type LegacyCreateBody } from '../../common/api';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { WatchAuth } from './auth';
+import { countingBlob } from './counting-blob';
 
 export type Uploaded = { method: 'multipart' | 'tus'; fileId: string } | { method: 'legacy'; sessionId: string };
 
@@ -25,11 +28,15 @@ export interface UploadSource {
   tusUrl: string | null;
   /** The session the legacy flow creates, when the service has no batch family. */
   legacy: LegacyCreateBody;
+  /** A legacy session an earlier attempt created: only its PUT may be left to do. */
+  legacySessionId: string | null;
 }
 
 export interface UploadHooks {
   onBytes(sent: number, total: number): void;
   onTusUrl?(url: string): void;
+  /** The legacy flow made its session: keep the id before anything else can fail. */
+  onLegacySession?(sessionId: string): void;
   signal?: AbortSignal;
 }
 
@@ -69,7 +76,7 @@ export class Uploader {
   }
 
   async upload(src: UploadSource, hooks: UploadHooks): Promise<Uploaded> {
-    if (this.batchFamily !== false) {
+    if (this.batchFamily !== false && !src.legacySessionId) {
       try {
         const big = src.size >= (this.opts.tusThresholdBytes ?? DEFAULT_TUS_THRESHOLD);
         const fileId = big ? await this.tus(src, hooks) : await this.withFreshToken(() => this.multipart(src, hooks));
@@ -80,7 +87,7 @@ export class Uploader {
         this.batchFamily = false;
       }
     }
-    return { method: 'legacy', sessionId: await this.withFreshToken(() => this.legacy(src, hooks)) };
+    return { method: 'legacy', sessionId: await this.legacy(src, hooks) };
   }
 
   /** Runs fn; after a 401, refreshes the token once and runs it again. */
@@ -168,17 +175,35 @@ export class Uploader {
     });
   }
 
+  /** Creates the session (once: its id is saved through the hook), then PUTs the media into it; a 401 repeats only the step it hit. */
   private async legacy(src: UploadSource, hooks: UploadHooks): Promise<string> {
     const c = this.opts.client;
-    const created = await c.call('sessions.create', { body: src.legacy }, { signal: hooks.signal });
-    const sessionId = created.result.session_id;
+    let sessionId = src.legacySessionId;
+    if (sessionId) {
+      // A PUT that reached the service before a crash or a lost answer already attached the media.
+      const s = (await this.withFreshToken(() => c.call('sessions.get', { params: { sessionId: sessionId! } }, { signal: hooks.signal }))).result;
+      if (s.date_upload) {
+        hooks.onBytes(src.size, src.size);
+        return sessionId;
+      }
+    } else {
+      sessionId = (await this.withFreshToken(() => c.call('sessions.create', { body: src.legacy }, { signal: hooks.signal }))).result.session_id;
+      hooks.onLegacySession?.(sessionId);
+    }
+    const id = sessionId;
     hooks.onBytes(0, src.size);
-    await c.call(
-      'sessions.upload',
-      { params: { sessionId }, body: (await openAsBlob(src.path, { type: src.mediaType })) as unknown as Uint8Array<ArrayBuffer>, headers: { 'x-filename': basename(src.path), 'content-type': src.mediaType } },
-      { signal: hooks.signal, timeoutMs: 60 * 60_000, retries: 0 },
+    await this.withFreshToken(async () =>
+      c.call(
+        'sessions.upload',
+        {
+          params: { sessionId: id },
+          body: (await countingBlob(src.path, src.mediaType, (n) => hooks.onBytes(Math.min(n, src.size), src.size))) as unknown as Uint8Array<ArrayBuffer>,
+          headers: { 'x-filename': basename(src.path), 'content-type': src.mediaType },
+        },
+        { signal: hooks.signal, timeoutMs: 60 * 60_000, retries: 0 },
+      ),
     );
     hooks.onBytes(src.size, src.size);
-    return sessionId;
+    return id;
   }
 }

@@ -2,6 +2,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Transform } from 'node:stream';
 import { ApiClient } from '../../main/api/client';
 import { PasswordAuth } from '../../main/watch/auth';
 import { WatchService, type WatchServiceOptions } from '../../main/watch/service';
@@ -15,9 +16,9 @@ export interface Harness {
   detected: { path: string; created: boolean; itemId: number; at: number }[];
 }
 
-export function watchHarness(url: string, dataDir: string, opts: Partial<WatchServiceOptions> = {}): Harness {
+export function watchHarness(url: string, dataDir: string, { fetch, ...opts }: Partial<WatchServiceOptions> & { fetch?: typeof globalThis.fetch } = {}): Harness {
   const auth = new PasswordAuth(DEMO.email, DEMO.password);
-  const client = new ApiClient({ baseUrl: url, auth: auth.asAuthSource(), retries: 0, timeoutMs: 15_000 });
+  const client = new ApiClient({ baseUrl: url, auth: auth.asAuthSource(), retries: 0, timeoutMs: 15_000, fetch });
   auth.attach(client);
   const progress: Harness['progress'] = [];
   const detected: Harness['detected'] = [];
@@ -71,10 +72,11 @@ export function smallWav(seed: number, samples = 1600): Buffer {
   return Buffer.concat([wavHeader(body.length), body]);
 }
 
-/** A WAV of `size` bytes that takes no disk: the header, then a hole (sparse file) of silence. */
-export function sparseWav(path: string, size: number): void {
+/** A WAV of `size` bytes that takes no disk: the header, then a hole (sparse file) of silence; `seed` makes its content its own. */
+export function sparseWav(path: string, size: number, seed = 0): void {
   const fd = openSync(path, 'w');
   writeSync(fd, wavHeader(size - 44), 0, 44, 0);
+  if (seed) writeSync(fd, Buffer.from([seed & 0xff, seed >> 8]), 0, 2, 44);
   writeSync(fd, Buffer.from([0]), 0, 1, size - 1);
   closeSync(fd);
 }
@@ -92,13 +94,22 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-export async function countingProxy(target: string, opts: { hide?: RegExp } = {}): Promise<CountingProxy> {
+export interface ProxyOptions {
+  /** Answer these paths 404, as an older service without them would. */
+  hide?: RegExp;
+  /** Cut the connection of a request when this says so (called once per request). */
+  drop?: (method: string, url: string) => boolean;
+  /** Pass request bodies on at about this rate, so uploads take a while. */
+  bytesPerSecond?: number;
+}
+
+export async function countingProxy(target: string, opts: ProxyOptions = {}): Promise<CountingProxy> {
   const t = new URL(target);
   let sent = 0;
   let self = '';
   const state = { offline: false };
   const server = createServer((req, res) => {
-    if (state.offline) return void req.socket.destroy();
+    if (state.offline || opts.drop?.(req.method ?? '', req.url ?? '')) return void req.socket.destroy();
     if (opts.hide?.test(req.url ?? '')) {
       // An older service without these routes.
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -112,7 +123,9 @@ export async function countingProxy(target: string, opts: { hide?: RegExp } = {}
     });
     up.on('error', () => res.destroy());
     req.on('data', (d: Buffer) => (sent += d.length));
-    req.pipe(up);
+    const bps = opts.bytesPerSecond;
+    if (bps) req.pipe(new Transform({ transform: (chunk: Buffer, _enc, done) => void setTimeout(() => done(null, chunk), (chunk.length / bps) * 1000) })).pipe(up);
+    else req.pipe(up);
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -25,7 +25,7 @@ it('adds, updates, pauses and removes folders through the contract', async () =>
   auth.attach(client);
   const watch = new WatchService({ dataDir: join(data, 'watch'), client, auth, stabilityMs: 200 });
   await watch.start();
-  const handlers = watchHandlers(watch);
+  const handlers = watchHandlers(() => watch);
   const call = async <N extends Name>(name: N, args: unknown) => {
     const parsed = watchChannels[name].args.parse(args);
     const result = await (handlers[name] as (a: unknown) => Promise<unknown>)(parsed);
