@@ -15,7 +15,8 @@ export interface Migration {
  * version is newer than the code knows, rather than guessing at its shape.
  */
 export function openDb(file: string, migrations: Migration[]): Db {
-  const db = new Database(file);
+  // Under `npm start` Electron runs us with a better-sqlite3 built for its own ABI (scripts/electron-native.mjs).
+  const db = new Database(file, { nativeBinding: process.env.S2T_SQLITE_BINDING || undefined });
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');

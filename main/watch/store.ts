@@ -5,6 +5,7 @@
  * second during a drop of a thousand files) never contends with the cache's sync transactions.
  */
 import Database from 'better-sqlite3';
+import { sqliteOptions } from '../platform/sqlite';
 import { randomUUID } from 'node:crypto';
 import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState } from '../../common/ipc';
 import { MIGRATIONS } from './schema';
@@ -54,7 +55,7 @@ export class WatchStore {
   private readonly db: Database.Database;
 
   constructor(file: string) {
-    this.db = new Database(file);
+    this.db = new Database(file, sqliteOptions());
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');

@@ -4,7 +4,7 @@
  * main entry starts the real backend (the embedded local service, the cache) underneath.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -24,11 +24,18 @@ interface Report {
   exitCode: number | null;
 }
 
-function runMain(): Promise<{ report: Report; code: number | null; stderr: string }> {
+/** npm start hands Electron a better-sqlite3 built for its ABI; here a copy of Node's own stands in. */
+function sqliteBindingCopy(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 's2t-binding-')), 'better_sqlite3.node');
+  copyFileSync(join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), file);
+  return file;
+}
+
+function runMain(sqliteBinding = sqliteBindingCopy()): Promise<{ report: Report; code: number | null; stderr: string }> {
   const userData = mkdtempSync(join(tmpdir(), 's2t-fake-electron-'));
   const child = spawn(process.execPath, ['--import', join(ROOT, 'test/fixtures/fake-electron/register.mjs'), join(ROOT, 'dist/main/index.js')], {
     cwd: ROOT,
-    env: { ...process.env, FAKE_ELECTRON_USER_DATA: userData },
+    env: { ...process.env, FAKE_ELECTRON_USER_DATA: userData, S2T_SQLITE_BINDING: sqliteBinding },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -68,6 +75,14 @@ describe('Electron main entry under a fake electron', () => {
     expect(report.ipc.trusted).toMatchObject({ ok: true, value: { signedIn: false, mode: 'local' } });
     expect(report.ipc.foreignFrame).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     expect(report.ipc.badArgs).toMatchObject({ ok: false });
+  });
+
+  it('opens its databases with the better-sqlite3 named in S2T_SQLITE_BINDING, and says so when it is missing', async () => {
+    const missing = join(tmpdir(), 'no-such-dir', 'better_sqlite3.node');
+    const { code, stderr } = await runMain(missing);
+    expect(code).toBe(1);
+    expect(stderr).toContain(missing);
+    expect(stderr).toMatch(/S2T Desktop could not start/);
   });
 });
 
