@@ -4,18 +4,19 @@
  * Every read answers from the cache, so every view works offline; every edit goes to the cache
  * and the outbox in one transaction and reaches the service when it can.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CurrentUser } from '../common/api';
 import { CAPTION_PROFILES, type CaptionProfileId } from '../common/transcript/captions';
 import type { ExportOptions } from '../common/formats';
-import type { AuthState, LoginOutcome } from '../common/ipc';
+import type { AuthState, EventPayload, LoginOutcome, WatchChannelName } from '../common/ipc';
 import { ApiClient } from './api/client';
 import { Credentials } from './api/credentials';
 import { ApiError } from './api/errors';
 import { Cache } from './cache/cache';
+import { describeRecovery } from './cache/open';
 import { UserFacingError, type Emit, type Handlers } from './ipc/registry';
+import { pdfFonts, printedText } from './platform/fonts';
 import type { SecretStore } from './platform/secrets';
 import { Connectivity } from './sync/connectivity';
 import { SyncEngine } from './sync/engine';
@@ -31,21 +32,26 @@ export interface CoreOptions {
   /** Client tuning, for tests. */
   timeoutMs?: number;
   retries?: number;
+  /**
+   * Sessions whose documents changed: a local edit or mutation, or a sync that pulled or pushed
+   * them. Watch folders refresh the files they delivered from these (main/watch/in-app.ts).
+   */
+  documentsChanged?: (sessionIds: string[]) => void;
 }
 
+/** The core answers every channel but watch.*, which main/watch serves beside it (see backend.ts). */
+export type CoreHandlers = Omit<Handlers, WatchChannelName>;
+
 export interface Core {
-  handlers: Handlers;
+  handlers: CoreHandlers;
+  /** The service client on the signed-in user's credentials, for parts that act for the user (watch folders). */
+  client: ApiClient;
+  accessToken(): Promise<string | null>;
   close(): Promise<void>;
 }
 
 export const CACHE_FILE = 'cache.db';
 
-function fontBytes(): Uint8Array | undefined {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, '..', 'assets', 'fonts', 'DejaVuSans.ttf'), join(here, '..', '..', 'assets', 'fonts', 'DejaVuSans.ttf'), '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'];
-  const file = candidates.find((f) => existsSync(f));
-  return file ? new Uint8Array(readFileSync(file)) : undefined;
-}
 
 /** A person-readable sentence for a failed sign-in. */
 function refusal(err: unknown): string {
@@ -61,9 +67,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const cache = Cache.open(join(opts.dataDir, CACHE_FILE));
   const emit = opts.emit;
-  let message: string | null = cache.recovery
-    ? `The local cache was damaged and has been rebuilt (${cache.recovery.keptOutbox} unsent edits kept; the old file is at ${cache.recovery.movedTo}).`
-    : null;
+  let message: string | null = cache.recovery ? describeRecovery(cache.recovery) : null;
 
   let engine: SyncEngine | null = null;
   const connectivity = new Connectivity(() => engine?.onConnectivityChange());
@@ -81,7 +85,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   signedIn = !!(await credentials.accessToken()) && cache.currentAccount() !== null;
   const accountId = () => (signedIn ? (cache.currentAccount()?.id ?? null) : null);
 
-  engine = new SyncEngine({ client, cache, connectivity, emit, accountId, background: opts.background ?? true });
+  // Sync reports what it pulled or pushed as cache.changed; documentsChanged hears it too.
+  const syncEmit: Emit = (event, payload) => {
+    if (event === 'cache.changed') {
+      const sessions = (payload as EventPayload<'cache.changed'>).sessions;
+      if (sessions?.length) opts.documentsChanged?.(sessions);
+    }
+    emit(event, payload);
+  };
+  engine = new SyncEngine({ client, cache, connectivity, emit: syncEmit, accountId, background: opts.background ?? true });
 
   function state(): AuthState {
     const acc = signedIn ? cache.currentAccount() : null;
@@ -122,7 +134,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     return id;
   }
 
-  const handlers: Handlers = {
+  const handlers: CoreHandlers = {
     'auth.state': async () => state(),
     'auth.login': async ({ username, password, rememberMe }) => {
       try {
@@ -172,13 +184,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       requireAccount();
       const rec = cache.saveDocument(documentId, content, filename);
       emit('cache.changed', { documents: [documentId], sessions: [rec.session_id] });
+      opts.documentsChanged?.([rec.session_id]);
       engine!.kick();
       return rec;
     },
     'documents.mutate': async ({ documentId, mutation }) => {
       requireAccount();
+      const sessionId = cache.getDocument(documentId)?.session_id;
       const r = cache.mutate(documentId, mutation);
       emit('cache.changed', { documents: [documentId, ...(r.documentId && r.documentId !== documentId ? [r.documentId] : [])] });
+      if (sessionId) opts.documentsChanged?.([sessionId]);
       engine!.kick();
       return r;
     },
@@ -188,6 +203,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       engine!.kick();
       return { queued: true as const };
     },
+    'documents.shareLinks': async ({ documentId }) => (accountId() === null ? { links: [], pending: false } : cache.shareLinks(documentId)),
     'export.render': async ({ documentId, format, options }) => {
       const doc = cache.getDocument(documentId);
       if (!doc) throw new UserFacingError('NOT_FOUND', 'That document is not in the local cache.');
@@ -196,7 +212,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       if (profile !== undefined && !Object.hasOwn(CAPTION_PROFILES, profile)) {
         throw new UserFacingError('BAD_PROFILE', `Unknown caption profile "${profile}"; use one of ${Object.keys(CAPTION_PROFILES).join(', ')}.`);
       }
-      const exportOptions: ExportOptions = { ...rest, ...(profile ? { profile: profile as CaptionProfileId } : {}), ...(format === 'pdf' ? { font: fontBytes() } : {}) };
+      const exportOptions: ExportOptions = { ...rest, ...(profile ? { profile: profile as CaptionProfileId } : {}), ...(format === 'pdf' ? pdfFonts(printedText(doc.body.content, doc.filename)) : {}) };
       // Loaded on first use: the writers (DOCX, PDF) are heavy and most runs never export.
       const { FORMAT_FILES, renderExport } = await import('../common/formats');
       const bytes = await renderExport(format, { filename: doc.filename, language: doc.language, timecode_offset: doc.timecode_offset, document: doc.body }, exportOptions);
@@ -226,6 +242,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   engine.start();
   return {
     handlers,
+    client,
+    accessToken: () => credentials.accessToken(),
     async close() {
       await engine!.close();
       cache.close();

@@ -2,10 +2,11 @@
  * Electron entry: one window, hardened per Electron's security checklist, wired to the same
  * backend as browser mode. Everything of substance lives in Electron-free modules.
  */
-import { app, BrowserWindow, ipcMain, Menu, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBackend, type Backend } from './backend';
+import { CacheTooNewError } from './cache/open';
 import { registerElectronTransport, sendEvent } from './ipc/electron-transport';
 import { ElectronSecretStore } from './platform/electron-secrets';
 
@@ -51,6 +52,8 @@ app.whenReady().then(async () => {
   await createWindow();
 }).catch((err: Error) => {
   process.stderr.write(`S2T Desktop could not start: ${err.message}\n`);
+  // A cache from a newer version: a window-less exit would look like a crash, so say why first.
+  if (err instanceof CacheTooNewError) dialog.showErrorBox('S2T Desktop cannot open its data', err.message);
   app.exit(1);
 });
 

@@ -85,11 +85,27 @@ export const ExportOptions = z.object({
 
 export const SyncState = z.object({
   connectivity: z.enum(['online', 'offline', 'degraded']),
+  /** Local changes waiting to be sent. */
   pending: z.number().int().min(0),
+  /** Local changes kept but no longer sent (the service refused them, or they kept failing). */
+  blocked: z.number().int().min(0),
   lastPullAt: z.string().nullable(),
+  /** What went wrong in the last sync, in words for a person; null after a clean sync. */
+  lastError: z.string().nullable(),
   running: z.boolean(),
 });
 export type SyncState = z.infer<typeof SyncState>;
+
+/** A magic link the service made for one of our share requests. */
+export const ShareLinkRecord = z.object({
+  documentId: z.string(),
+  url: z.string(),
+  allowEditing: z.boolean(),
+  allowExport: z.boolean(),
+  created: z.string(),
+  expires: z.string(),
+});
+export type ShareLinkRecord = z.infer<typeof ShareLinkRecord>;
 
 // --- Watch folders (main/watch) ---------------------------------------------------------------
 
@@ -158,7 +174,7 @@ export type WatchItem = z.infer<typeof WatchItem>;
 export const WatchState = z.object({ paused: z.boolean(), folders: z.array(WatchFolder) });
 export type WatchState = z.infer<typeof WatchState>;
 
-/** Channels of watch folders (main/watch/ipc.ts); the lead spreads them into `channels` once the core serves them. */
+/** Channels of watch folders, served by main/watch/ipc.ts beside the core's (the backend merges the two). */
 export const watchChannels = {
   'watch.state': { args: Empty, result: WatchState },
   'watch.addFolder': { args: z.object({ path: z.string().min(1).max(4096), profile: WatchProfile.default(WatchProfile.parse({})) }), result: WatchFolder },
@@ -190,6 +206,11 @@ export const channels = {
   },
   'documents.mutate': { args: z.object({ documentId: z.string().min(1), mutation: DocumentMutation }), result: z.object({ documentId: z.string().nullable() }) },
   'documents.merge': { args: z.object({ documentIds: z.array(z.string().min(1)).min(2), outputFilename: z.string().min(1).max(255) }), result: z.object({ queued: z.literal(true) }) },
+  /**
+   * A document's magic links (ask for one with documents.mutate {op: 'share'}; asking again for
+   * the same rights reuses the link). `pending`: a share request is still waiting to be sent.
+   */
+  'documents.shareLinks': { args: z.object({ documentId: z.string().min(1) }), result: z.object({ links: z.array(ShareLinkRecord), pending: z.boolean() }) },
   /** Renders an export from the cache (works offline) and hands the bytes to the renderer. */
   'export.render': {
     args: z.object({ documentId: z.string().min(1), format: ExportFormat, options: ExportOptions.default({}) }),
@@ -199,6 +220,7 @@ export const channels = {
   'sync.now': { args: Empty, result: SyncState },
   'sync.state': { args: Empty, result: SyncState },
   'media.url': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ url: z.string().nullable() }) },
+  ...watchChannels,
 } as const;
 
 export const events = {
@@ -213,6 +235,7 @@ export const events = {
 
 export type Channels = typeof channels;
 export type ChannelName = keyof Channels;
+export type WatchChannelName = keyof typeof watchChannels;
 export type EventName = keyof typeof events;
 export type ArgsOf<C extends ChannelName> = z.input<Channels[C]['args']>;
 export type ResultOf<C extends ChannelName> = z.output<Channels[C]['result']>;

@@ -4,12 +4,13 @@
  * and its outbox entry in one transaction, so an acknowledged edit is never half-recorded.
  */
 import { randomUUID } from 'node:crypto';
-import type { CurrentUser, Document, Session } from '../../common/api';
+import type { CurrentUser, Document, Session, ShareLink } from '../../common/api';
 import type { DocumentMutation, DocumentRecord, DocumentSummary, SessionSummary } from '../../common/ipc';
 import type { DocumentBody, DocumentContent } from '../../common/transcript/model';
-import { openCache, type Db, type Recovery } from './open';
+import { openCache, type Db, type OpenDeps, type Recovery } from './open';
 import { segmentRows } from './migrations';
 import { searchText, type SearchHit } from './search';
+import { dropShareLinks, liveShareLink, saveShareLink, shareLinksOf, type StoredShareLink } from './share-links';
 
 export interface DocumentRow {
   id: string;
@@ -41,12 +42,29 @@ export interface OutboxEntry {
   document_id: string;
   session_id: string;
   op: OutboxOp;
+  /** Sends tried; above 0 a retry must first check whether an earlier send landed. */
   attempts: number;
+  /** Error answers so far; at MAX_FAILURES the entry is blocked. */
+  failures: number;
+  /** The document's service version when it was last sent. */
+  sent_version: string | null;
   state: 'queued' | 'blocked';
   last_error: string | null;
 }
 
+/** After this many error answers (the service answered, but not with success) an entry is blocked. */
+export const MAX_FAILURES = 5;
+
+type OutboxRow = Omit<OutboxEntry, 'op'> & { payload: string };
+const entryOf = (r: OutboxRow): OutboxEntry => ({
+  seq: r.seq, document_id: r.document_id, session_id: r.session_id, op: JSON.parse(r.payload) as OutboxOp, attempts: r.attempts, failures: r.failures,
+  sent_version: r.sent_version, state: r.state, last_error: r.last_error,
+});
+
 const now = () => new Date().toISOString();
+
+/** An outbox row `o` held back by a blocked earlier entry of its document. */
+const HELD = "EXISTS (SELECT 1 FROM outbox b WHERE b.document_id = o.document_id AND b.state = 'blocked' AND b.seq < o.seq)";
 
 /** The Document resource fields kept in `meta`: whatever the list carried beyond the columns. */
 function metaOf(d: Document): string {
@@ -76,8 +94,8 @@ export class Cache {
     }
   }
 
-  static open(file: string): Cache {
-    const { db, recovery } = openCache(file);
+  static open(file: string, deps?: OpenDeps): Cache {
+    const { db, recovery } = openCache(file, deps);
     return new Cache(db, recovery);
   }
 
@@ -111,8 +129,12 @@ export class Cache {
       deleteSegments: db.prepare('DELETE FROM text_segments WHERE document_id = ?'),
       insertSegment: db.prepare('INSERT INTO text_segments (document_id, start_ms, starts, text) VALUES (?, ?, ?, ?)'),
       enqueue: db.prepare('INSERT INTO outbox (document_id, session_id, op, payload, created_at) VALUES (?, ?, ?, ?, ?)'),
-      nextOutbox: db.prepare("SELECT * FROM outbox WHERE state = 'queued' ORDER BY seq LIMIT 1"),
-      pending: db.prepare('SELECT count(*) AS n FROM outbox'),
+      // Per-document order: nothing of a document goes while an earlier entry of it is blocked
+      // (held), nor, within one push, after one of its entries failed (the skipped ids, JSON).
+      nextOutbox: db.prepare(`SELECT * FROM outbox o WHERE o.state = 'queued' AND NOT (${HELD})
+        AND o.document_id NOT IN (SELECT value FROM json_each(?)) ORDER BY o.seq LIMIT 1`),
+      pending: db.prepare(`SELECT count(*) AS n FROM outbox o WHERE o.state = 'queued' AND NOT (${HELD})`),
+      unsent: db.prepare('SELECT count(*) AS n FROM outbox'),
       alias: db.prepare('SELECT server_id FROM id_aliases WHERE local_id = ?'),
     };
   }
@@ -157,6 +179,12 @@ export class Cache {
     return !row || row.docs_version === null || row.docs_version !== (s.last_modified ?? null);
   }
 
+  /** The session's documents as last pulled from the service (id to last_modified), to compare with the service's list. */
+  pulledDocumentVersions(sessionId: string): Map<string, string> {
+    const rows = this.db.prepare('SELECT id, last_modified FROM documents WHERE session_id = ? AND local_only = 0 AND deleted_on_server = 0').all(sessionId) as { id: string; last_modified: string }[];
+    return new Map(rows.map((r) => [r.id, r.last_modified]));
+  }
+
   /** The local version of a session, to compare with a listed one. */
   sessionVersion(sessionId: string): string | null | undefined {
     const row = this.st.sessionMeta.get(sessionId) as { last_modified: string | null } | undefined;
@@ -182,8 +210,11 @@ export class Cache {
         const list = docs.get(s.session_id);
         if (!list) continue;
         const seen = new Set<string>();
+        const creating = this.unfinishedCreations(s.session_id);
         for (const d of list) {
           seen.add(d.id);
+          // Maybe made by a send of ours whose answer was lost: left for the push to find and adopt.
+          if (creating.has(d.filename) && !this.row(d.id)) continue;
           if (this.upsertServerDocument(d, s.session_id)) changedDocs.push(d.id);
         }
         for (const local of this.st.docIdsOfSession.all(s.session_id) as { id: string; local_only: number }[]) {
@@ -196,6 +227,15 @@ export class Cache {
       }
     })();
     return { sessions: changedSessions, documents: changedDocs };
+  }
+
+  /** New file names of copies and merges in this session that were sent but not yet confirmed. */
+  private unfinishedCreations(sessionId: string): Set<string> {
+    const rows = this.db.prepare("SELECT payload FROM outbox WHERE session_id = ? AND op IN ('copy', 'merge') AND attempts > 0").all(sessionId) as { payload: string }[];
+    return new Set(rows.map((r) => {
+      const op = JSON.parse(r.payload) as { newFilename?: string; outputFilename?: string };
+      return op.newFilename ?? op.outputFilename ?? '';
+    }));
   }
 
   /** A document as the service has it; skipped while it has unsent edits. True when something changed. */
@@ -303,6 +343,16 @@ export class Cache {
     for (const s of segmentRows(typeof body === 'string' ? JSON.parse(body) : body)) this.st.insertSegment.run(documentId, s.start_ms, s.starts, s.text);
   }
 
+  /** A live link with these rights, or a queued request for one: asking again must not mint a second link. */
+  private shareAlreadyAsked(documentId: string, m: { allowEditing: boolean; allowExport: boolean }): boolean {
+    if (liveShareLink(this.db, this.resolveId(documentId), m)) return true;
+    const queued = this.db.prepare("SELECT payload FROM outbox WHERE document_id = ? AND op = 'share'").all(documentId) as { payload: string }[];
+    return queued.some((q) => {
+      const op = JSON.parse(q.payload) as { allowEditing: boolean; allowExport: boolean };
+      return op.allowEditing === m.allowEditing && op.allowExport === m.allowExport;
+    });
+  }
+
   private mustRow(documentId: string): DocumentRow {
     const d = this.row(documentId);
     if (!d || d.deleted) throw Object.assign(new Error(`document ${documentId} is not in the cache`), { code: 'NOT_FOUND' });
@@ -331,6 +381,7 @@ export class Cache {
       const d = this.mustRow(documentId);
       const set = (sql: string, ...args: unknown[]) => this.db.prepare(`UPDATE documents SET ${sql}, local_state = 'pending' WHERE id = ?`).run(...args, documentId);
       let result: string | null = documentId;
+      if (m.op === 'share' && this.shareAlreadyAsked(documentId, m)) return { documentId };
       switch (m.op) {
         case 'finalize':
           set('finished = ?', m.finished ? 1 : 0);
@@ -374,6 +425,21 @@ export class Cache {
     })();
   }
 
+  /** The document's live magic links, and whether a share request for it is still waiting to be sent. */
+  shareLinks(documentId: string): { links: StoredShareLink[]; pending: boolean } {
+    const id = this.resolveId(documentId);
+    const pending = (this.db.prepare("SELECT count(*) AS n FROM outbox WHERE document_id IN (?, ?) AND op = 'share'").get(documentId, id) as { n: number }).n > 0;
+    return { links: shareLinksOf(this.db, id), pending };
+  }
+
+  /** A share request landed: keep its link and drop the entry, in one transaction. */
+  completeShare(seq: number, documentId: string, link: ShareLink): void {
+    this.db.transaction(() => {
+      saveShareLink(this.db, documentId, link);
+      this.complete(seq, documentId, null);
+    })();
+  }
+
   queueMerge(documentIds: string[], outputFilename: string): void {
     this.db.transaction(() => {
       const first = this.mustRow(documentIds[0]);
@@ -384,20 +450,24 @@ export class Cache {
 
   // --- outbox, for the push ----------------------------------------------------------------------
 
-  nextOutbox(): OutboxEntry | null {
-    const r = this.st.nextOutbox.get() as (Omit<OutboxEntry, 'op'> & { payload: string }) | undefined;
-    if (!r) return null;
-    return { seq: r.seq, document_id: r.document_id, session_id: r.session_id, op: JSON.parse(r.payload) as OutboxOp, attempts: r.attempts, state: r.state, last_error: r.last_error };
+  /** The oldest entry that may go now, leaving out the documents in `skip`. */
+  nextOutbox(skip: Iterable<string> = []): OutboxEntry | null {
+    const r = this.st.nextOutbox.get(JSON.stringify([...skip])) as OutboxRow | undefined;
+    return r ? entryOf(r) : null;
   }
 
+  /** Entries that will be sent (those blocked, or held behind a blocked one, are counted apart). */
   pendingCount(): number {
     return (this.st.pending.get() as { n: number }).n;
   }
 
+  /** Entries kept but not sent: refused by the service or failed MAX_FAILURES times, and those held behind them. */
+  blockedCount(): number {
+    return (this.st.unsent.get() as { n: number }).n - this.pendingCount();
+  }
+
   outboxEntries(): OutboxEntry[] {
-    return (this.db.prepare('SELECT * FROM outbox ORDER BY seq').all() as (Omit<OutboxEntry, 'op'> & { payload: string })[]).map((r) => ({
-      seq: r.seq, document_id: r.document_id, session_id: r.session_id, op: JSON.parse(r.payload) as OutboxOp, attempts: r.attempts, state: r.state, last_error: r.last_error,
-    }));
+    return (this.db.prepare('SELECT * FROM outbox ORDER BY seq').all() as OutboxRow[]).map(entryOf);
   }
 
   /** The service id of a document made here, once the service has named it. */
@@ -405,8 +475,15 @@ export class Cache {
     return (this.st.alias.get(id) as { server_id: string } | undefined)?.server_id ?? id;
   }
 
-  noteAttempt(seq: number, error: string | null): void {
-    this.db.prepare('UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE seq = ?').run(error, seq);
+  /** Recorded (committed) before a send, so a retry after a lost answer knows to look first. */
+  noteSent(seq: number, sentVersion: string | null): void {
+    this.db.prepare('UPDATE outbox SET attempts = attempts + 1, sent_version = ? WHERE seq = ?').run(sentVersion, seq);
+  }
+
+  /** The service answered with an error; returns the failures so far. */
+  noteFailure(seq: number, error: string): number {
+    const r = this.db.prepare('UPDATE outbox SET failures = failures + 1, last_error = ? WHERE seq = ? RETURNING failures').get(error, seq) as { failures: number } | undefined;
+    return r?.failures ?? 0;
   }
 
   /** The service refuses the entry for good (e.g. the document is gone): keep it, visibly, and move on. */
@@ -427,6 +504,7 @@ export class Cache {
       this.db.prepare('DELETE FROM outbox WHERE seq = ?').run(seq);
       if (opts.deleted) {
         if ((this.st.outboxCountDoc.get(documentId) as { n: number }).n === 0) this.st.deleteDoc.run(documentId);
+        dropShareLinks(this.db, documentId);
         return;
       }
       if (!server) {

@@ -2,3 +2,4 @@ export * from './cache';
 export * from './migrations';
 export * from './open';
 export * from './search';
+export * from './share-links';

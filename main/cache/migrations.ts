@@ -137,6 +137,28 @@ export const cacheMigrations: CacheMigration[] = [
       CREATE INDEX sessions_account_order ON sessions(account_id, last_modified DESC, session_id);
     `,
   },
+  {
+    version: 5,
+    name: 'outbox failure cap and pre-send version; share links',
+    up: `
+      -- failures: answers that were errors (not "no answer"); at a cap the entry is blocked.
+      ALTER TABLE outbox ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+      -- the service version of the document when the entry was last sent, so a retry can tell
+      -- whether that send landed before re-sending it
+      ALTER TABLE outbox ADD COLUMN sent_version TEXT;
+      -- magic links the service made for our share requests; the link is shown to the user
+      CREATE TABLE share_links (
+        document_id TEXT NOT NULL,
+        allow_editing INTEGER NOT NULL,
+        allow_export INTEGER NOT NULL,
+        url TEXT NOT NULL,
+        token TEXT NOT NULL,
+        created TEXT NOT NULL,
+        expires TEXT NOT NULL,
+        PRIMARY KEY (document_id, allow_editing, allow_export)
+      );
+    `,
+  },
 ];
 
 /** Words a search row holds: segments are grouped up to this, so the index has fewer, larger rows. */

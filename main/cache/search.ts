@@ -13,11 +13,22 @@ export interface SearchHit {
   time_ms: number | null;
 }
 
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+/**
+ * The tokens FTS5's unicode61 tokenizer (remove_diacritics 2) makes of `s`: letters, digits and
+ * private-use characters, folded to lower case without diacritics; anything else separates. So
+ * "Don't" is "don" "t", exactly as the indexed text was split.
+ */
+export function tokens(s: string): string[] {
+  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}\p{Co}]+/u).filter(Boolean);
+}
 
-/** The user's words as an FTS5 query: every word must occur; the last may be a prefix. No FTS syntax leaks through. */
+/**
+ * The user's words as an FTS5 query: every word must occur, each as the phrase of its tokens (so
+ * "don't" matches "don't", not any "don" and any "t"); the last may be a prefix. Tokens hold only
+ * letters and digits, so no FTS syntax leaks through.
+ */
 export function ftsQuery(q: string): { match: string; terms: string[] } | null {
-  const terms = q.split(/\s+/).map(fold).filter(Boolean);
+  const terms = q.split(/\s+/).map((w) => tokens(w).join(' ')).filter(Boolean);
   if (!terms.length) return null;
   const match = terms.map((t, i) => `"${t}"${i === terms.length - 1 ? '*' : ''}`).join(' ');
   return { match, terms };
@@ -29,7 +40,7 @@ function hitTime(text: string, starts: string, segmentStart: number, terms: stri
   const words = text.split(' ');
   const times = starts.split(',');
   for (let i = 0; i < words.length; i++) {
-    const w = fold(words[i]);
+    const w = tokens(words[i]).join(' ');
     if (terms.some((t, k) => (k === terms.length - 1 ? w.startsWith(t) : w === t))) return Number(times[i] ?? segmentStart);
   }
   return segmentStart;

@@ -2,12 +2,16 @@
  * The sync loop: push the outbox, then pull, whenever asked, shortly after a local edit, and
  * every PERIOD_MS while online. When a request finds the service unreachable (or degraded), the
  * loop stops quietly and probes with backoff; the first good answer resumes it by itself.
+ * A failing push does not hold back the pull (other devices' changes still arrive), except when
+ * nothing can work: no answer at all, or signed out. What went wrong reaches the user as one
+ * sentence in SyncState.lastError, beside the count of blocked changes.
  */
 import type { EventName, EventPayload, SyncState } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Cache } from '../cache/cache';
 import type { Connectivity } from './connectivity';
+import { describeSyncError, stopsTheRun } from './errors';
 import { pull } from './pull';
 import { pushAll } from './push';
 
@@ -33,13 +37,15 @@ export class SyncEngine {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly abort = new AbortController();
-  lastError: ApiError | null = null;
+  /** What went wrong in the last run, in words for a person; null after a clean run. */
+  lastError: string | null = null;
 
   constructor(private readonly o: SyncEngineOptions) {}
 
   state(): SyncState {
     const lastPull = this.o.accountId() === null ? null : this.o.cache.getCursor(this.o.accountId()!, 'lastPullAt');
-    return { connectivity: this.o.connectivity.state, pending: this.o.cache.pendingCount(), lastPullAt: lastPull, running: this.running !== null };
+    const { cache, connectivity } = this.o;
+    return { connectivity: connectivity.state, pending: cache.pendingCount(), blocked: cache.blockedCount(), lastPullAt: lastPull, lastError: this.lastError, running: this.running !== null };
   }
 
   private publish(): void {
@@ -99,18 +105,23 @@ export class SyncEngine {
     const signal = this.abort.signal;
     const changed = (c: { sessions: string[]; documents: string[] }) => emit('cache.changed', c);
     this.publish();
+    let failure: unknown = null;
+    let blocked: string[] = [];
     try {
-      await pushAll({ client, cache, signal, changed, progress: (done, total) => emit('sync.progress', { phase: 'push', done, total }), conflict: (c) => emit('sync.conflict', c) });
-      await pull({ client, cache, accountId, signal, changed, progress: (done, total) => emit('sync.progress', { phase: 'pull', done, total }) }, opts);
-      this.lastError = null;
+      blocked = (await pushAll({ client, cache, signal, changed, progress: (done, total) => emit('sync.progress', { phase: 'push', done, total }), conflict: (c) => emit('sync.conflict', c) })).blocked;
     } catch (err) {
-      // Offline, degraded or signed out: the state says so; no error storm, no unhandled rejection.
-      if (err instanceof ApiError) this.lastError = err;
-      else {
-        this.lastError = new ApiError('sync', { status: 0, code: 'INTERNAL', message: (err as Error).message, details: {} });
-        process.stderr.write(`sync failed: ${(err as Error).stack ?? String(err)}\n`);
+      failure = err;
+    }
+    if (!stopsTheRun(failure)) {
+      try {
+        await pull({ client, cache, accountId, signal, changed, progress: (done, total) => emit('sync.progress', { phase: 'pull', done, total }) }, opts);
+      } catch (err) {
+        failure ??= err;
       }
     }
+    // Offline, degraded or signed out: the state says so, once per run; no error storm, no unhandled rejection.
+    this.lastError = failure !== null ? describeSyncError(failure) : (blocked.at(-1) ?? null);
+    if (failure !== null && !(failure instanceof ApiError)) process.stderr.write(`sync failed: ${(failure as Error).stack ?? String(failure)}\n`);
   }
 
   async close(): Promise<void> {

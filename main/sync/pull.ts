@@ -1,16 +1,23 @@
 /**
- * Pull: sessions page by page, newest change first (sort=last_modified, direction=desc), and for
- * each session whose last_modified differs from the one we pulled its documents at, the
- * session's documents with content. Each page, with those documents, is applied in one transaction.
+ * Pull: sessions page by page, newest change first (sort=last_modified, direction=desc), and the
+ * documents (with content) of each session that needs them. Each page, with those documents, is
+ * applied in one transaction.
  *
- * Incremental strategy: the high-water mark is the newest session last_modified seen by the last
- * completed pull. A pull stops after the first page that reaches a session older than the mark,
- * so an unchanged account costs one request. Deletions do not show in a sorted list, so a sweep
- * (a pass over every page, comparing ids) runs when the service's total_results disagrees with
- * the number of cached sessions, on the first pull, and at least every SWEEP_INTERVAL_MS; the
- * sweep also catches anything an offset shifting under concurrent changes made us skip.
- * This relies on the service bumping a session's last_modified whenever one of its documents
- * changes (the local service does; README: Interface choices).
+ * Strategy (the spec's lists can only be sorted and paged, not asked "changed since"):
+ * - Incremental pull. The high-water mark is the newest session last_modified the last pull saw.
+ *   Pages are read until one reaches a session older than the mark, so an unchanged account costs
+ *   one request. A listed session whose last_modified differs from the one its documents were
+ *   pulled at gets its documents re-fetched; the others cost nothing. This relies on the service
+ *   moving a session's last_modified whenever one of its documents is written, made or deleted
+ *   (the local service does; README: Interface choices).
+ * - Full pass. Deletions do not show in a sorted list, and a service may not move a session's
+ *   last_modified for every document change. So a full pass reads every page, removes sessions
+ *   the service no longer lists, and lists the documents (without content) of every session whose
+ *   version looks unchanged, re-fetching with content those whose documents differ (added,
+ *   removed, or another last_modified). It runs on the first pull, when the service's
+ *   total_results disagrees with the number of cached sessions, and at least every
+ *   SWEEP_INTERVAL_MS; it also catches anything an offset shifting under concurrent changes
+ *   made an incremental pull skip.
  */
 import type { Document, Session } from '../../common/api';
 import type { ApiClient } from '../api/client';
@@ -43,12 +50,25 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-async function documentsOf(ctx: PullContext, sessionId: string): Promise<Document[]> {
+async function documentsOf(ctx: PullContext, sessionId: string, withContent = true): Promise<Document[]> {
   const docs: Document[] = [];
-  for await (const page of ctx.client.pages('documents.list', { params: { sessionId }, query: { include_content: true } }, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
+  for await (const page of ctx.client.pages('documents.list', { params: { sessionId }, query: { include_content: withContent } }, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
     docs.push(...page.items);
   }
   return docs;
+}
+
+/** A full pass's check of a session whose version looks unchanged: do its documents on the service differ from ours? */
+async function documentsDiffer(ctx: PullContext, sessionId: string): Promise<boolean> {
+  const ours = ctx.cache.pulledDocumentVersions(sessionId);
+  const theirs = await documentsOf(ctx, sessionId, false);
+  return theirs.length !== ours.size || theirs.some((d) => ours.get(d.id) !== d.last_modified);
+}
+
+/** The documents to apply for a session, or null when its cached documents are current. */
+async function documentsToApply(ctx: PullContext, s: Session, full: boolean): Promise<Document[] | null> {
+  if (ctx.cache.sessionNeedsDocs(s) || (full && (await documentsDiffer(ctx, s.session_id)))) return documentsOf(ctx, s.session_id);
+  return null;
 }
 
 export interface PullResult {
@@ -76,9 +96,10 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
       const r = await pages.next();
       if (r.done) return null;
       const items = r.value.items as Session[];
-      const needDocs = items.filter((s) => cache.sessionNeedsDocs(s));
-      const docLists = await mapLimit(needDocs, DOC_CONCURRENCY, (s) => documentsOf(ctx, s.session_id));
-      return { items, total: r.value.total, docs: new Map(needDocs.map((s, i) => [s.session_id, docLists[i]])) };
+      const docLists = await mapLimit(items, DOC_CONCURRENCY, (s) => documentsToApply(ctx, s, full));
+      const docs = new Map<string, Document[]>();
+      items.forEach((s, i) => docLists[i] && docs.set(s.session_id, docLists[i]));
+      return { items, total: r.value.total, docs };
     };
     let next: Promise<Fetched> | null = fetchNext();
     try {

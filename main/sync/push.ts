@@ -1,18 +1,36 @@
 /**
  * Push: the outbox, oldest first (so every document's edits go in order), one entry at a time.
  *
- * Idempotence: a content save is sent with If-Match (the ETag of the version we just read), and
- * before every send we read the document back. If the service already has exactly our content
- * (a previous attempt landed but its answer was lost), the entry is done without sending again.
- * Non-idempotent creations (copy, merge) record the attempt before sending; a retry first looks
- * for the document that attempt may have made (same session, same new file name, unknown to the
- * cache) and adopts it instead of creating a second one.
+ * Idempotence: a lost answer never applies an edit twice. Every send of a mutation is recorded
+ * (attempts, and the document's service version then) before it goes out, and is made without the
+ * client's own retries; a later retry of the entry first reads the service and completes without
+ * sending when the earlier send landed:
+ * - save: sent with If-Match; the read-back shows our content already there.
+ * - rename, timecode offset, finalize, clear text: the read-back shows the effect.
+ * - reset, summarize: the document's version moved on since the recorded one (read just before
+ *   the send, so another device's edit in between is all but impossible).
+ * - copy, merge: the read-back finds a document of the new name in the session, unknown to the
+ *   cache, and adopts it.
+ * - delete: the retry's 404 means done.
+ * - share: a link we already hold for the same rights is reused. A share whose answer was lost
+ *   cannot be found again (the service keeps only a hash of the token and lists no links), so the
+ *   retry makes a new link; the lost one was never seen by anyone.
+ *
+ * Failures: a refusal (4xx) blocks the entry at once; an error answer (5xx, a malformed answer) or
+ * an unexpected failure counts against the entry, which is blocked at MAX_FAILURES; until then its
+ * document waits for the next push while other documents go on (up to a few failing documents,
+ * then the service itself seems unwell and the push stops). No answer at all, 401 and 429 stop
+ * the push without counting. A blocked entry stays in the outbox, visible, and holds back later
+ * entries of the same document only. The push throws the first failure after doing what it could.
  */
 import type { Document } from '../../common/api';
+import type { DocumentMutation } from '../../common/ipc';
 import type { DocumentBody, DocumentContent } from '../../common/transcript/model';
 import { ApiError } from '../api/errors';
 import type { ApiClient } from '../api/client';
-import type { Cache, OutboxEntry } from '../cache/cache';
+import { MAX_FAILURES, type Cache, type OutboxEntry } from '../cache/cache';
+import { liveShareLink } from '../cache/share-links';
+import { describeBlocked } from './errors';
 import { mergeContent } from './merge';
 
 export interface PushContext {
@@ -24,11 +42,24 @@ export interface PushContext {
   conflict?: (e: { documentId: string; conflictCopyId: string; filename: string }) => void;
 }
 
+export interface PushResult {
+  done: number;
+  /** A sentence for each entry blocked in this push. */
+  blocked: string[];
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 /** Conflicts that a fresh read and merge can resolve: someone changed the document between our read and our write. */
 const isRace = (e: unknown) => e instanceof ApiError && (e.status === 412 || e.status === 409);
-/** The service refuses this entry for good; retrying cannot help. */
-const isRefusal = (e: unknown) => e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 408 && e.status !== 429;
+/** The service (or our own request check) refuses this entry for good; retrying cannot help. */
+const isRefusal = (e: unknown) =>
+  e instanceof ApiError && ((e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 408 && e.status !== 429) || (e.status === 0 && e.code === 'BAD_REQUEST'));
+/** Failures that say nothing about this entry: no answer, cancelled, signed out, slow down. */
+const isTransient = (e: unknown) => e instanceof ApiError && (e.transport || e.code === 'ABORTED' || e.status === 401 || e.status === 408 || e.status === 429);
+/** Error answers for this many documents in one push: the service itself is unwell, so stop. */
+const MAX_FAILED_DOCUMENTS_A_PUSH = 3;
+/** Mutations go out once per attempt: the outbox, not the client, decides about retrying. */
+const ONCE = { retries: 0 };
 
 export function conflictCopyName(filename: string, at = new Date()): string {
   const stamp = at.toISOString().slice(0, 16).replace('T', ' ');
@@ -37,12 +68,23 @@ export function conflictCopyName(filename: string, at = new Date()): string {
   return `${stem} (conflict copy ${stamp})${ext}`.slice(0, 255);
 }
 
-export async function pushAll(ctx: PushContext): Promise<number> {
-  let done = 0;
+export async function pushAll(ctx: PushContext): Promise<PushResult> {
+  const result: PushResult = { done: 0, blocked: [] };
+  // A document whose entry failed waits for the next push; the others go on, unless the service seems unwell.
+  const failed = new Set<string>();
+  let firstFailure: unknown;
+  const block = (entry: OutboxEntry, reason: string) => {
+    ctx.cache.block(entry.seq, reason);
+    const name = ctx.cache.row(ctx.cache.resolveId(entry.document_id))?.filename ?? entry.document_id;
+    result.blocked.push(describeBlocked(name, entry.op.op, reason));
+  };
   for (;;) {
-    const entry = ctx.cache.nextOutbox();
-    if (!entry) return done;
-    ctx.progress?.(done, done + ctx.cache.pendingCount());
+    const entry = ctx.cache.nextOutbox(failed);
+    if (!entry) {
+      if (failed.size) throw firstFailure;
+      return result;
+    }
+    ctx.progress?.(result.done, result.done + ctx.cache.pendingCount());
     try {
       await pushOne(ctx, entry);
     } catch (err) {
@@ -50,16 +92,24 @@ export async function pushAll(ctx: PushContext): Promise<number> {
         ctx.cache.complete(entry.seq, entry.document_id, null, { deleted: true });
       } else if (err instanceof ApiError && err.status === 404) {
         // The service lost the document or its session: keep our edit, flagged, never dropped.
-        ctx.cache.block(entry.seq, `the service no longer has this document (${err.message})`);
+        block(entry, `the service no longer has this document (${err.message})`);
         ctx.cache.db.prepare('UPDATE documents SET deleted_on_server = 1 WHERE id = ?').run(entry.document_id);
       } else if (isRefusal(err)) {
-        ctx.cache.block(entry.seq, (err as ApiError).message);
-      } else {
-        if (err instanceof ApiError) ctx.cache.noteAttempt(entry.seq, err.message);
+        block(entry, (err as ApiError).message);
+      } else if (isTransient(err)) {
         throw err;
+      } else {
+        const message = (err as Error)?.message ?? String(err);
+        if (ctx.cache.noteFailure(entry.seq, message) >= MAX_FAILURES) block(entry, `it failed ${MAX_FAILURES} times, last with: ${message}`);
+        else {
+          if (!failed.size) firstFailure = err;
+          failed.add(entry.document_id);
+          if (failed.size >= MAX_FAILED_DOCUMENTS_A_PUSH) throw firstFailure;
+          continue;
+        }
       }
     }
-    done++;
+    result.done++;
     ctx.changed?.({ sessions: [entry.session_id], documents: [ctx.cache.resolveId(entry.document_id)] });
   }
 }
@@ -69,39 +119,91 @@ async function readDoc(ctx: PushContext, sessionId: string, documentId: string) 
   return { doc: data, etag: headers.get('etag') };
 }
 
+type DocumentOp = Extract<DocumentMutation, { op: 'finalize' | 'rename' | 'setTimecodeOffset' | 'resetToOriginal' | 'clearText' | 'summarize' }>;
+
+function isCleared(doc: Document): boolean {
+  const c = doc.document?.content;
+  if (!c) return false;
+  return c.kind === 'transcript' ? c.segments.every((s) => s.words.length === 0) : c.cues.every((q) => q.lines.length === 0);
+}
+
+function hasSummary(doc: Document): boolean {
+  const body = doc.document;
+  return !!body && (body.content.kind === 'transcript' ? !!body.content.summary : body.metadata.summary !== undefined);
+}
+
+/** Whether an earlier send of `op` already shows on the service's document. */
+function landed(op: DocumentOp, doc: Document, sentVersion: string | null): boolean {
+  switch (op.op) {
+    case 'finalize':
+      return doc.finished === op.finished;
+    case 'rename':
+      return doc.filename === op.filename;
+    case 'setTimecodeOffset':
+      return doc.timecode_offset === op.timecodeOffset;
+    case 'clearText':
+      return isCleared(doc);
+    case 'summarize':
+      return doc.last_modified !== sentVersion && hasSummary(doc);
+    case 'resetToOriginal':
+      return doc.last_modified !== sentVersion;
+  }
+}
+
+async function pushDocumentOp(ctx: PushContext, entry: OutboxEntry, op: DocumentOp, documentId: string): Promise<void> {
+  const { client, cache, signal } = ctx;
+  const params = { sessionId: entry.session_id, documentId };
+  const done = (doc: Document) => cache.complete(entry.seq, documentId, doc);
+  if (entry.attempts > 0) {
+    const { doc } = await readDoc(ctx, entry.session_id, documentId);
+    if (landed(op, doc, entry.sent_version)) return done(doc);
+  }
+  // Reset and summarize are recognised by a moved version, so note the version right before sending.
+  const versioned = op.op === 'resetToOriginal' || op.op === 'summarize';
+  const before = versioned ? (await readDoc(ctx, entry.session_id, documentId)).doc.last_modified : (cache.row(documentId)?.server_version ?? null);
+  cache.noteSent(entry.seq, before);
+  switch (op.op) {
+    case 'finalize':
+      return done(await client.call('documents.finishedStatus', { params, query: { status: op.finished } }, { signal, ...ONCE }));
+    case 'rename':
+      return done(await client.call('documents.update', { params, body: { filename: op.filename } }, { signal, ...ONCE }));
+    case 'setTimecodeOffset':
+      return done(await client.call('documents.update', { params, body: { timecode_offset: op.timecodeOffset } }, { signal, ...ONCE }));
+    case 'resetToOriginal':
+      return done(await client.call('documents.resetToOriginal', { params }, { signal, ...ONCE }));
+    case 'clearText':
+      return done(await client.call('documents.clearText', { params }, { signal, ...ONCE }));
+    case 'summarize':
+      return done((await client.call('documents.summarize', { params }, { signal, ...ONCE })).document);
+  }
+}
+
+async function pushShare(ctx: PushContext, entry: OutboxEntry, op: Extract<DocumentMutation, { op: 'share' }>, documentId: string): Promise<void> {
+  const { client, cache, signal } = ctx;
+  if (liveShareLink(cache.db, documentId, op)) return cache.complete(entry.seq, documentId, null);
+  cache.noteSent(entry.seq, null);
+  const link = await client.call('documents.share', { params: { sessionId: entry.session_id, documentId }, body: { allow_editing: op.allowEditing, allow_export: op.allowExport } }, { signal, ...ONCE });
+  cache.completeShare(entry.seq, documentId, link);
+}
+
 async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<void> {
   const { client, cache, signal } = ctx;
   const op = entry.op;
   const sessionId = entry.session_id;
   const documentId = cache.resolveId(entry.document_id);
-  const params = { sessionId, documentId };
-  const done = (doc: Document | null) => cache.complete(entry.seq, documentId, doc);
   switch (op.op) {
     case 'save':
       return pushSave(ctx, entry, op.content, op.filename);
-    case 'finalize':
-      return done(await client.call('documents.finishedStatus', { params, query: { status: op.finished } }, { signal }));
-    case 'rename':
-      return done(await client.call('documents.update', { params, body: { filename: op.filename } }, { signal }));
-    case 'setTimecodeOffset':
-      return done(await client.call('documents.update', { params, body: { timecode_offset: op.timecodeOffset } }, { signal }));
-    case 'resetToOriginal':
-      return done(await client.call('documents.resetToOriginal', { params }, { signal }));
-    case 'clearText':
-      return done(await client.call('documents.clearText', { params }, { signal }));
-    case 'summarize':
-      return done((await client.call('documents.summarize', { params }, { signal })).document);
     case 'share':
-      await client.call('documents.share', { params, body: { allow_editing: op.allowEditing, allow_export: op.allowExport } }, { signal });
-      return done(null);
+      return pushShare(ctx, entry, op, documentId);
     case 'delete':
-      await client.call('documents.delete', { params }, { signal });
+      await client.call('documents.delete', { params: { sessionId, documentId } }, { signal, ...ONCE });
       return cache.complete(entry.seq, documentId, null, { deleted: true });
     case 'copy': {
       const source = cache.resolveId(op.sourceId ?? documentId);
       const earlier = entry.attempts > 0 ? await findCreated(ctx, sessionId, op.newFilename) : null;
-      if (!earlier) cache.noteAttempt(entry.seq, null);
-      const made = earlier ?? (await client.call('documents.copy', { params: { sessionId }, body: { source_document_id: source, new_filename: op.newFilename } }, { signal }));
+      if (!earlier) cache.noteSent(entry.seq, null);
+      const made = earlier ?? (await client.call('documents.copy', { params: { sessionId }, body: { source_document_id: source, new_filename: op.newFilename } }, { signal, ...ONCE }));
       // The copy's body is the service's version; fetch it when the answer carried none.
       const full = made.document ? made : (await readDoc(ctx, sessionId, made.id)).doc;
       return cache.adoptServerId(entry.seq, entry.document_id, full);
@@ -109,8 +211,8 @@ async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<void> {
     case 'merge': {
       const ids = op.documentIds.map((id) => cache.resolveId(id));
       const earlier = entry.attempts > 0 ? await findCreated(ctx, sessionId, op.outputFilename) : null;
-      if (!earlier) cache.noteAttempt(entry.seq, null);
-      const made = earlier ?? (await client.call('documents.merge', { body: { document_ids: ids, output_filename: op.outputFilename } }, { signal }));
+      if (!earlier) cache.noteSent(entry.seq, null);
+      const made = earlier ?? (await client.call('documents.merge', { body: { document_ids: ids, output_filename: op.outputFilename } }, { signal, ...ONCE }));
       const full = made.document ? made : (await readDoc(ctx, made.session_id ?? sessionId, made.id)).doc;
       cache.db.transaction(() => {
         cache.upsertServerDocument(full, full.session_id ?? sessionId);
@@ -118,6 +220,8 @@ async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<void> {
       })();
       return;
     }
+    default:
+      return pushDocumentOp(ctx, entry, op, documentId);
   }
 }
 

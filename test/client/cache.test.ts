@@ -37,6 +37,11 @@ describe('cache', () => {
     // Step 4: the list order index replaces the old one.
     migrate(db, file, cacheMigrations, 4);
     expect(db.pragma('user_version', { simple: true })).toBe(4);
+    // Step 5: the outbox learns failures and the version a send went out at; share links.
+    migrate(db, file, cacheMigrations, 5);
+    expect(db.pragma('user_version', { simple: true })).toBe(5);
+    expect(db.prepare('SELECT failures, sent_version, attempts FROM outbox').all()).toEqual([{ failures: 0, sent_version: null, attempts: 0 }]);
+    expect(db.prepare('SELECT count(*) AS n FROM share_links').get()).toEqual({ n: 0 });
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT data FROM sessions WHERE account_id = 7 ORDER BY last_modified DESC, session_id LIMIT 10').all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).not.toContain('TEMP B-TREE');
     db.close();
@@ -62,7 +67,7 @@ describe('cache', () => {
     db.pragma('user_version = 99');
     db.close();
     expect(() => Cache.open(file)).toThrow(CacheTooNewError);
-    expect(() => Cache.open(file)).toThrow(/newer version of S2T Desktop \(schema 99; this version knows up to 4\)/);
+    expect(() => Cache.open(file)).toThrow(/newer version of S2T Desktop \(schema 99; this version knows up to 5\)/);
   });
 
   it('finds words across documents with snippets and the time of the hit', () => {
@@ -92,6 +97,87 @@ describe('cache', () => {
       expect(cache.search(8, 'giraffes', 10)).toEqual([]);
     } finally {
       cache.close();
+    }
+  });
+
+  it('finds words with inner punctuation, split as the FTS5 tokenizer splits them', () => {
+    const cache = Cache.open(join(dir(), 'cache.db'));
+    try {
+      cache.setCurrentAccount('http://x', user);
+      const t = '2026-01-01T00:00:00.000Z';
+      cache.applyPullPage(7, [sessionRes('s1', t)], new Map([['s1', [documentRes('d1', 's1', t, ['well I don\'t know', 'it\'s the e-mail of Jean-Luc, isn\'t it'])]]]));
+      // The word the user typed, punctuation and all, is found at its own time.
+      expect(cache.search(7, "don't", 10).map((h) => [h.document_id, h.time_ms])).toEqual([['d1', 600]]);
+      expect(cache.search(7, "Don't know", 10)).toHaveLength(1);
+      expect(cache.search(7, 'e-mail', 10).map((h) => h.time_ms)).toEqual([10_000 + 600]);
+      expect(cache.search(7, 'e-mail', 10)[0].snippet).toContain('«e-mail»');
+      expect(cache.search(7, 'jean-luc', 10).map((h) => h.time_ms)).toEqual([10_000 + 1200]);
+      expect(cache.search(7, "isn't", 10).map((h) => h.time_ms)).toEqual([10_000 + 1500]);
+      // As a phrase: "don't" is not any "don" plus any "t" elsewhere.
+      expect(cache.search(7, "it't", 10)).toEqual([]);
+      // Curly apostrophes split the same way.
+      expect(cache.search(7, 'don’t', 10)).toHaveLength(1);
+    } finally {
+      cache.close();
+    }
+  });
+
+  it('rebuilds a search index that disagrees with its rows, in place', () => {
+    const file = join(dir(), 'cache.db');
+    const cache = Cache.open(file);
+    cache.setCurrentAccount('http://x', user);
+    const t = '2026-01-01T00:00:00.000Z';
+    cache.applyPullPage(7, [sessionRes('s1', t)], new Map([['s1', [documentRes('d1', 's1', t, ['needle in a haystack'])]]]));
+    // Take one row out of the index behind the content table's back.
+    const row = cache.db.prepare('SELECT rowid, text FROM text_segments').get() as { rowid: number; text: string };
+    cache.db.prepare("INSERT INTO text_fts(text_fts, rowid, text) VALUES ('delete', ?, ?)").run(row.rowid, row.text);
+    expect(cache.search(7, 'needle', 5)).toEqual([]);
+    cache.close();
+    const again = Cache.open(file);
+    try {
+      expect(again.recovery).toBeNull(); // the rows were sound: nothing moved aside
+      expect(again.search(7, 'needle', 5)).toHaveLength(1);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('opens a rebuilt cache under another name when the damaged file cannot be moved, and never throws', () => {
+    const d = dir();
+    const file = join(d, 'cache.db');
+    const cache = Cache.open(file);
+    cache.setCurrentAccount('http://x', user);
+    const t = '2026-01-01T00:00:00.000Z';
+    cache.applyPullPage(7, [sessionRes('s1', t)], new Map([['s1', [documentRes('d1', 's1', t, ['kept words'])]]]));
+    cache.saveDocument('d1', transcript(['an unsent edit']));
+    cache.close();
+    writeFileSync(file, 'this is not sqlite '.repeat(500)); // and the WAL went with the checkpoint on close
+    const locked = { rename: () => { throw Object.assign(new Error('EBUSY: resource busy or locked'), { code: 'EBUSY' }); } };
+    const first = Cache.open(file, locked);
+    try {
+      expect(first.recovery).toMatchObject({ movedTo: null, openedAt: `${file}.rebuilt`, keptOutbox: 0 });
+    } finally {
+      first.close();
+    }
+    // A file that is not SQLite at all has no outbox to salvage; the next start keeps using the rebuilt file.
+    const second = Cache.open(file, locked);
+    try {
+      expect(second.recovery).toBeNull();
+      second.setCurrentAccount('http://x', user);
+      second.applyPullPage(7, [sessionRes('s2', t)], new Map([['s2', [documentRes('d2', 's2', t, ['fresh'])]]]));
+      second.saveDocument('d2', transcript(['written while the old file was stuck']));
+    } finally {
+      second.close();
+    }
+    // Once the damaged file can be moved, the rebuilt one takes the usual name again, edits and all.
+    const third = Cache.open(file);
+    try {
+      expect(third.recovery).toBeNull();
+      expect(third.outboxEntries().map((e) => e.document_id)).toEqual(['d2']);
+      expect(readdirSync(d).filter((f) => f.includes('.rebuilt'))).toEqual([]);
+      expect(readdirSync(d).some((f) => f.startsWith('cache.db.corrupt-'))).toBe(true);
+    } finally {
+      third.close();
     }
   });
 

@@ -14,10 +14,10 @@ export interface TestCore {
   secrets: MemorySecretStore;
 }
 
-export async function signedInCore(serviceUrl: string, dataDir = tempDir('s2t-core-')): Promise<TestCore> {
+export async function signedInCore(serviceUrl: string, dataDir = tempDir('s2t-core-'), opts: { background?: boolean } = {}): Promise<TestCore> {
   const events: TestCore['events'] = [];
   const secrets = new MemorySecretStore();
-  const core = await createCore({ dataDir, serviceUrl, mode: 'cloud', secrets, emit: (event, payload) => events.push({ event, payload }), background: false, retries: 1, timeoutMs: 10_000 });
+  const core = await createCore({ dataDir, serviceUrl, mode: 'cloud', secrets, emit: (event, payload) => events.push({ event, payload }), background: opts.background ?? false, retries: 1, timeoutMs: 10_000 });
   const r = await core.handlers['auth.login']({ username: DEMO.email, password: DEMO.password, rememberMe: false });
   expect(r.status).toBe('signed-in');
   return { core, h: core.handlers, events, dataDir, secrets };

@@ -2,7 +2,9 @@
  * Seeds the local service's own SQLite file (service.db in its data dir) with many sessions and
  * documents, for tests that need more than the HTTP endpoints can make quickly. It writes
  * exactly the rows the service's code writes (documents through the service's insertDocument).
- * Also removes a session outright, which the service's API cannot do (a cloud-side purge).
+ * Also removes a session outright, which the service's API cannot do (a cloud-side purge), and
+ * changes documents behind the session's back (a service that does not move a session's
+ * last_modified for every document change).
  */
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
@@ -43,6 +45,10 @@ export function seedService(dataDir: string, opts: { sessions: number; docsPerSe
           const b: DocumentBody = opts.body ? opts.body(i, d) : body(texts(i, d));
           documentIds.push(insertDocument(db, { sessionPk: pk, filename: `transcript-${i}-${d}.json`, type: 'document', language: 'en', body: b }));
         }
+        // Inserting documents moved the session's last_modified to now; these sessions were last
+        // touched an hour ago, a millisecond apart, so the list order (and a pull's pages) are fixed.
+        db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(stamp, pk);
+        db.prepare('UPDATE documents SET created = ?, last_modified = ? WHERE session_pk = ?').run(stamp, stamp, pk);
         out.sessions.push({ sessionId, documentIds });
       }
     })();
@@ -56,6 +62,19 @@ export function purgeSession(dataDir: string, sessionId: string): void {
   const db = openServiceDb(dataDir);
   try {
     db.prepare('DELETE FROM sessions WHERE session_id = ?').run(sessionId);
+  } finally {
+    db.close();
+  }
+}
+
+/** Rewrites a document's text, or deletes it, without touching its session (unlike the service's own writes). */
+export function changeBehindSession(dataDir: string, change: { rewrite?: { documentId: string; body: DocumentBody }; remove?: string }): void {
+  const db = openServiceDb(dataDir);
+  try {
+    if (change.rewrite) {
+      db.prepare('UPDATE documents SET body = ?, last_modified = ? WHERE id = ?').run(JSON.stringify(change.rewrite.body), new Date().toISOString(), change.rewrite.documentId);
+    }
+    if (change.remove) db.prepare('DELETE FROM documents WHERE id = ?').run(change.remove);
   } finally {
     db.close();
   }

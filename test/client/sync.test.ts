@@ -1,17 +1,22 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncState } from '../../common/ipc';
 import { plainText } from '../../common/transcript/model';
+import { CACHE_FILE, createCore } from '../../main/core';
 import { DEMO, cleanup, startService, type RunningService } from '../helpers/service';
-import { transcript } from './fixtures';
+import { body, transcript } from './fixtures';
 import { otherDevice, signedInCore, type TestCore } from './harness';
-import { purgeSession, seedService } from './seed';
+import { applied, recordingProxy, type RecordingProxy } from './proxy';
+import { changeBehindSession, openServiceDb, purgeSession, seedService } from './seed';
 
 const cores: TestCore[] = [];
 const services: RunningService[] = [];
+const proxies: RecordingProxy[] = [];
 afterAll(async () => {
   for (const c of cores) await c.core.close();
+  for (const p of proxies) await p.close();
   for (const s of services) {
     await s.stop();
     cleanup(s.dataDir);
@@ -25,11 +30,19 @@ async function service(dataDir?: string, port?: number) {
   return s;
 }
 
-async function core(url: string) {
-  const c = await signedInCore(url);
+async function core(url: string, dataDir?: string) {
+  const c = await signedInCore(url, dataDir);
   cores.push(c);
   return c;
 }
+
+async function proxy(target: string) {
+  const p = await recordingProxy(target);
+  proxies.push(p);
+  return p;
+}
+
+const lastSyncState = (c: TestCore) => c.events.filter((e) => e.event === 'sync.state').at(-1)?.payload as SyncState | undefined;
 
 describe('sync against the local service', () => {
   let svc: RunningService;
@@ -39,7 +52,8 @@ describe('sync against the local service', () => {
 
   it('first sync brings 200 sessions and their documents; changes and deletions arrive incrementally', async () => {
     const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 200, docsPerSession: 1 });
-    const c = await core(svc.url);
+    const counter = await proxy(svc.url);
+    const c = await core(counter.url);
     const state = await c.h['sync.now']({});
     expect(state).toMatchObject({ connectivity: 'online', pending: 0, running: false });
     const list = await c.h['sessions.list']({ offset: 0, limit: 500 });
@@ -56,6 +70,11 @@ describe('sync against the local service', () => {
     const hits = await c.h['search.text']({ q: 'session 17 document', limit: 5 });
     expect(hits[0]).toMatchObject({ session_id: seeded.sessions[17].sessionId, time_ms: 0 });
 
+    // Nothing changed: one request, the first sessions page.
+    counter.seen.length = 0;
+    await c.h['sync.now']({});
+    expect(counter.seen.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual(['GET /api/v3/speech-to-text/session']);
+
     // A change made elsewhere arrives with the next (incremental) pull.
     const target = seeded.sessions[3];
     await device.call('documents.update', { params: { sessionId: target.sessionId, documentId: target.documentIds[0] }, body: { document: { document_type: 'transcript', metadata: {}, content: transcript(['edited on another device']) } } });
@@ -63,6 +82,22 @@ describe('sync against the local service', () => {
     await c.h['sync.now']({});
     expect(plainText((await c.h['documents.get']({ documentId: target.documentIds[0] }))!.body!.content)).toBe('edited on another device');
     expect(c.events.some((e) => e.event === 'cache.changed' && (e.payload as { documents?: string[] }).documents?.includes(target.documentIds[0]))).toBe(true);
+
+    // A copy made on another device (it moves only the session's last_modified) arrives too, and
+    // the incremental sync that brings it reads one sessions page plus that session's documents.
+    const copied = seeded.sessions[150];
+    const copy = await device.call('documents.copy', { params: { sessionId: copied.sessionId }, body: { source_document_id: copied.documentIds[0], new_filename: 'copied elsewhere.json' } });
+    counter.seen.length = 0;
+    await c.h['sync.now']({});
+    expect(counter.seen.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual([
+      'GET /api/v3/speech-to-text/session',
+      `GET /api/v3/speech-to-text/session/${copied.sessionId}/document`,
+    ]);
+    expect(counter.seen.every((r) => r.status === 200)).toBe(true);
+    expect(new URL(counter.seen[0].url, svc.url).searchParams.get('offset')).toBe('0');
+    const withCopy = await c.h['sessions.get']({ sessionId: copied.sessionId });
+    expect(withCopy?.documents.map((d) => d.id).sort()).toEqual([copied.documentIds[0], copy.id].sort());
+    expect((await c.h['documents.get']({ documentId: copy.id }))?.body).toEqual(copy.document ?? (await device.call('documents.get', { params: { sessionId: copied.sessionId, documentId: copy.id } })).document);
 
     // A session purged on the service disappears; one with an unsent edit stays, flagged.
     const gone = seeded.sessions[5];
@@ -158,109 +193,151 @@ describe('sync against the local service', () => {
     await expect(c.h['documents.save']({ documentId: 'x', content: transcript(['x']) })).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
   });
 
-  it('an edit made while the service is stopped arrives after it restarts', async () => {
-    const own = await service();
-    const seeded = seedService(own.dataDir, { email: DEMO.email, sessions: 2 });
-    const { sessionId, documentIds: [docId] } = seeded.sessions[1];
-    const c = await core(own.url);
+  it('the periodic full pass catches document changes and deletions that a session version does not show', async () => {
+    const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 3, docsPerSession: 2 });
+    const c = await core(svc.url);
     await c.h['sync.now']({});
-    const port = Number(new URL(own.url).port);
-    await own.stop();
-    const saved = await c.h['documents.save']({ documentId: docId, content: transcript(['written offline']) });
-    expect(saved.local_state).toBe('pending');
-    await c.h['documents.mutate']({ documentId: docId, mutation: { op: 'rename', filename: 'offline name.json' } });
-    let state: SyncState = await c.h['sync.now']({});
-    expect(state).toMatchObject({ connectivity: 'offline', pending: 2 });
-    // Reads still answer from the cache.
-    expect(plainText((await c.h['documents.get']({ documentId: docId }))!.body!.content)).toBe('written offline');
-    const again = await service(own.dataDir, port);
+    const [changed, removed] = [seeded.sessions[0].documentIds[0], seeded.sessions[1].documentIds[1]];
+    changeBehindSession(svc.dataDir, { rewrite: { documentId: changed, body: body(['rewritten quietly']) }, remove: removed });
+    // An incremental pull cannot see these: the sessions' versions did not move.
+    await c.h['sync.now']({});
+    expect(plainText((await c.h['documents.get']({ documentId: changed }))!.body!.content)).not.toBe('rewritten quietly');
+    expect(await c.h['documents.get']({ documentId: removed })).not.toBeNull();
+    // The periodic full pass is due (as it is every few minutes): it compares each session's documents.
+    const cache = new Database(join(c.dataDir, CACHE_FILE));
+    cache.prepare("UPDATE sync_cursor SET value = '0' WHERE name = 'sessions.sweepAt'").run();
+    cache.close();
+    c.events.length = 0;
+    await c.h['sync.now']({});
+    expect(plainText((await c.h['documents.get']({ documentId: changed }))!.body!.content)).toBe('rewritten quietly');
+    expect(await c.h['documents.get']({ documentId: removed })).toBeNull();
+    expect((await c.h['sessions.get']({ sessionId: seeded.sessions[1].sessionId }))?.documents.map((d) => d.id)).toEqual([seeded.sessions[1].documentIds[0]]);
+    const changedEvents = c.events.filter((e) => e.event === 'cache.changed').flatMap((e) => (e.payload as { documents?: string[] }).documents ?? []);
+    expect(changedEvents).toEqual(expect.arrayContaining([changed, removed]));
+  });
+
+  it('share: the link is kept, shown over IPC, and asking again for the same rights makes no second link', async () => {
+    const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 1 });
+    const { sessionId, documentIds: [docId] } = seeded.sessions[0];
+    const counter = await proxy(svc.url);
+    const c = await core(counter.url);
+    await c.h['sync.now']({});
+    await c.h['documents.mutate']({ documentId: docId, mutation: { op: 'share', allowEditing: false, allowExport: true } });
+    expect(await c.h['documents.shareLinks']({ documentId: docId })).toEqual({ links: [], pending: true });
+    // Asked twice before it went out: still one request.
+    await c.h['documents.mutate']({ documentId: docId, mutation: { op: 'share', allowEditing: false, allowExport: true } });
+    expect((await c.h['sync.state']({})).pending).toBe(1);
+    await c.h['sync.now']({});
+    const { links, pending } = await c.h['documents.shareLinks']({ documentId: docId });
+    expect(pending).toBe(false);
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatchObject({ documentId: docId, allowEditing: false, allowExport: true });
+    expect(links[0].url).toContain(`/transcripts/shared/${sessionId}/${docId}?token=`);
+    // The link works: the magic-link route answers with it, and without any sign-in.
+    const token = new URL(links[0].url).searchParams.get('token')!;
+    const device = await otherDevice(svc.url);
+    const shared = await device.call('shared.document', { params: { sessionId, documentId: docId }, query: { token } });
+    expect(shared.id).toBe(docId);
+    // Asking again for the same rights reuses the link; other rights make a second one.
+    await c.h['documents.mutate']({ documentId: docId, mutation: { op: 'share', allowEditing: false, allowExport: true } });
+    expect((await c.h['sync.state']({})).pending).toBe(0);
+    await c.h['documents.mutate']({ documentId: docId, mutation: { op: 'share', allowEditing: true, allowExport: true } });
+    await c.h['sync.now']({});
+    const after = await c.h['documents.shareLinks']({ documentId: docId });
+    expect(after.links.map((l) => [l.allowEditing, l.allowExport]).sort()).toEqual([[false, true], [true, true]]);
+    expect(after.links.find((l) => !l.allowEditing)?.url).toBe(links[0].url);
+    expect(applied(counter.seen, 'POST', (p) => p.endsWith('/share'))).toHaveLength(2);
+    const db = openServiceDb(svc.dataDir);
+    const rows = db.prepare('SELECT count(*) AS n FROM share_links WHERE document_id = ?').get(docId) as { n: number };
+    db.close();
+    expect(rows.n).toBe(2);
+  });
+
+  it('a malformed service response reaches the user as a sentence in the sync state', async () => {
+    seedService(svc.dataDir, { email: DEMO.email, sessions: 2 });
+    const broken = await proxy(svc.url);
+    const c = await core(broken.url);
+    broken.rules.after = (method, url, status, raw) => {
+      if (method !== 'GET' || status !== 200 || url.split('?')[0] !== '/api/v3/speech-to-text/session') return undefined;
+      const page = JSON.parse(raw.toString()) as { result: { duration: unknown }[] };
+      page.result[0].duration = 'about a minute';
+      return Buffer.from(JSON.stringify(page));
+    };
+    const state = await c.h['sync.now']({});
+    expect(state.connectivity).toBe('degraded');
+    expect(state.lastError).toMatch(/^The service sent an answer this app does not understand \(malformed response from sessions\.list: field "result\.0\.duration"/);
+    expect(lastSyncState(c)?.lastError).toBe(state.lastError);
+    // Reads still answer from the cache, and the next good answer clears the error.
+    expect(await c.h['sessions.list']({ offset: 0, limit: 10 })).toMatchObject({ total: 0 });
+    broken.rules.after = undefined;
+    const fixed = await c.h['sync.now']({});
+    expect(fixed).toMatchObject({ connectivity: 'online', lastError: null });
+    expect(lastSyncState(c)).toMatchObject({ lastError: null });
+  });
+
+  it('a failing entry is capped and blocked; other documents and the pull go on meanwhile', async () => {
+    const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 2 });
+    const [a, b] = seeded.sessions;
+    const gate = await proxy(svc.url);
+    const c = await core(gate.url);
+    await c.h['sync.now']({});
+    // The service fails every write to document A (it answers, with a 500).
+    const aPath = `/api/v3/speech-to-text/session/${a.sessionId}/document/${a.documentIds[0]}`;
+    gate.rules.answer = (method, url) => (method === 'PUT' && url.split('?')[0] === aPath ? { status: 500, body: { error: 'internal', error_description: 'disk on fire', status: 500 } } : undefined);
+    await c.h['documents.save']({ documentId: a.documentIds[0], content: transcript(['A first']) });
+    await c.h['documents.save']({ documentId: b.documentIds[0], content: transcript(['B goes through']) });
+    await c.h['documents.save']({ documentId: a.documentIds[0], content: transcript(['A second']) });
+    const device = await otherDevice(svc.url);
+    await device.call('documents.update', { params: { sessionId: b.sessionId, documentId: b.documentIds[0] }, body: { filename: 'renamed elsewhere.json' } });
+    let state = await c.h['sync.now']({});
+    // B's edit went, A's waits; the pull ran and brought the rename from elsewhere.
+    const remoteB = await device.call('documents.get', { params: { sessionId: b.sessionId, documentId: b.documentIds[0] } });
+    expect(plainText(remoteB.document!.content)).toBe('B goes through');
+    expect((await c.h['documents.get']({ documentId: b.documentIds[0] }))?.filename).toBe('renamed elsewhere.json');
+    expect(state).toMatchObject({ pending: 2, blocked: 0 });
+    expect(state.lastError).toMatch(/The service had a problem \(HTTP 500: disk on fire\)/);
+    for (let run = 2; run <= 5; run++) state = await c.h['sync.now']({});
+    // Five failures: blocked, with the entry behind it, and said in words.
+    expect(state).toMatchObject({ pending: 0, blocked: 2 });
+    expect(state.lastError).toMatch(/^A change to "transcript-\d+-0\.json" \(save\) could not be sent: it failed 5 times, last with: disk on fire\. It is kept here/);
+    expect((await c.h['documents.get']({ documentId: a.documentIds[0] }))?.local_state).toBe('conflict');
+    expect(plainText((await c.h['documents.get']({ documentId: a.documentIds[0] }))!.body!.content)).toBe('A second');
+    // No more tries at A; B's next edit still goes.
+    const triesAtA = gate.seen.filter((r) => r.method === 'PUT' && r.url.split('?')[0] === aPath).length;
+    await c.h['documents.save']({ documentId: b.documentIds[0], content: transcript(['B again']) });
     state = await c.h['sync.now']({});
-    expect(state).toMatchObject({ connectivity: 'online', pending: 0 });
-    const device = await otherDevice(again.url);
-    const remote = await device.call('documents.get', { params: { sessionId, documentId: docId } });
-    expect(plainText(remote.document!.content)).toBe('written offline');
-    expect(remote.filename).toBe('offline name.json');
-    const states = c.events.filter((e) => e.event === 'sync.state').map((e) => (e.payload as SyncState).connectivity);
-    expect(states).toContain('offline');
-    expect(states.at(-1)).toBe('online');
-  });
-});
-
-/** Forwards to the service; for the first request matching `drop`, forwards it, waits for the answer, then cuts the connection. */
-async function droppingProxy(target: string, drop: (method: string, url: string) => boolean) {
-  const upstream = new URL(target);
-  const applied: { method: string; url: string; status: number }[] = [];
-  let dropped = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (d: Buffer) => chunks.push(d));
-    req.on('end', () => {
-      const fwd = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (up) => {
-        const body: Buffer[] = [];
-        up.on('data', (d: Buffer) => body.push(d));
-        up.on('end', () => {
-          applied.push({ method: req.method!, url: req.url!, status: up.statusCode! });
-          if (dropped === 0 && drop(req.method!, req.url!)) {
-            dropped++;
-            req.socket.destroy(); // the service applied it; the client never hears
-            return;
-          }
-          res.writeHead(up.statusCode!, up.headers);
-          res.end(Buffer.concat(body));
-        });
-      });
-      fwd.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, applied, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
-
-describe('lost responses', () => {
-  it('a save whose response is lost after the service applied it is applied exactly once', async () => {
-    const svc = await service();
-    const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 1 });
-    const { sessionId, documentIds: [docId] } = seeded.sessions[0];
-    const proxy = await droppingProxy(svc.url, (m, u) => m === 'PUT' && u.includes('/document/'));
-    try {
-      const c = await core(proxy.url);
-      await c.h['sync.now']({});
-      await c.h['documents.save']({ documentId: docId, content: transcript(['once', 'and only once']) });
-      await c.h['sync.now']({});
-      await c.h['sync.now']({});
-      const puts = proxy.applied.filter((a) => a.method === 'PUT' && a.status === 200);
-      expect(puts).toHaveLength(1);
-      expect((await c.h['sync.state']({})).pending).toBe(0);
-      const device = await otherDevice(svc.url);
-      const remote = await device.call('documents.get', { params: { sessionId, documentId: docId } });
-      expect(plainText(remote.document!.content)).toBe('once\nand only once');
-      expect((await c.h['documents.get']({ documentId: docId }))?.local_state).toBe('synced');
-    } finally {
-      await proxy.close();
-    }
+    expect(gate.seen.filter((r) => r.method === 'PUT' && r.url.split('?')[0] === aPath).length).toBe(triesAtA);
+    expect(state).toMatchObject({ pending: 0, blocked: 2, lastError: null });
+    expect(plainText((await device.call('documents.get', { params: { sessionId: b.sessionId, documentId: b.documentIds[0] } })).document!.content)).toBe('B again');
   });
 
-  it('a copy whose response is lost is made once and adopted, not made twice', async () => {
-    const svc = await service();
-    const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 1 });
-    const { sessionId, documentIds: [docId] } = seeded.sessions[0];
-    const proxy = await droppingProxy(svc.url, (m, u) => m === 'POST' && u.endsWith(`/session/${sessionId}/document`));
-    try {
-      const c = await core(proxy.url);
-      await c.h['sync.now']({});
-      const { documentId: localCopy } = await c.h['documents.mutate']({ documentId: docId, mutation: { op: 'copy', newFilename: 'the copy.json' } });
-      expect(localCopy).toMatch(/^local-/);
-      await c.h['sync.now']({}); // the copy lands, its answer is lost
-      await c.h['sync.now']({}); // the retry finds it instead of copying again
-      expect(proxy.applied.filter((a) => a.method === 'POST' && a.url.includes('/document'))).toHaveLength(1);
-      const device = await otherDevice(svc.url);
-      const docs = await device.call('documents.list', { params: { sessionId } });
-      expect(docs.result.map((d) => d.filename).sort()).toEqual(['the copy.json', 'transcript-0-0.json']);
-      const local = await c.h['sessions.get']({ sessionId });
-      expect(local?.documents.map((d) => d.id).sort()).toEqual(docs.result.map((d) => d.id).sort());
-      expect((await c.h['sync.state']({})).pending).toBe(0);
-    } finally {
-      await proxy.close();
-    }
+  it('a corrupt cache is rebuilt at start, and the kept outbox edit reaches the service', async () => {
+    const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 40, texts: (i) => [`session ${i} `.repeat(200)] });
+    const { sessionId, documentIds: [docId] } = seeded.sessions[7];
+    const first = await signedInCore(svc.url);
+    await first.h['sync.now']({});
+    await first.h['documents.save']({ documentId: docId, content: transcript(['saved before the damage']) });
+    await first.core.close();
+    // Damage the search rows' pages (not the outbox's), as a bad sector would.
+    const file = join(first.dataDir, CACHE_FILE);
+    const db = new Database(file, { readonly: true });
+    const pages = (db.prepare("SELECT pageno FROM dbstat WHERE name = 'text_segments' AND pageno > 1").all() as { pageno: number }[]).map((p) => p.pageno);
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.close();
+    expect(pages.length).toBeGreaterThan(1);
+    const fd = openSync(file, 'r+');
+    for (const p of pages.slice(0, 4)) writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (p - 1) * pageSize);
+    closeSync(fd);
+    // The app starts again, still signed in (the token outlived the run).
+    const restarted = await createCore({ dataDir: first.dataDir, serviceUrl: svc.url, mode: 'cloud', secrets: first.secrets, emit: () => {}, background: false });
+    const c = { core: restarted, h: restarted.handlers, events: [], dataDir: first.dataDir, secrets: first.secrets };
+    cores.push(c);
+    expect((await c.h['auth.state']({})).message).toMatch(/The local cache was damaged and has been rebuilt \(1 unsent edit kept; the old file is at .*cache\.db\.corrupt-/);
+    const state = await c.h['sync.now']({});
+    expect(state).toMatchObject({ pending: 0, blocked: 0, lastError: null });
+    const device = await otherDevice(svc.url);
+    expect(plainText((await device.call('documents.get', { params: { sessionId, documentId: docId } })).document!.content)).toBe('saved before the damage');
+    // The rebuilt cache was refilled from the service.
+    expect((await c.h['sessions.list']({ offset: 0, limit: 1 })).total).toBeGreaterThanOrEqual(40);
   });
 });

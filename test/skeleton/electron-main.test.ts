@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../common/ipc';
 import { registerElectronTransport } from '../../main/ipc/electron-transport';
 import type { Handlers } from '../../main/ipc/registry';
@@ -56,5 +56,50 @@ describe('Electron transport', () => {
     expect(await registered!(trusted, 'auth.state', {})).toMatchObject({ ok: true, value: { signedIn: false } });
     expect(await registered!({ senderFrame: { url: 'https://evil.example/' } }, 'auth.state', {})).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     expect(await registered!(trusted, 'nope', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+  });
+});
+
+describe('Electron entry (main/index.ts)', () => {
+  it('shows an error box, then exits, when the cache was written by a newer version', async () => {
+    const calls: string[] = [];
+    const shown: [string, string][] = [];
+    vi.resetModules();
+    vi.doMock('electron', () => ({
+      app: {
+        enableSandbox: () => {},
+        requestSingleInstanceLock: () => true,
+        quit: () => calls.push('quit'),
+        exit: (code: number) => calls.push(`exit ${code}`),
+        on: () => {},
+        whenReady: () => Promise.resolve(),
+        getPath: () => tmpdir(),
+      },
+      dialog: { showErrorBox: (title: string, text: string) => (shown.push([title, text]), calls.push('dialog')) },
+      safeStorage: fakeSafeStorage('gnome_libsecret'),
+      session: { defaultSession: { setPermissionRequestHandler: () => {} } },
+      Menu: { setApplicationMenu: () => {}, buildFromTemplate: () => ({}) },
+      BrowserWindow: class {},
+      ipcMain: { handle: () => {} },
+      shell: { openExternal: () => {} },
+    }));
+    // Imported inside the factory, so the error is of the class the fresh main/index.ts sees.
+    vi.doMock('../../main/backend', async () => {
+      const { CacheTooNewError } = await import('../../main/cache/open');
+      return {
+        startBackend: async () => {
+          throw new CacheTooNewError('/data/cache.db', 9, 5);
+        },
+      };
+    });
+    try {
+      await import('../../main/index');
+      await vi.waitFor(() => expect(calls).toContain('exit 1'));
+      expect(calls).toEqual(['dialog', 'exit 1']);
+      expect(shown[0][1]).toMatch(/newer version of S2T Desktop \(schema 9; this version knows up to 5\)/);
+    } finally {
+      vi.doUnmock('electron');
+      vi.doUnmock('../../main/backend');
+      vi.resetModules();
+    }
   });
 });

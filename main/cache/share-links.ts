@@ -1,0 +1,51 @@
+/**
+ * Magic links the service made for this app's share requests, one per document and set of
+ * rights. Kept so the user can see and copy the link offline, and so asking again for the same
+ * rights reuses the link instead of making the service mint another one.
+ */
+import type { ShareLink } from '../../common/api';
+import type { Db } from './open';
+
+export interface StoredShareLink {
+  documentId: string;
+  url: string;
+  allowEditing: boolean;
+  allowExport: boolean;
+  created: string;
+  expires: string;
+}
+
+interface Row {
+  document_id: string;
+  allow_editing: number;
+  allow_export: number;
+  url: string;
+  created: string;
+  expires: string;
+}
+
+const fromRow = (r: Row): StoredShareLink => ({
+  documentId: r.document_id, url: r.url, allowEditing: r.allow_editing === 1, allowExport: r.allow_export === 1, created: r.created, expires: r.expires,
+});
+
+export function saveShareLink(db: Db, documentId: string, link: ShareLink): void {
+  db.prepare(
+    `INSERT INTO share_links (document_id, allow_editing, allow_export, url, token, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(document_id, allow_editing, allow_export) DO UPDATE SET url = excluded.url, token = excluded.token, created = excluded.created, expires = excluded.expires`,
+  ).run(documentId, link.allow_editing ? 1 : 0, link.allow_export ? 1 : 0, link.url, link.token, link.created, link.expires);
+}
+
+/** The document's links that have not expired, newest first. */
+export function shareLinksOf(db: Db, documentId: string, at = new Date()): StoredShareLink[] {
+  const rows = db.prepare('SELECT * FROM share_links WHERE document_id = ? AND expires > ? ORDER BY created DESC').all(documentId, at.toISOString()) as Row[];
+  return rows.map(fromRow);
+}
+
+/** A live link with exactly these rights, if we already have one. */
+export function liveShareLink(db: Db, documentId: string, rights: { allowEditing: boolean; allowExport: boolean }, at = new Date()): StoredShareLink | null {
+  return shareLinksOf(db, documentId, at).find((l) => l.allowEditing === rights.allowEditing && l.allowExport === rights.allowExport) ?? null;
+}
+
+export function dropShareLinks(db: Db, documentId: string): void {
+  db.prepare('DELETE FROM share_links WHERE document_id = ?').run(documentId);
+}
