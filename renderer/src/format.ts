@@ -8,6 +8,31 @@ export function clock(ms: number): string {
   return `${h ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
+/** A clock time to the millisecond, for editing cue times: 0:03.250, 1:02:03.250. */
+export function preciseClock(ms: number): string {
+  const rest = Math.max(0, Math.round(ms)) % 1000;
+  return `${clock(ms)}.${String(rest).padStart(3, '0')}`;
+}
+
+/**
+ * Reads what a person typed as a time: "1:02.5", "0:03.250", "1:02:03,250" or plain seconds "3.2".
+ * Answers milliseconds (negative when typed with a minus, so the caller can say why it is refused),
+ * or null when it is not a time at all.
+ */
+export function parseClock(text: string): number | null {
+  const m = /^\s*(-)?\s*(?:(\d+):)?(?:(\d+):)?(\d+(?:[.,]\d{1,3})?)\s*$/.exec(text);
+  if (!m) return null;
+  const [, minus, a, b, sec] = m;
+  const hours = b !== undefined ? Number(a) : 0;
+  const minutes = b !== undefined ? Number(b) : Number(a ?? 0);
+  const seconds = Number(sec.replace(',', '.'));
+  // With colons, each field stays in its clock range: "1:75" is a typo, not 2:15.
+  if (a !== undefined && seconds >= 60) return null;
+  if (b !== undefined && minutes >= 60) return null;
+  const ms = Math.round(((hours * 60 + minutes) * 60 + seconds) * 1000);
+  return minus ? -ms : ms;
+}
+
 export function when(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
