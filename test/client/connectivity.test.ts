@@ -6,9 +6,9 @@
 import { afterAll, expect, it, vi } from 'vitest';
 import type { SyncState } from '../../common/ipc';
 import { plainText } from '../../common/transcript/model';
-import { DEMO, cleanup, startService, type RunningService } from '../helpers/service';
+import { DEMO, startService, type RunningService } from '../helpers/service';
 import { transcript } from './fixtures';
-import { otherDevice, signedInCore, type TestCore } from './harness';
+import { closeCoreAndService, otherDevice, signedInCore, type TestCore } from './harness';
 import { recordingProxy, type RecordingProxy } from './proxy';
 import { seedService } from './seed';
 
@@ -16,13 +16,7 @@ const OUTAGE_MS = 10_000;
 let svc: RunningService | undefined;
 let proxy: RecordingProxy | undefined;
 let c: TestCore | undefined;
-afterAll(async () => {
-  await c?.core.close();
-  await proxy?.close();
-  await svc?.stop();
-  if (svc) cleanup(svc.dataDir);
-  if (c) cleanup(c.dataDir);
-});
+afterAll(() => closeCoreAndService({ core: c, proxy, svc }));
 
 const syncStates = (core: TestCore) => core.events.filter((e) => e.event === 'sync.state').map((e) => e.payload as SyncState);
 

@@ -4,7 +4,7 @@ import { ApiClient, type AuthSource } from '../../main/api';
 import { createCore, type Core } from '../../main/core';
 import { MemorySecretStore } from '../../main/platform/secrets';
 import type { EventName } from '../../common/ipc';
-import { DEMO, loginDemo, tempDir } from '../helpers/service';
+import { DEMO, loginDemo, stopAndRemove, tempDir, type RunningService } from '../helpers/service';
 
 export interface TestCore {
   core: Core;
@@ -21,6 +21,13 @@ export async function signedInCore(serviceUrl: string, dataDir = tempDir('s2t-co
   const r = await core.handlers['auth.login']({ username: DEMO.email, password: DEMO.password, rememberMe: false });
   expect(r.status).toBe('signed-in');
   return { core, h: core.handlers, events, dataDir, secrets };
+}
+
+/** For afterAll: closes the core, then the proxy in front of the service, stops the service, and removes both data dirs. */
+export async function closeCoreAndService({ core, proxy, svc }: { core?: TestCore; proxy?: { close(): Promise<void> }; svc?: RunningService }): Promise<void> {
+  await core?.core.close();
+  await proxy?.close();
+  await stopAndRemove(svc, core?.dataDir);
 }
 
 /** A client acting as another device of the same user, straight against the service. */

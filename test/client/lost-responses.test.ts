@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentMutation } from '../../common/ipc';
 import { plainText } from '../../common/transcript/model';
 import type { ApiClient } from '../../main/api';
-import { DEMO, cleanup, startService, type RunningService } from '../helpers/service';
+import { DEMO, startService, type RunningService } from '../helpers/service';
 import { transcript } from './fixtures';
-import { otherDevice, signedInCore, type TestCore } from './harness';
+import { closeCoreAndService, otherDevice, signedInCore, type TestCore } from './harness';
 import { applied, recordingProxy, type RecordingProxy } from './proxy';
 import { openServiceDb, seedService } from './seed';
 
@@ -31,13 +31,7 @@ beforeAll(async () => {
   await c.h['sync.now']({});
 });
 
-afterAll(async () => {
-  await c?.core.close();
-  await proxy?.close();
-  await svc?.stop();
-  if (svc) cleanup(svc.dataDir);
-  if (c) cleanup(c.dataDir);
-});
+afterAll(() => closeCoreAndService({ core: c, proxy, svc }));
 
 const remote = (documentId: string) => device.call('documents.get', { params: { sessionId, documentId } });
 const docPath = (id: string) => `${STT}/session/${sessionId}/document/${id}`;

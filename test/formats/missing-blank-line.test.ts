@@ -10,21 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FormatError, parseCaptions, renderExport } from '../../common/formats';
+import { parseCaptions, renderExport } from '../../common/formats';
 import type { CaptionContent } from '../../common/transcript';
+import { errorOf } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 's2t-blank-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function errorOf(fn: () => unknown): FormatError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
-}
 
 const cues = (c: CaptionContent) => c.cues.map((q) => [q.start_ms, q.end_ms, q.lines]);
 

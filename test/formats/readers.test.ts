@@ -5,16 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError, parseCaptions, readStlInfo, renderExport } from '../../common/formats';
 import { decodeStlChar, encodeStlText } from '../../common/formats/stl-charset';
 import type { CaptionContent } from '../../common/transcript';
-
-function errorOf(fn: () => unknown): FormatError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
-}
+import { errorOf } from './helpers';
 
 const one: CaptionContent = { kind: 'caption', version: 1, speakers: [], cues: [{ id: 'a', start_ms: 1000, end_ms: 2000, lines: ['Hello'] }, { id: 'b', start_ms: 3000, end_ms: 4000, lines: ['World'] }] };
 

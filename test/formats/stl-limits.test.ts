@@ -8,22 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FormatError, parseCaptions, readStlInfo, renderExport } from '../../common/formats';
+import { parseCaptions, readStlInfo, renderExport } from '../../common/formats';
 import { STL_MAX_ROWS } from '../../common/formats/stl';
 import type { CaptionContent } from '../../common/transcript';
+import { errorOf } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 's2t-stl-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function errorOf(fn: () => unknown): FormatError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
-}
 
 const caption = (...cues: [number, number, string[]][]): CaptionContent => ({
   kind: 'caption', version: 1, speakers: [],

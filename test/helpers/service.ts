@@ -29,6 +29,8 @@ export interface StartOptions {
   demo?: boolean;
   args?: string[];
   env?: NodeJS.ProcessEnv;
+  /** The script to run, relative to ROOT: service/cli.ts unless a test entry wraps the service. */
+  entry?: string;
 }
 
 export function tempDir(prefix = 's2t-test-'): string {
@@ -37,7 +39,7 @@ export function tempDir(prefix = 's2t-test-'): string {
 
 export async function startService(opts: StartOptions = {}): Promise<RunningService> {
   const dataDir = opts.dataDir ?? tempDir('s2t-svc-');
-  const args = ['--import', 'tsx', join(ROOT, 'service/cli.ts'), '--port', String(opts.port ?? 0), '--data', dataDir, '--quiet'];
+  const args = ['--import', 'tsx', join(ROOT, opts.entry ?? 'service/cli.ts'), '--port', String(opts.port ?? 0), '--data', dataDir, '--quiet'];
   if (opts.demo !== false) args.push('--demo-user', DEMO.email, '--demo-password', DEMO.password);
   args.push(...(opts.args ?? []));
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -75,6 +77,35 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
 
 export function cleanup(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** For afterAll: stops the service if it started (SIGTERM, waits) and removes its data dir, then the other dirs given. */
+export async function stopAndRemove(svc: RunningService | undefined, ...dirs: (string | undefined)[]): Promise<void> {
+  if (svc) {
+    await svc.stop();
+    cleanup(svc.dataDir);
+  }
+  for (const dir of dirs) if (dir) cleanup(dir);
+}
+
+/** Temp dirs of one test file: `make(prefix)` makes one and keeps it in `all`; `removeAll()` (in afterAll) removes them. */
+export interface TempDirs {
+  all: string[];
+  make: (prefix: string) => string;
+  removeAll: () => void;
+}
+
+export function tempDirs(): TempDirs {
+  const all: string[] = [];
+  return {
+    all,
+    make: (prefix) => {
+      const dir = tempDir(prefix);
+      all.push(dir);
+      return dir;
+    },
+    removeAll: () => all.forEach(cleanup),
+  };
 }
 
 /** Logs in over HTTP with the demo account and returns the access token. */

@@ -7,35 +7,21 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { addUser, client, jobDone, login, speak, type Client, type Json } from './helpers';
+import { startService, stopAndRemove, type RunningService } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+import { client, jobDone, otherOrganization, uploadedFileId, type Client, type Json } from './helpers';
 
 let svc: RunningService;
 let c: Client;
 let other: Client;
-let dir: string;
 
 beforeAll(async () => {
-  dir = tempDir('s2t-batch-options-');
   svc = await startService();
   c = await client(svc.url);
-  addUser(svc.dataDir, 'options-other@example.com', 'other-password-1');
-  other = await client(svc.url, await login(svc.url, 'options-other@example.com', 'other-password-1'));
+  other = await otherOrganization(svc, 'options-other@example.com', 'other-password-1');
 }, 60_000);
 
-afterAll(async () => {
-  await svc?.stop();
-  cleanup(dir);
-  if (svc) cleanup(svc.dataDir);
-});
-
-async function upload(cl: Client, bytes: Buffer<ArrayBuffer>, name: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
-  const res = await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as Json).file_id;
-}
+afterAll(() => stopAndRemove(svc));
 
 async function glossaryOf(cl: Client, name: string): Promise<number> {
   const r = await cl.json('POST', '/api/v4/glossaries', { name, source_language: 'en', target_language: 'es', entries: [{ source: 'river', target: 'río' }] });
@@ -56,7 +42,7 @@ function customModelOf(email: string, name: string): number {
 
 describe('glossary_id and custom_model_id', () => {
   it('an own id is accepted and kept in the job metadata; unknown, malformed or another organization\'s ids get 404', async () => {
-    const fileId = await upload(c, Buffer.from('Hello world.'), 'given.txt');
+    const fileId = await uploadedFileId(c, 'Hello world.', 'given.txt');
     const mine = await glossaryOf(c, 'mine');
     const theirs = await glossaryOf(other, 'theirs');
     const myModel = customModelOf('demo@example.com', 'my model');
@@ -81,8 +67,8 @@ describe('glossary_id and custom_model_id', () => {
 
 describe('old names and timestamps', () => {
   it('speaker_detection is enable_diarization; enable_timestamps false is accepted and words keep their times', async () => {
-    const wav = speak(dir, 'short.wav', 'The weather today is sunny and warm.');
-    const fileId = await upload(c, readFileSync(wav), 'short.wav');
+    const wav = await speechWav('The weather today is sunny and warm.');
+    const fileId = await uploadedFileId(c, readFileSync(wav), 'short.wav');
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', speaker_detection: true, enable_timestamps: false });
     expect(job.status, JSON.stringify(job.body)).toBe(200);
     const done = await jobDone(c, job.body.job_id);
@@ -97,7 +83,7 @@ describe('old names and timestamps', () => {
     for (const w of words) expect(w.end_ms).toBeGreaterThan(w.start_ms);
 
     // Without any of the names, diarization stays off.
-    const plain = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await upload(c, Buffer.from('Plain.'), 'plain.txt'), language: 'en', session_mode: 'upload' });
+    const plain = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, 'Plain.', 'plain.txt'), language: 'en', session_mode: 'upload' });
     const plainDone = await jobDone(c, plain.body.job_id);
     expect((await c.json('GET', `/api/v3/speech-to-text/session/${plainDone.metadata.session_id}`)).body.result.diarization).toBe(false);
   });

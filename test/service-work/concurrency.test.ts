@@ -5,27 +5,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { client, jobDone, speak, type Client, type Json } from './helpers';
+import { startService, stopAndRemove, type RunningService } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+import { client, jobDone, uploadedFileId, type Client } from './helpers';
 import { transitionsOf } from './test-network';
 
 const TEXT = 'The weather today is sunny and warm. Many people walk in the park with their dogs.';
 
-let dir: string;
 let wav: Buffer<ArrayBuffer>;
 const services: RunningService[] = [];
 
-beforeAll(() => {
-  dir = tempDir('s2t-concurrency-');
-  wav = readFileSync(speak(dir, 'speech.wav', TEXT));
+beforeAll(async () => {
+  wav = readFileSync(await speechWav(TEXT));
 });
 
 afterAll(async () => {
-  for (const s of services) {
-    await s.stop();
-    cleanup(s.dataDir);
-  }
-  cleanup(dir);
+  for (const s of services) await stopAndRemove(s);
 });
 
 interface Span {
@@ -39,13 +34,7 @@ async function twoJobs(limit: number): Promise<Span[]> {
   const svc = await startService({ args: ['--engine-concurrency', String(limit)] });
   services.push(svc);
   const c: Client = await client(svc.url);
-  const fileIds = await Promise.all(
-    ['a.wav', 'b.wav'].map(async (name) => {
-      const form = new FormData();
-      form.append('file', new Blob([wav]), name);
-      return ((await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json).file_id as string;
-    }),
-  );
+  const fileIds = await Promise.all(['a.wav', 'b.wav'].map((name) => uploadedFileId(c, wav, name)));
   const jobs = await Promise.all(fileIds.map((file_id) => c.json('POST', '/api/v3/batch/transcribe', { file_id, language: 'en' })));
   const spans: Span[] = [];
   for (const job of jobs) {

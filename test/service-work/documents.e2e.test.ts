@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTION_FORMATS } from '../../common/api';
 import { parseCaptions } from '../../common/formats';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { addUser, client, jobDone, login, type Client, type Json } from './helpers';
+import { startService, stopAndRemove, tempDir, type RunningService } from '../helpers/service';
+import { client, jobDone, otherOrganization, requestJson, uploadedFileId, type Client, type Json } from './helpers';
 
 const SRT = [
   '1\n00:00:01,000 --> 00:00:03,000\nThe dog is lazy.\n',
@@ -45,10 +45,7 @@ interface Uploaded {
 
 /** Stores an SRT file as a new session in upload mode; the service makes a transcript and a caption document of it. */
 async function uploadSrt(cl: Client, srt = SRT, name = 'friends.srt'): Promise<Uploaded> {
-  const form = new FormData();
-  form.append('file', new Blob([srt]), name);
-  const up = (await (await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form })).json()) as Json;
-  const job = await cl.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en', session_mode: 'upload' });
+  const job = await cl.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(cl, srt, name), language: 'en', session_mode: 'upload' });
   const done = await jobDone(cl, job.body.job_id);
   expect(done.status).toBe('completed');
   const list = await cl.json('GET', `${STT}/session/${done.metadata.session_id}/document`);
@@ -82,15 +79,10 @@ beforeAll(async () => {
   ({ sid, jobId, transcriptId, captionId } = await uploadSrt(c));
   originalTranscript = (await c.json('GET', `${base()}/${transcriptId}`)).body.document;
   originalCaption = (await c.json('GET', `${base()}/${captionId}`)).body.document;
-  addUser(svc.dataDir, 'other-org@example.com', 'other-org-password');
-  other = await client(svc.url, await login(svc.url, 'other-org@example.com', 'other-org-password'));
+  other = await otherOrganization(svc, 'other-org@example.com', 'other-org-password');
 }, 90_000);
 
-afterAll(async () => {
-  await svc?.stop();
-  cleanup(dir);
-  if (svc) cleanup(svc.dataDir);
-});
+afterAll(() => stopAndRemove(svc, dir));
 
 describe('reading', () => {
   it('lists a session\'s documents, with content on request', async () => {
@@ -137,8 +129,7 @@ describe('reading', () => {
       expect(late.status).toBe(403);
       expect(((await late.json()) as Json).error).toBe('forbidden');
     } finally {
-      await short.stop();
-      cleanup(short.dataDir);
+      await stopAndRemove(short);
     }
   });
 
@@ -363,20 +354,8 @@ describe('exports and translation', () => {
 });
 
 /** A request without Bearer, as a magic-link recipient makes it. */
-async function fetchJson(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${svc.url}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let parsed: Json = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* an export */
-  }
-  return { status: res.status, body: parsed, headers: res.headers };
+function fetchJson(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  return requestJson(svc.url, method, path, body, headers);
 }
 
 /** The four magic-link routes with one token: session read, document read, edit, export. */
@@ -481,9 +460,7 @@ describe('magic links', () => {
 
 describe('another organization', () => {
   it('gets 404 from every session, job and document route on this organization\'s data, and changes nothing', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([SRT]), 'not-yours.srt');
-    const fileId = ((await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json).file_id;
+    const fileId = await uploadedFileId(c, SRT, 'not-yours.srt');
     const share = await c.json('POST', `${base()}/${captionId}/share`, { allow_editing: false, allow_export: false });
     const before = await c.json('GET', `${base()}/${transcriptId}`);
     const documentsBefore = (await c.json('GET', base())).body.total_results;

@@ -4,40 +4,28 @@
  * Cancellation of running and finished jobs.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { client, jobDone, PASSAGE, speak, until, type Client, type Json } from './helpers';
+import { startService, stopAndRemove, type RunningService } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+import { client, jobDone, PASSAGE, until, uploadedFileId, type Client } from './helpers';
+import { transitionsOf } from './test-network';
 
 let svc: RunningService;
 let c: Client;
-let dir: string;
-let longWav: string;
+let longWav: Buffer<ArrayBuffer>;
 
 beforeAll(async () => {
-  dir = tempDir('s2t-work-faults-');
   // About 30 s of speech, so the engine is surely still running when we kill the service.
-  longWav = speak(dir, 'long.wav', Array(2).fill(PASSAGE).join(' '));
+  longWav = readFileSync(await speechWav(Array(2).fill(PASSAGE).join(' ')));
   svc = await startService();
   c = await client(svc.url);
 }, 60_000);
 
-afterAll(async () => {
-  await svc?.stop();
-  cleanup(dir);
-  if (svc) cleanup(svc.dataDir);
-});
-
-async function upload(cl: Client, path: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([readFileSync(path)]), 'long.wav');
-  return ((await (await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form })).json()) as Json).file_id;
-}
+afterAll(() => stopAndRemove(svc));
 
 describe('faults', () => {
   it('kill -9 during processing, restart: the job completes exactly once', async () => {
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await upload(c, longWav), language: 'en' });
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, longWav, 'long.wav'), language: 'en' });
     const jobId = job.body.job_id as string;
     await until('the engine running', async () => {
       const j = await c.json('GET', `/api/v3/batch/jobs/${jobId}`);
@@ -57,17 +45,15 @@ describe('faults', () => {
     expect(docs.body.total_results).toBe(2);
 
     await svc.stop();
-    const db = new Database(join(svc.dataDir, 'service.db'), { readonly: true });
-    const steps = (db.prepare("SELECT COALESCE(from_status, '') || '>' || to_status AS t, reason FROM transitions WHERE entity = 'job' AND entity_id = ? ORDER BY id").all(jobId) as { t: string; reason: string }[]);
-    db.close();
-    expect(steps.map((s) => s.t)).toEqual(['>pending', 'pending>processing', 'processing>pending', 'pending>processing', 'processing>completed']);
-    expect(steps.find((s) => s.t === 'processing>pending')!.reason).toMatch(/restarted/);
+    const steps = transitionsOf(svc.dataDir, 'job', jobId);
+    expect(steps.map((s) => s.step)).toEqual(['>pending', 'pending>processing', 'processing>pending', 'pending>processing', 'processing>completed']);
+    expect(steps.find((s) => s.step === 'processing>pending')!.reason).toMatch(/restarted/);
     svc = await startService({ dataDir: svc.dataDir });
     c = await client(svc.url);
   }, 180_000);
 
   it('cancel: a running job stops; a finished one cannot be cancelled (409)', async () => {
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await upload(c, longWav), language: 'en' });
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, longWav, 'long.wav'), language: 'en' });
     const jobId = job.body.job_id as string;
     await until('processing', async () => (await c.json('GET', `/api/v3/batch/jobs/${jobId}`)).body.status === 'processing', 30_000, 50);
     const cancelled = await c.json('POST', `/api/v3/batch/jobs/${jobId}/cancel`);

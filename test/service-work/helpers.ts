@@ -1,38 +1,10 @@
-/** Shared by the service-work tests: real speech from espeak-ng, an authenticated client, polling and WER. */
+/** Shared by the service-work tests: an authenticated client, uploads, polling, another organization. (Speech and WER: ../helpers/speech.) */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { loginDemo, ROOT } from '../helpers/service';
+import { loginDemo, ROOT, type RunningService } from '../helpers/service';
 
 export const PASSAGE =
   'The weather today is sunny and warm. Many people walk in the park with their dogs. Children play football on the green grass near the river. In the evening, families gather for dinner and talk about their day.';
-
-/** Speaks text with espeak-ng (-v en-us+klatt3) into a WAV file. */
-export function speak(dir: string, name: string, text: string, extraArgs: string[] = []): string {
-  const path = join(dir, name);
-  execFileSync('espeak-ng', ['-v', 'en-us+klatt3', '-s', '150', ...extraArgs, '-w', path, text]);
-  return path;
-}
-
-export function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9' ]+/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean);
-}
-
-/** Word error rate: word-level Levenshtein distance over the reference length. */
-export function wer(reference: string, hypothesis: string): number {
-  const r = words(reference);
-  const h = words(hypothesis);
-  let prev = Array.from({ length: h.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= r.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= h.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[h.length] / r.length;
-}
 
 /** Response bodies as the tests read them: deliberately loose, each test asserts the fields it needs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -46,27 +18,50 @@ export interface Client {
   json<T = Json>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
+/** One request with an optional JSON body and no credentials but the given headers; the body comes back parsed when it is JSON, else as text (an export). */
+export async function requestJson(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; headers: Headers }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: parsed as Json, headers: res.headers };
+}
+
 export async function client(url: string, token?: string): Promise<Client> {
   const t = token ?? (await loginDemo(url));
   const bearer = { authorization: `Bearer ${t}` };
-  const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { ...bearer, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed as Json, headers: res.headers };
-  };
+  const json = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => requestJson(url, method, path, body, { ...bearer, ...headers });
   const created = await json('POST', '/api/v3/tokens', { name: 'work-tests', type: 'batch', years_valid: 1 });
   if (created.status !== 200 && created.status !== 201) throw new Error(`token create failed: ${created.status} ${JSON.stringify(created.body)}`);
   return { url, token: t, batchKey: created.body.token_value, bearer, json };
+}
+
+/** Uploads one file through batch multipart (POST /api/v3/batch/upload); answers the status and the file record. */
+export async function batchUpload(cl: Client, content: string | Uint8Array<ArrayBuffer>, filename: string, type?: string): Promise<{ status: number; body: Json }> {
+  const form = new FormData();
+  form.append('file', new Blob([content], type ? { type } : {}), filename);
+  const res = await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form });
+  return { status: res.status, body: await res.json() };
+}
+
+/** batchUpload that must be accepted (200); answers the file_id. */
+export async function uploadedFileId(cl: Client, content: string | Uint8Array<ArrayBuffer>, filename: string, type?: string): Promise<string> {
+  const up = await batchUpload(cl, content, filename, type);
+  if (up.status !== 200) throw new Error(`upload of ${filename} answered ${up.status}: ${JSON.stringify(up.body)}`);
+  return up.body.file_id;
+}
+
+/** The legacy media PUT of a session, with the batch key; `headers` carry content-type and x-filename. */
+export function putMedia(cl: Client, sessionId: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<Response> {
+  return fetch(`${cl.url}/api/v3/speech-to-text/session/${sessionId}`, { method: 'PUT', headers: { 'x-svc-s2t-key': cl.batchKey, ...headers }, body });
 }
 
 export async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 90_000, everyMs = 300): Promise<T> {
@@ -101,6 +96,12 @@ export function transcriptText(doc: Json): string {
 /** Adds a user in a new organization with the CLI (the real one), returns its credentials. */
 export function addUser(dataDir: string, email: string, password: string): void {
   execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'service/cli.ts'), 'user', 'add', email, '--password-stdin', '--role', 'CUSTOMER', '--data', dataDir], { input: password, cwd: ROOT });
+}
+
+/** A client of a user of a new organization, added with the CLI, signed in and holding a batch key. */
+export async function otherOrganization(svc: RunningService, email: string, password: string): Promise<Client> {
+  addUser(svc.dataDir, email, password);
+  return client(svc.url, await login(svc.url, email, password));
 }
 
 export async function login(url: string, email: string, password: string): Promise<string> {

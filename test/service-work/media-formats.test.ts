@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { client, jobDone, PASSAGE, sessionDone, speak, transcriptText, type Client, type Json } from './helpers';
+import { startService, stopAndRemove, tempDir, type RunningService } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+import { batchUpload, client, jobDone, PASSAGE, putMedia, sessionDone, transcriptText, type Client, type Json } from './helpers';
 
 const KEY_WORDS = ['weather', 'today', 'people', 'dogs', 'river', 'dinner', 'day'];
 
@@ -22,11 +23,7 @@ beforeAll(async () => {
   c = await client(svc.url);
 }, 60_000);
 
-afterAll(async () => {
-  await svc?.stop();
-  cleanup(dir);
-  if (svc) cleanup(svc.dataDir);
-});
+afterAll(() => stopAndRemove(svc, dir));
 
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args]);
 
@@ -36,16 +33,14 @@ function durationOf(path: string): number {
 
 describe('media decoding beyond WAV', () => {
   it('an MP4 with colour video and spoken audio: video/mp4, its duration, a completed job, the words', async () => {
-    const wav = speak(dir, 'speech.wav', PASSAGE);
+    const wav = await speechWav(PASSAGE);
     const mp4 = join(dir, 'talk.mp4');
     ffmpeg('-f', 'lavfi', '-i', 'color=c=teal:s=320x240:r=25', '-i', wav, '-shortest', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '96k', mp4);
     const expected = durationOf(mp4);
 
-    const form = new FormData();
-    form.append('file', new Blob([readFileSync(mp4)]), 'talk.mp4');
-    const up = await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form });
+    const up = await batchUpload(c, readFileSync(mp4), 'talk.mp4');
     expect(up.status).toBe(200);
-    const file = (await up.json()) as Json;
+    const file = up.body;
     expect(file.media_type).toBe('video/mp4');
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en' });
     const done = await jobDone(c, job.body.job_id);
@@ -69,11 +64,7 @@ describe('media decoding beyond WAV', () => {
     ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=320x240:r=25:d=3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', silent);
     const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id as string;
-    const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, {
-      method: 'PUT',
-      headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'video/mp4', 'x-filename': 'silent.mp4' },
-      body: readFileSync(silent),
-    });
+    const put = await putMedia(c, sid, readFileSync(silent), { 'content-type': 'video/mp4', 'x-filename': 'silent.mp4' });
     expect(put.status).toBe(200);
     const s = await sessionDone(c, sid);
     expect(s.status).toBe('failed');

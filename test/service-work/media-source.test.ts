@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir, type RunningService } from '../helpers/service';
-import { client, PASSAGE, sessionDone, speak, until, type Client, type Json } from './helpers';
+import { speechWav } from '../helpers/speech';
+import { client, PASSAGE, sessionDone, until, type Client, type Json } from './helpers';
 import { closeServer, FakeDns, listenOnTestAddress, Receiver, selfSignedCertificate, startTestNetworkService, TEST_ADDRESS, transitionsOf } from './test-network';
 
 const LEGACY = '/api/v3/speech-to-text/session';
@@ -37,7 +38,7 @@ const mediaUrl = (host: string, path: string) => `http://${host}:${mediaPort}${p
 
 beforeAll(async () => {
   dir = tempDir('s2t-media-source-');
-  wav = readFileSync(speak(dir, 'speech.wav', PASSAGE));
+  wav = readFileSync(await speechWav(PASSAGE));
   media = createServer((req, res) => {
     mediaHits.push(req.url ?? '');
     if (req.url === '/speech.wav') res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': wav.length }).end(wav);

@@ -1,17 +1,16 @@
 /**
  * For tests that run the service on a test network (fixtures/serve-with-test-network.ts): a fake
  * DNS (a hosts file), the exempt address our servers listen on, a self-signed certificate for https
- * receivers, a scriptable webhook receiver, and a read-only look into the service's SQLite file.
+ * receivers, a scriptable webhook receiver, and the status history from the service's SQLite file.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import Database from 'better-sqlite3';
-import { DEMO, ROOT, tempDir, type RunningService } from '../helpers/service';
+import { startService, tempDir, type RunningService } from '../helpers/service';
+import { readServiceDb } from '../helpers/service-db';
 
 /** Where the tests' own servers listen: loopback, so refused by the guard unless exempted. */
 export const TEST_ADDRESS = '127.0.0.2';
@@ -57,31 +56,13 @@ export interface TestNetworkOptions {
 
 /** Starts the real service through the test-network entry script, as a child process (so kill -9 is real). */
 export async function startTestNetworkService(opts: TestNetworkOptions): Promise<RunningService> {
-  const dataDir = opts.dataDir ?? tempDir('s2t-svc-net-');
   const settings = { hostsFile: opts.dns.file, exemptAddresses: [TEST_ADDRESS], caFile: opts.caFile, webhookTimeoutMs: opts.webhookTimeoutMs, webhookRetryScheduleSec: opts.webhookRetryScheduleSec };
-  const args = ['--import', 'tsx', join(ROOT, 'test/service-work/fixtures/serve-with-test-network.ts'), '--port', '0', '--data', dataDir, '--quiet', '--demo-user', DEMO.email, '--demo-password', DEMO.password, ...(opts.args ?? [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, S2T_TEST_NETWORK: JSON.stringify(settings) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<void>((res) => child.once('exit', () => res()));
-  const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`service did not start in 30 s:\n${err}`)), 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      rej(new Error(`service exited with ${code} before listening:\n${err}`));
-    });
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      clearTimeout(timer);
-      const m = /^listening (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
-      if (m) res(m[1]);
-      else rej(new Error(`unexpected first line: ${line}`));
-    });
+  return startService({
+    entry: 'test/service-work/fixtures/serve-with-test-network.ts',
+    dataDir: opts.dataDir ?? tempDir('s2t-svc-net-'),
+    args: opts.args,
+    env: { S2T_TEST_NETWORK: JSON.stringify(settings) },
   });
-  const stopWith = (signal: NodeJS.Signals) => async () => {
-    if (child.exitCode === null) child.kill(signal);
-    await exited;
-  };
-  return { url, dataDir, child, stderr: () => err, stop: stopWith('SIGTERM'), kill: stopWith('SIGKILL') };
 }
 
 /** Listens on TEST_ADDRESS; returns the port. */
@@ -150,19 +131,9 @@ export class Receiver {
   }
 }
 
-/** Reads the service's database (read-only, while it runs: WAL). */
-export function readDb<T>(dataDir: string, read: (db: Database.Database) => T): T {
-  const db = new Database(join(dataDir, 'service.db'), { readonly: true, fileMustExist: true });
-  try {
-    return read(db);
-  } finally {
-    db.close();
-  }
-}
-
 /** Status history of a session (by session_id) or job, as "from>to" strings, from the transitions table. */
 export function transitionsOf(dataDir: string, entity: 'session' | 'job', publicId: string): { step: string; reason: string; at: string }[] {
-  return readDb(dataDir, (db) => {
+  return readServiceDb(dataDir, (db) => {
     const id = entity === 'session' ? String((db.prepare('SELECT id FROM sessions WHERE session_id = ?').get(publicId) as { id: number }).id) : publicId;
     return db
       .prepare("SELECT COALESCE(from_status, '') || '>' || to_status AS step, reason, at FROM transitions WHERE entity = ? AND entity_id = ? ORDER BY id")

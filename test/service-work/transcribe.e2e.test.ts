@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tus from 'tus-js-client';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { addUser, client, jobDone, login, PASSAGE, sessionDone, speak, transcriptText, wer, type Client, type Json } from './helpers';
+import { startService, stopAndRemove, type RunningService } from '../helpers/service';
+import { speechWav, wordErrorRate } from '../helpers/speech';
+import { batchUpload, client, jobDone, otherOrganization, PASSAGE, putMedia, sessionDone, transcriptText, uploadedFileId, type Client, type Json } from './helpers';
 
 /** Measured: pocketsphinx en-us on espeak-ng klatt3 at 150 wpm gives WER 0.632 on this passage (deterministic; see README). */
 const WER_BOUND = 0.7;
@@ -15,24 +16,18 @@ const KEY_WORDS = ['weather', 'today', 'people', 'dogs', 'river', 'dinner', 'day
 
 let svc: RunningService;
 let c: Client;
-let dir: string;
 let wav: string;
 
 beforeAll(async () => {
-  dir = tempDir('s2t-work-e2e-');
-  wav = speak(dir, 'passage.wav', PASSAGE);
+  wav = await speechWav(PASSAGE);
   svc = await startService({ args: ['--engine-concurrency', '2'] });
   c = await client(svc.url);
 }, 60_000);
 
-afterAll(async () => {
-  await svc?.stop();
-  cleanup(dir);
-  if (svc) cleanup(svc.dataDir);
-});
+afterAll(() => stopAndRemove(svc));
 
 function checkTranscript(path: string, text: string): void {
-  const rate = wer(PASSAGE, text);
+  const rate = wordErrorRate(PASSAGE, text);
   console.log(`WER via ${path}: ${rate.toFixed(3)}  hypothesis: "${text}"`);
   expect(rate).toBeLessThan(WER_BOUND);
   const found = KEY_WORDS.filter((w) => text.toLowerCase().split(/\s+/).includes(w));
@@ -44,11 +39,7 @@ describe('transcription through every upload path', () => {
     const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en', keep_source: true }, { 'x-svc-s2t-key': c.batchKey });
     expect(created.status).toBe(200);
     const sid = created.body.result.session_id as string;
-    const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, {
-      method: 'PUT',
-      headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'audio/wav', 'x-filename': '..%2F..%2Fetc%2Fpasswd.wav' },
-      body: readFileSync(wav),
-    });
+    const put = await putMedia(c, sid, readFileSync(wav), { 'content-type': 'audio/wav', 'x-filename': '..%2F..%2Fetc%2Fpasswd.wav' });
     expect(put.status).toBe(200);
     const s = await sessionDone(c, sid);
     expect(s.status).toBe('completed');
@@ -89,11 +80,9 @@ describe('transcription through every upload path', () => {
   });
 
   it('batch multipart upload + transcribe: job states and result documents', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([readFileSync(wav)], { type: 'audio/wav' }), 'passage.wav');
-    const up = await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form });
+    const up = await batchUpload(c, readFileSync(wav), 'passage.wav', 'audio/wav');
     expect(up.status).toBe(200);
-    const file = (await up.json()) as Json;
+    const file = up.body;
     expect(file).toMatchObject({ filename: 'passage.wav', media_type: 'audio/wav', size_bytes: readFileSync(wav).length });
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en', speaker_labels: true });
     expect(job.status).toBe(200);
@@ -166,10 +155,8 @@ describe('align and upload modes', () => {
 
   it('upload mode stores the given document as it is', async () => {
     const srt = '1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\nGeneral Kenobi.\n';
-    const form = new FormData();
-    form.append('file', new Blob([srt], { type: 'text/plain' }), 'given.srt');
-    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json;
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en', session_mode: 'upload' });
+    const fileId = await uploadedFileId(c, srt, 'given.srt', 'text/plain');
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload' });
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('completed');
     const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
@@ -183,30 +170,25 @@ describe('align and upload modes', () => {
 
 describe('refusals', () => {
   it('a file that is not media gets INVALID_FILE_FORMAT (newer error shape)', async () => {
-    const form = new FormData();
-    form.append('file', new Blob(['just some text, not audio'], { type: 'audio/wav' }), 'fake.wav');
-    const up = await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form });
+    const up = await batchUpload(c, 'just some text, not audio', 'fake.wav', 'audio/wav');
     expect(up.status).toBe(415);
-    const body = (await up.json()) as Json;
+    const body = up.body;
     expect(body.error.code).toBe('INVALID_FILE_FORMAT');
     expect(body.error.details.supported_formats).toContain('wav');
 
     const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id;
-    const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'application/pdf' }, body: 'x' });
+    const put = await putMedia(c, sid, 'x', { 'content-type': 'application/pdf' });
     expect(put.status).toBe(415);
     expect(((await put.json()) as Json).error.code).toBe('INVALID_FILE_FORMAT');
-    const put2 = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'audio/wav' }, body: '%PDF-1.4 not audio' });
+    const put2 = await putMedia(c, sid, '%PDF-1.4 not audio', { 'content-type': 'audio/wav' });
     expect(put2.status).toBe(415);
   });
 
   it('a corrupt media file ends failed with a clear error', async () => {
     // A WAV header followed by garbage: it sniffs as WAV, but ffmpeg cannot decode it.
     const bad = Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(4000, 0x5a)]);
-    const form = new FormData();
-    form.append('file', new Blob([bad]), 'broken.wav');
-    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json;
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en' });
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, bad, 'broken.wav'), language: 'en' });
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/^The media file could not be (read|decoded)/);
@@ -223,8 +205,7 @@ describe('refusals', () => {
 
     const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id;
-    addUser(svc.dataDir, 'other@example.com', 'other-password-1');
-    const other = await client(svc.url, await login(svc.url, 'other@example.com', 'other-password-1'));
+    const other = await otherOrganization(svc, 'other@example.com', 'other-password-1');
     expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}`)).status).toBe(404);
     expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}/document`)).status).toBe(404);
     const list = await other.json('GET', '/api/v3/speech-to-text/session');

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TUS_PATH } from '../../common/api';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { addUser, client, login, until, type Client } from './helpers';
-import { readDb } from './test-network';
+import { startService, stopAndRemove, tempDir, type RunningService } from '../helpers/service';
+import { readServiceDb } from '../helpers/service-db';
+import { client, otherOrganization, until, type Client } from './helpers';
 
 const SIZE = 3 * 1024 ** 3;
 
@@ -26,11 +26,7 @@ beforeAll(async () => {
   c = await client(svc.url);
 }, 60_000);
 
-afterAll(async () => {
-  await svc?.stop();
-  cleanup(dir);
-  if (svc) cleanup(svc.dataDir);
-});
+afterAll(() => stopAndRemove(svc, dir));
 
 async function sha1(path: string): Promise<string> {
   const h = createHash('sha1');
@@ -122,9 +118,8 @@ describe('tus', () => {
     expect(right.headers.get('upload-offset')).toBe(String(body.length * 2));
     expect(readFileSync(join(svc.dataDir, 'tus', loc.split('/').pop()!)).toString()).toBe('hello tus world!hello tus world!');
 
-    addUser(svc.dataDir, 'tus-other@example.com', 'other-password-1');
-    const other = await login(svc.url, 'tus-other@example.com', 'other-password-1');
-    expect((await fetch(loc, { method: 'HEAD', headers: { authorization: `Bearer ${other}`, 'Tus-Resumable': '1.0.0' } })).status).toBe(404);
+    const other = await otherOrganization(svc, 'tus-other@example.com', 'other-password-1');
+    expect((await fetch(loc, { method: 'HEAD', headers: { ...other.bearer, 'Tus-Resumable': '1.0.0' } })).status).toBe(404);
 
     const del = await fetch(loc, { method: 'DELETE', headers: tusHeaders });
     expect(del.status).toBe(204);
@@ -165,7 +160,7 @@ describe('tus', () => {
     await until('the clean-up', async () => !existsSync(file(expired)), 15_000, 100);
     expect(existsSync(`${file(expired)}.json`)).toBe(false);
     expect([404, 410]).toContain((await fetch(moved(expired), { method: 'HEAD', headers: tusHeaders })).status);
-    const rows = readDb(svc.dataDir, (db) => db.prepare("SELECT file_id FROM uploads WHERE via = 'tus'").all() as { file_id: string }[]).map((r) => r.file_id);
+    const rows = readServiceDb(svc.dataDir, (db) => db.prepare("SELECT file_id FROM uploads WHERE via = 'tus'").all() as { file_id: string }[]).map((r) => r.file_id);
     expect(rows).not.toContain(expired.split('/').pop());
 
     for (const [url, offset] of [[finished, '10'], [recent, '10']] as const) {

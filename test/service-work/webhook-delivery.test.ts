@@ -7,9 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../common/api';
-import { cleanup, tempDir, type RunningService } from '../helpers/service';
-import { client, jobDone, until, type Client, type Json } from './helpers';
-import { FakeDns, readDb, Receiver, selfSignedCertificate, startTestNetworkService, TEST_ADDRESS } from './test-network';
+import { stopAndRemove, tempDir, type RunningService } from '../helpers/service';
+import { readServiceDb } from '../helpers/service-db';
+import { client, jobDone, putMedia, until, uploadedFileId, type Client } from './helpers';
+import { FakeDns, Receiver, selfSignedCertificate, startTestNetworkService, TEST_ADDRESS } from './test-network';
 
 const TIMEOUT_MS = 1000;
 const RETRY_SEC = [1, 1, 1, 1];
@@ -33,10 +34,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.stop();
+  await stopAndRemove(svc, dir);
   await receiver?.close();
-  cleanup(dir);
-  if (svc) cleanup(svc.dataDir);
 });
 
 interface DeliveryRow {
@@ -47,7 +46,7 @@ interface DeliveryRow {
 }
 
 const deliveriesTo = (path: string) =>
-  readDb(svc.dataDir, (db) => db.prepare('SELECT delivery_id, status, attempts, last_error FROM webhook_deliveries WHERE url LIKE ?').all(`%${path}`) as DeliveryRow[]);
+  readServiceDb(svc.dataDir, (db) => db.prepare('SELECT delivery_id, status, attempts, last_error FROM webhook_deliveries WHERE url LIKE ?').all(`%${path}`) as DeliveryRow[]);
 
 /** A legacy session in upload mode (no speech engine needed) whose callback goes to `url`; completes once its text is PUT. */
 async function legacySession(url: string): Promise<{ sid: string; finish(): Promise<void> }> {
@@ -57,7 +56,7 @@ async function legacySession(url: string): Promise<{ sid: string; finish(): Prom
   return {
     sid,
     async finish() {
-      const put = await fetch(`${svc.url}${LEGACY}/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'text/plain' }, body: 'Some given text.' });
+      const put = await putMedia(c, sid, 'Some given text.', { 'content-type': 'text/plain' });
       expect(put.status).toBe(200);
       await until('session completed', async () => (await c.json('GET', `${LEGACY}/${sid}`)).body.result.status === 'completed', 20_000);
     },
@@ -129,10 +128,8 @@ describe('legacy callback delivery', () => {
 
 describe('batch webhook without webhook_secret', () => {
   it('is sent unsigned: no X-Svc-Signature, the other headers and the payload as documented', async () => {
-    const form = new FormData();
-    form.append('file', new Blob(['Unsigned hello.']), 'given.txt');
-    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json;
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en', session_mode: 'upload', webhook_url: hookUrl('hooks.test.example', '/signed/unsigned') });
+    const fileId = await uploadedFileId(c, 'Unsigned hello.', 'given.txt');
+    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: hookUrl('hooks.test.example', '/signed/unsigned') });
     expect(job.status, JSON.stringify(job.body)).toBe(200);
     await jobDone(c, job.body.job_id);
     await until('the delivery', async () => receiver.on('/signed/unsigned').length >= 1, 15_000);

@@ -8,8 +8,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../common/api';
-import { cleanup, startService, type RunningService } from '../helpers/service';
-import { client, jobDone, until, type Client, type Json } from './helpers';
+import { startService, stopAndRemove, type RunningService } from '../helpers/service';
+import { client, jobDone, putMedia, until, uploadedFileId, type Client } from './helpers';
 
 const SECRET = 'receiver-secret-0123';
 
@@ -58,24 +58,16 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.stop();
-  if (svc) cleanup(svc.dataDir);
+  await stopAndRemove(svc);
   await new Promise((r) => receiver.close(r));
 });
-
-async function uploadText(cl: Client, text: string, name = 'given.txt'): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([text]), name);
-  const up = (await (await fetch(`${cl.url}/api/v3/batch/upload`, { method: 'POST', headers: cl.bearer, body: form })).json()) as Json;
-  return up.file_id;
-}
 
 const hitsOn = (path: string) => hits.filter((h) => h.path === path);
 
 describe('newer signed callback', () => {
   it('is signed with webhook_secret, retried after a 500 with the same delivery id', async () => {
     failFirst.set('/signed/ok', 1);
-    const fileId = await uploadText(c, 'Hello world.');
+    const fileId = await uploadedFileId(c, 'Hello world.', 'given.txt');
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/ok`, webhook_secret: SECRET, webhook_events: ['completed', 'failed'] });
     expect(job.status).toBe(200);
     await jobDone(c, job.body.job_id);
@@ -96,7 +88,7 @@ describe('newer signed callback', () => {
   });
 
   it('a wrong secret gives a signature the receiver refuses; failed events carry the error', async () => {
-    const fileId = await uploadText(c, 'Hello again.');
+    const fileId = await uploadedFileId(c, 'Hello again.', 'given.txt');
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/wrong`, webhook_secret: 'not-the-receivers-secret', webhook_events: ['completed'] });
     await jobDone(c, job.body.job_id);
     await until('a delivery', async () => hitsOn('/signed/wrong').length >= 1, 10_000);
@@ -106,10 +98,8 @@ describe('newer signed callback', () => {
     expect(hit.answered).toBe(401);
     expect(hit.headers['x-svc-signature']).toBe(createHmac('sha256', 'not-the-receivers-secret').update(hit.body).digest('hex'));
 
-    const form = new FormData();
-    form.append('file', new Blob([Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(2000, 1)])]), 'bad.wav');
-    const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: c.bearer, body: form })).json()) as Json;
-    const bad = await c.json('POST', '/api/v3/batch/transcribe', { file_id: up.file_id, language: 'en', webhook_url: `${rurl}/signed/failed`, webhook_secret: SECRET, webhook_events: ['failed'] });
+    const badWav = Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(2000, 1)]);
+    const bad = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, badWav, 'bad.wav'), language: 'en', webhook_url: `${rurl}/signed/failed`, webhook_secret: SECRET, webhook_events: ['failed'] });
     await jobDone(c, bad.body.job_id);
     await until('a failed delivery', async () => hitsOn('/signed/failed').length >= 1, 10_000);
     const p = WebhookPayload.parse(JSON.parse(hitsOn('/signed/failed')[0].body));
@@ -128,7 +118,7 @@ describe('legacy callback', () => {
     );
     expect(created.status).toBe(200);
     const sid = created.body.result.session_id;
-    const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': c.batchKey, 'content-type': 'text/plain' }, body: 'Some given text.' });
+    const put = await putMedia(c, sid, 'Some given text.', { 'content-type': 'text/plain' });
     expect(put.status).toBe(200);
     const done = await until('session end', async () => { const s = await c.json('GET', `/api/v3/speech-to-text/session/${sid}`); return ['completed', 'failed'].includes(s.body.result.status) ? s.body.result : null; });
     expect(done.status, JSON.stringify(done) + svc.stderr().slice(-1500)).toBe('completed');
@@ -154,13 +144,12 @@ describe('refused addresses', () => {
         expect(r.status, url).toBe(422);
         expect(r.body.error).toMatch(/webhook_url refused/);
       }
-      const fileId = await uploadText(sc, 'x');
+      const fileId = await uploadedFileId(sc, 'x', 'given.txt');
       const j = await sc.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/refused`, webhook_secret: SECRET });
       expect(j.status).toBe(422);
       expect(hits.length).toBe(before);
     } finally {
-      await strict.stop();
-      cleanup(strict.dataDir);
+      await stopAndRemove(strict);
     }
   });
 
@@ -177,7 +166,7 @@ describe('refused addresses', () => {
 describe('durable deliveries', () => {
   it('a pending delivery survives kill -9 and is delivered after the restart', async () => {
     failFirst.set('/signed/durable', 1000);
-    const fileId = await uploadText(c, 'Durable.');
+    const fileId = await uploadedFileId(c, 'Durable.', 'given.txt');
     const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/durable`, webhook_secret: SECRET });
     await jobDone(c, job.body.job_id);
     await until('a failed first attempt', async () => hitsOn('/signed/durable').length >= 1, 10_000);

@@ -2,17 +2,17 @@
  * Watch folders end to end against the real local service: real speech from espeak-ng, a slow
  * copy, exactly-once by content, a nested output folder, and the service dying mid-job.
  */
-import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSync } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WatchProfile } from '../../common/ipc';
 import type { Document } from '../../common/api';
-import { cleanup, loginDemo, startService, tempDir, type RunningService } from '../helpers/service';
+import { loginDemo, startService, tempDirs, type RunningService } from '../helpers/service';
+import { countServiceRows } from '../helpers/service-db';
 import { speechWav, wordErrorRate } from '../helpers/speech';
 import { PASSAGE } from '../service-work/helpers';
-import { until, watchHarness, type Harness } from './helpers';
+import { closeWatchTest, until, watchHarness, type Harness } from './helpers';
 
 /** The service's recorded bound for this passage and voice (test/service-work/transcribe.e2e.test.ts: measured 0.632). */
 const WER_BOUND = 0.7;
@@ -20,22 +20,11 @@ const KEY_WORDS = ['weather', 'today', 'people', 'dogs', 'river', 'dinner', 'day
 
 let svc: RunningService;
 let h: Harness;
-const dirs: string[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
+const dirs = tempDirs();
+const dir = dirs.make;
 
 /** Uploads the service holds (its uploads table): the ground truth for "uploaded once". */
-function serviceUploads(): number {
-  const db = new Database(join(svc.dataDir, 'service.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT COUNT(*) FROM uploads').pluck().get() as number;
-  } finally {
-    db.close();
-  }
-}
+const serviceUploads = () => countServiceRows(svc.dataDir, 'uploads');
 
 beforeAll(async () => {
   svc = await startService();
@@ -43,14 +32,10 @@ beforeAll(async () => {
   await h.watch.start();
 }, 60_000);
 
-afterAll(async () => {
-  await h?.watch.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
+afterAll(() => closeWatchTest({ watchers: [h], svc, dirs }));
 
 describe('watch folder end to end', () => {
-  const folderPath = () => dirs[1];
+  const folderPath = () => dirs.all[1];
   let mediaPath = '';
 
   it('uploads a slowly copied WAV once, after the copy finishes, and writes SRT and TXT beside it', async () => {

@@ -8,20 +8,15 @@ import { join } from 'node:path';
 import { parseSync } from 'subtitle';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WatchProfile } from '../../common/ipc';
-import { cleanup, loginDemo, startService, tempDir, type RunningService } from '../helpers/service';
-import { speechWav } from '../helpers/speech';
-import { words } from '../service-work/helpers';
-import { countingProxy, sparseWav, until, watchHarness, type CountingProxy, type Harness } from './helpers';
+import { loginDemo, startService, tempDirs, type RunningService } from '../helpers/service';
+import { speechWav, words } from '../helpers/speech';
+import { closeWatchTest, countingProxy, sparseWav, until, watchHarness, type CountingProxy, type Harness } from './helpers';
 
 let svc: RunningService;
 let proxy: CountingProxy;
 let h: Harness;
-const dirs: string[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
+const dirs = tempDirs();
+const dir = dirs.make;
 
 beforeAll(async () => {
   svc = await startService();
@@ -31,12 +26,7 @@ beforeAll(async () => {
   await h.watch.start();
 }, 60_000);
 
-afterAll(async () => {
-  await h?.watch.close();
-  await proxy?.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
+afterAll(() => closeWatchTest({ watchers: [h], proxies: [proxy], svc, dirs }));
 
 const item = (path: string) => h.watch.items().items.find((i) => i.path === path);
 

@@ -7,7 +7,7 @@ import { ApiClient } from '../../main/api/client';
 import { PasswordAuth } from '../../main/watch/auth';
 import { WatchService, type WatchServiceOptions } from '../../main/watch/service';
 import type { WatchProgress } from '../../common/ipc';
-import { DEMO } from '../helpers/service';
+import { DEMO, type RunningService, type TempDirs } from '../helpers/service';
 
 export interface Harness {
   watch: WatchService;
@@ -33,6 +33,14 @@ export function watchHarness(url: string, dataDir: string, { fetch, ...opts }: P
     ...opts,
   });
   return { watch, auth, progress, detected };
+}
+
+/** For afterAll: closes the watchers, then the proxies, kills the service and removes the temp dirs (whatever of it was made). */
+export async function closeWatchTest({ watchers = [], proxies = [], svc, dirs }: { watchers?: (Harness | undefined)[]; proxies?: (CountingProxy | undefined)[]; svc?: RunningService; dirs: TempDirs }): Promise<void> {
+  for (const h of watchers) await h?.watch.close();
+  for (const p of proxies) await p?.close();
+  await svc?.kill();
+  dirs.removeAll();
 }
 
 export async function until<T>(what: string, fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 60_000, stepMs = 100): Promise<T> {

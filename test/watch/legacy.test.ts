@@ -3,34 +3,23 @@
  * 404 there): the session is kept from the moment it is created, so a cut PUT is retried into the
  * same session; the profile's options reach the service; the PUT streams with byte progress.
  */
-import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WatchProfile } from '../../common/ipc';
-import { cleanup, loginDemo, startService, tempDir, type RunningService } from '../helpers/service';
+import { loginDemo, startService, tempDirs, type RunningService } from '../helpers/service';
+import { countServiceRows } from '../helpers/service-db';
 import { speechWav } from '../helpers/speech';
-import { countingProxy, sparseWav, until, watchHarness, type CountingProxy, type Harness } from './helpers';
+import { closeWatchTest, countingProxy, sparseWav, until, watchHarness, type CountingProxy, type Harness } from './helpers';
 
 const NO_BATCH = /^\/api\/v3\/batch\//;
 let svc: RunningService;
-const dirs: string[] = [];
+const dirs = tempDirs();
 const proxies: CountingProxy[] = [];
 const harnesses: Harness[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
+const dir = dirs.make;
 
-function sessionsOnService(): number {
-  const db = new Database(join(svc.dataDir, 'service.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT COUNT(*) FROM sessions').pluck().get() as number;
-  } finally {
-    db.close();
-  }
-}
+const sessionsOnService = () => countServiceRows(svc.dataDir, 'sessions');
 
 async function harness(proxy: CountingProxy): Promise<Harness> {
   proxies.push(proxy);
@@ -44,12 +33,7 @@ beforeAll(async () => {
   svc = await startService();
 }, 60_000);
 
-afterAll(async () => {
-  for (const h of harnesses) await h.watch.close();
-  for (const p of proxies) await p.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
+afterAll(() => closeWatchTest({ watchers: harnesses, proxies, svc, dirs }));
 
 it('retries a cut PUT into the session it already made, with the profile\'s options', async () => {
   let puts = 0;

@@ -1,34 +1,27 @@
 /** A thousand small media files dropped at once: each uploaded exactly once, none lost, memory bounded. */
-import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WatchProfile } from '../../common/ipc';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
-import { smallWav, until, watchHarness, type Harness } from './helpers';
+import { startService, tempDirs, type RunningService } from '../helpers/service';
+import { readServiceDb } from '../helpers/service-db';
+import { closeWatchTest, smallWav, until, watchHarness, type Harness } from './helpers';
 
 const N = 1000;
 let svc: RunningService;
 let h: Harness;
-const dirs: string[] = [];
+const dirs = tempDirs();
 
 beforeAll(async () => {
   svc = await startService();
-  const data = tempDir('s2t-watch-many-data-');
-  dirs.push(data);
-  h = watchHarness(svc.url, data, { concurrency: 4 });
+  h = watchHarness(svc.url, dirs.make('s2t-watch-many-data-'), { concurrency: 4 });
   await h.watch.start();
 }, 60_000);
 
-afterAll(async () => {
-  await h?.watch.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
+afterAll(() => closeWatchTest({ watchers: [h], svc, dirs }));
 
 it(`uploads each of ${N} files dropped at once exactly once, and memory stays bounded`, async () => {
-  const watched = tempDir('s2t-watch-many-');
-  dirs.push(watched);
+  const watched = dirs.make('s2t-watch-many-');
   await h.watch.addFolder(watched, WatchProfile.parse({ formats: [{ format: 'txt' }] }));
   global.gc?.();
   const baseline = process.memoryUsage().rss;
@@ -43,9 +36,7 @@ it(`uploads each of ${N} files dropped at once exactly once, and memory stays bo
     clearInterval(sampler);
   }
   const seconds = (Date.now() - t0) / 1000;
-  const db = new Database(join(svc.dataDir, 'service.db'), { readonly: true });
-  const uploads = db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT filename) AS names FROM uploads').get() as { n: number; names: number };
-  db.close();
+  const uploads = readServiceDb(svc.dataDir, (db) => db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT filename) AS names FROM uploads').get() as { n: number; names: number });
   const mb = (b: number) => Math.round(b / 1024 / 1024);
   console.log(`watch many: ${N} files queued, uploaded and submitted in ${seconds.toFixed(1)} s; RSS baseline ${mb(baseline)} MB, peak ${mb(peak)} MB (+${mb(peak - baseline)} MB)`);
   expect(h.detected.filter((d) => d.created)).toHaveLength(N);

@@ -6,36 +6,27 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WatchProfile } from '../../common/ipc';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
+import { startService, tempDirs, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { countingProxy, sparseWav, until, watchHarness, type CountingProxy } from './helpers';
+import { closeWatchTest, countingProxy, sparseWav, until, watchHarness, type CountingProxy, type Harness } from './helpers';
 
 let svc: RunningService;
-const dirs: string[] = [];
+const dirs = tempDirs();
 const proxies: CountingProxy[] = [];
-const closers: (() => Promise<void>)[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
+const harnesses: Harness[] = [];
+const dir = dirs.make;
 
 beforeAll(async () => {
   svc = await startService();
 }, 60_000);
 
-afterAll(async () => {
-  for (const c of closers) await c();
-  for (const p of proxies) await p.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
+afterAll(() => closeWatchTest({ watchers: harnesses, proxies, svc, dirs }));
 
 it('falls back to the legacy session flow when the service has no batch family', async () => {
   const proxy = await countingProxy(svc.url, { hide: /^\/api\/v3\/batch\// });
   proxies.push(proxy);
   const h = watchHarness(proxy.url, dir('s2t-watch-legacy-data-'));
-  closers.push(() => h.watch.close());
+  harnesses.push(h);
   await h.watch.start();
   const watched = dir('s2t-watch-legacy-');
   await h.watch.addFolder(watched, WatchProfile.parse({ formats: [{ format: 'txt' }] }));
@@ -54,7 +45,7 @@ it('pauses, waits out an outage and a revoked token, and still sends the file ab
   proxies.push(proxy);
   const size = 640 * 1024 ** 2;
   const h = watchHarness(proxy.url, dir('s2t-watch-net-data-'), { chunkBytes: 16 * 1024 ** 2 });
-  closers.push(() => h.watch.close());
+  harnesses.push(h);
   let refreshes = 0;
   const refresh = h.auth.refresh.bind(h.auth);
   h.auth.refresh = () => (refreshes++, refresh());

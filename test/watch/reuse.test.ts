@@ -3,33 +3,22 @@
  * folder into another is not uploaded or transcribed again; the new folder gets the existing
  * result written with its own profile. Also when the same file lands in two folders at once.
  */
-import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WatchProfile } from '../../common/ipc';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
+import { startService, tempDirs, type RunningService } from '../helpers/service';
+import { countServiceRows } from '../helpers/service-db';
 import { speechWav } from '../helpers/speech';
-import { until, watchHarness, type Harness } from './helpers';
+import { closeWatchTest, until, watchHarness, type Harness } from './helpers';
 
 let svc: RunningService;
 let h: Harness;
-const dirs: string[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
+const dirs = tempDirs();
+const dir = dirs.make;
 
 /** What the service holds: uploaded files and jobs (the ground truth for "sent once"). */
-function serviceCounts(): { uploads: number; jobs: number } {
-  const db = new Database(join(svc.dataDir, 'service.db'), { readonly: true, fileMustExist: true });
-  try {
-    return { uploads: db.prepare('SELECT COUNT(*) FROM uploads').pluck().get() as number, jobs: db.prepare('SELECT COUNT(*) FROM jobs').pluck().get() as number };
-  } finally {
-    db.close();
-  }
-}
+const serviceCounts = () => ({ uploads: countServiceRows(svc.dataDir, 'uploads'), jobs: countServiceRows(svc.dataDir, 'jobs') });
 
 const delivered = (path: string) => until(`delivery of ${path}`, () => h.watch.items().items.find((i) => i.path === path && (i.state === 'delivered' || i.state === 'failed')), 90_000);
 
@@ -39,11 +28,7 @@ beforeAll(async () => {
   await h.watch.start();
 }, 60_000);
 
-afterAll(async () => {
-  await h?.watch.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
+afterAll(() => closeWatchTest({ watchers: [h], svc, dirs }));
 
 it('delivers media moved into another watched folder from the first upload, with that folder\'s formats', async () => {
   const inbox = dir('s2t-watch-inbox-');

@@ -3,32 +3,21 @@
  * the answer is lost on the way back (the service made the job), the watcher is stopped, and a new
  * one over the same data finds that session instead of submitting again.
  */
-import Database from 'better-sqlite3';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WatchProfile } from '../../common/ipc';
-import { cleanup, startService, tempDir, type RunningService } from '../helpers/service';
+import { startService, tempDirs, type RunningService } from '../helpers/service';
+import { countServiceRows } from '../helpers/service-db';
 import { speechWav } from '../helpers/speech';
 import { until, watchHarness, type Harness } from './helpers';
 
 let svc: RunningService;
-const dirs: string[] = [];
+const dirs = tempDirs();
 const harnesses: Harness[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
+const dir = dirs.make;
 
-function jobsOnService(): number {
-  const db = new Database(join(svc.dataDir, 'service.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT COUNT(*) FROM jobs').pluck().get() as number;
-  } finally {
-    db.close();
-  }
-}
+const jobsOnService = () => countServiceRows(svc.dataDir, 'jobs');
 
 beforeAll(async () => {
   svc = await startService();
@@ -37,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const h of harnesses) await h.watch.close().catch(() => {});
   await svc?.kill();
-  dirs.forEach(cleanup);
+  dirs.removeAll();
 });
 
 it('finds the job a lost batch.transcribe answer made, after a restart, instead of submitting again', async () => {
