@@ -8,5 +8,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    globalSetup: ['./test/helpers/temp-root.ts'],
   },
 });
