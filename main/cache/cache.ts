@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { CurrentUser, Document, Session, ShareLink } from '../../common/api';
 import type { DocumentMutation, DocumentRecord, DocumentSummary, SessionSummary } from '../../common/ipc';
 import type { DocumentBody, DocumentContent } from '../../common/transcript/model';
+import { startBackgroundWriter, WriterFailure, type BackgroundWriter } from './background';
 import { openCache, type Db, type OpenDeps, type Recovery } from './open';
 import { segmentRows } from './migrations';
 import { searchText, type SearchHit } from './search';
@@ -63,6 +64,54 @@ const entryOf = (r: OutboxRow): OutboxEntry => ({
 
 const now = () => new Date().toISOString();
 
+/** What a pulled page changed: the ids of sessions and documents. */
+export interface PulledChanges {
+  sessions: string[];
+  documents: string[];
+}
+
+/** A pulled document as the columns it is stored in, with its search rows (null: no content). */
+export interface PreparedDocument {
+  id: string;
+  session_id: string;
+  filename: string;
+  type: string;
+  language: string;
+  last_modified: string;
+  finished: number;
+  timecode_offset: string;
+  meta: string;
+  body: string | null;
+  segments: { start_ms: number; starts: string; text: string }[] | null;
+}
+
+/**
+ * A pulled page turned into rows: every string the transaction writes, made beforehand (plain
+ * data, so it can be handed to the background writer without copying objects).
+ */
+export interface PreparedPage {
+  sessions: { session_id: string; filename: string; language: string; status: string | null; last_modified: string | null; data: string }[];
+  docs: Map<string, PreparedDocument[]>;
+}
+
+export function prepareDocument(d: Document, sessionId: string): PreparedDocument {
+  return {
+    id: d.id, session_id: d.session_id ?? sessionId, filename: d.filename, type: d.type, language: d.language, last_modified: d.last_modified,
+    finished: d.finished ? 1 : 0, timecode_offset: d.timecode_offset, meta: metaOf(d),
+    body: d.document ? JSON.stringify(d.document) : null, segments: d.document ? segmentRows(d.document) : null,
+  };
+}
+
+export function preparePullPage(sessions: Session[], docs: Map<string, Document[]>): PreparedPage {
+  const out: PreparedPage = { sessions: [], docs: new Map() };
+  for (const s of sessions) {
+    out.sessions.push({ session_id: s.session_id, filename: s.filename, language: s.language, status: s.status ?? null, last_modified: s.last_modified ?? null, data: JSON.stringify(s) });
+    const list = docs.get(s.session_id);
+    if (list) out.docs.set(s.session_id, list.map((d) => prepareDocument(d, s.session_id)));
+  }
+  return out;
+}
+
 /** An outbox row `o` held back by a blocked earlier entry of its document. */
 const HELD = "EXISTS (SELECT 1 FROM outbox b WHERE b.document_id = o.document_id AND b.state = 'blocked' AND b.seq < o.seq)";
 
@@ -80,6 +129,8 @@ export function clearedContent(content: DocumentContent): DocumentContent {
 export class Cache {
   readonly recovery: Recovery | null;
   private readonly st: ReturnType<Cache['prepare']>;
+  /** The pull's background writer: undefined until first asked for, null when there is none. */
+  private writer: BackgroundWriter | null | undefined;
 
   constructor(
     readonly db: Db,
@@ -100,6 +151,8 @@ export class Cache {
   }
 
   close(): void {
+    this.writer?.close();
+    this.writer = null;
     if (this.db.open) this.db.close();
   }
 
@@ -148,7 +201,7 @@ export class Cache {
         .prepare(`INSERT INTO accounts (id, service_url, email, user_json, is_current, updated_at) VALUES (?, ?, ?, ?, 1, ?)
           ON CONFLICT(id) DO UPDATE SET service_url = excluded.service_url, email = excluded.email, user_json = excluded.user_json, is_current = 1, updated_at = excluded.updated_at`)
         .run(user.id, serviceUrl, user.email, JSON.stringify(user), now());
-    })();
+    }).immediate();
     return user.id;
   }
 
@@ -196,18 +249,49 @@ export class Cache {
    * fetched, its complete document list. Documents with unsent edits are left to the push, which
    * merges; documents gone from the service vanish unless they hold unsent edits (then flagged).
    */
-  applyPullPage(accountId: number, sessions: Session[], docs: Map<string, Document[]>): { sessions: string[]; documents: string[] } {
+  applyPullPage(accountId: number, sessions: Session[], docs: Map<string, Document[]>): PulledChanges {
+    return this.applyPreparedPage(accountId, preparePullPage(sessions, docs));
+  }
+
+  /**
+   * The same, in the background when the cache is a file: a worker thread with its own connection
+   * writes the page (one transaction, as above) while this thread goes on downloading. Pages given
+   * one after another are applied in that order. Falls back to applying here.
+   */
+  async applyPullPageInBackground(accountId: number, page: PreparedPage): Promise<PulledChanges> {
+    // Only pages with content are worth the hand-over (an incremental pull's lists are not).
+    if (![...page.docs.values()].some((list) => list.some((d) => d.body !== null))) return this.applyPreparedPage(accountId, page);
+    this.warmBackgroundWriter();
+    if (!this.writer) return this.applyPreparedPage(accountId, page);
+    try {
+      return await this.writer.apply(accountId, page);
+    } catch (err) {
+      if (!(err instanceof WriterFailure) || !this.db.open) throw err;
+      // The thread is gone (it could not start, say): this page and the rest go on here. A page
+      // it committed before failing is applied again, which changes nothing.
+      this.writer.close();
+      this.writer = null;
+      return this.applyPreparedPage(accountId, page);
+    }
+  }
+
+  /** Starts the background writer ahead of a pull that will bring content (a first sync), so its start overlaps the first download. */
+  warmBackgroundWriter(): void {
+    if (this.writer === undefined) this.writer = startBackgroundWriter(this.db);
+  }
+
+  /** applyPullPage's transaction, from a page already turned into rows (preparePullPage). */
+  applyPreparedPage(accountId: number, page: PreparedPage): PulledChanges {
     const changedDocs: string[] = [];
     const changedSessions: string[] = [];
+    // IMMEDIATE: the write lock is taken at BEGIN (waiting on busy_timeout), so another
+    // connection's commit between our first read and first write cannot fail the page.
     this.db.transaction(() => {
-      for (const s of sessions) {
+      for (const s of page.sessions) {
         const before = this.sessionVersion(s.session_id);
-        this.st.upsertSession.run({
-          session_id: s.session_id, account_id: accountId, filename: s.filename, language: s.language, status: s.status ?? null,
-          last_modified: s.last_modified ?? null, data: JSON.stringify(s),
-        });
-        if (before !== (s.last_modified ?? null)) changedSessions.push(s.session_id);
-        const list = docs.get(s.session_id);
+        this.st.upsertSession.run({ ...s, account_id: accountId });
+        if (before !== s.last_modified) changedSessions.push(s.session_id);
+        const list = page.docs.get(s.session_id);
         if (!list) continue;
         const seen = new Set<string>();
         const creating = this.unfinishedCreations(s.session_id);
@@ -215,7 +299,7 @@ export class Cache {
           seen.add(d.id);
           // Maybe made by a send of ours whose answer was lost: left for the push to find and adopt.
           if (creating.has(d.filename) && !this.row(d.id)) continue;
-          if (this.upsertServerDocument(d, s.session_id)) changedDocs.push(d.id);
+          if (this.upsertPreparedDocument(d)) changedDocs.push(d.id);
         }
         for (const local of this.st.docIdsOfSession.all(s.session_id) as { id: string; local_only: number }[]) {
           if (seen.has(local.id) || local.local_only) continue;
@@ -223,9 +307,9 @@ export class Cache {
           else this.st.deleteDoc.run(local.id);
           changedDocs.push(local.id);
         }
-        this.st.setDocsVersion.run(s.last_modified ?? null, s.session_id);
+        this.st.setDocsVersion.run(s.last_modified, s.session_id);
       }
-    })();
+    }).immediate();
     return { sessions: changedSessions, documents: changedDocs };
   }
 
@@ -240,15 +324,19 @@ export class Cache {
 
   /** A document as the service has it; skipped while it has unsent edits. True when something changed. */
   upsertServerDocument(d: Document, sessionId: string): boolean {
+    return this.upsertPreparedDocument(prepareDocument(d, sessionId));
+  }
+
+  private upsertPreparedDocument(d: PreparedDocument): boolean {
     const cur = this.st.docVersion.get(d.id) as { last_modified: string; has_body: number; local_state: string } | undefined;
     if (cur && (this.st.outboxCountDoc.get(d.id) as { n: number }).n > 0) return false;
-    if (cur && cur.last_modified === d.last_modified && (cur.has_body || !d.document) && cur.local_state === 'synced') return false;
-    const body = d.document ? JSON.stringify(d.document) : null;
-    this.st.insertDoc.run({
-      id: d.id, session_id: d.session_id ?? sessionId, filename: d.filename, type: d.type, language: d.language, last_modified: d.last_modified,
-      finished: d.finished ? 1 : 0, timecode_offset: d.timecode_offset, meta: metaOf(d), body,
-    });
-    if (d.document) this.reindex(d.id, d.document);
+    if (cur && cur.last_modified === d.last_modified && (cur.has_body || d.body === null) && cur.local_state === 'synced') return false;
+    const { segments, ...row } = d;
+    this.st.insertDoc.run(row);
+    if (segments) {
+      this.st.deleteSegments.run(d.id);
+      for (const s of segments) this.st.insertSegment.run(d.id, s.start_ms, s.starts, s.text);
+    }
     return true;
   }
 
@@ -270,7 +358,7 @@ export class Cache {
           this.db.prepare('DELETE FROM sessions WHERE session_id = ?').run(session_id);
         }
       }
-    })();
+    }).immediate();
     return gone;
   }
 
@@ -371,7 +459,7 @@ export class Cache {
         .run(json, filename ?? null, documentId);
       this.reindex(documentId, json);
       this.enqueue(d, { op: 'save', content, ...(filename ? { filename } : {}) });
-    })();
+    }).immediate();
     return this.getDocument(documentId)!;
   }
 
@@ -422,7 +510,7 @@ export class Cache {
       }
       this.enqueue(d, m);
       return { documentId: result };
-    })();
+    }).immediate();
   }
 
   /** The document's live magic links, and whether a share request for it is still waiting to be sent. */
@@ -437,7 +525,7 @@ export class Cache {
     this.db.transaction(() => {
       saveShareLink(this.db, documentId, link);
       this.complete(seq, documentId, null);
-    })();
+    }).immediate();
   }
 
   queueMerge(documentIds: string[], outputFilename: string): void {
@@ -445,7 +533,7 @@ export class Cache {
       const first = this.mustRow(documentIds[0]);
       for (const id of documentIds.slice(1)) this.mustRow(id);
       this.enqueue(first, { op: 'merge', documentIds, outputFilename });
-    })();
+    }).immediate();
   }
 
   // --- outbox, for the push ----------------------------------------------------------------------
@@ -492,7 +580,7 @@ export class Cache {
       const r = this.db.prepare('SELECT document_id FROM outbox WHERE seq = ?').get(seq) as { document_id: string } | undefined;
       this.db.prepare("UPDATE outbox SET state = 'blocked', last_error = ? WHERE seq = ?").run(error, seq);
       if (r) this.db.prepare("UPDATE documents SET local_state = 'conflict' WHERE id = ?").run(r.document_id);
-    })();
+    }).immediate();
   }
 
   /**
@@ -537,7 +625,7 @@ export class Cache {
           documentId,
         );
       if (newBody !== cur.body) this.reindex(documentId, server.document ?? null);
-    })();
+    }).immediate();
   }
 
   private settle(documentId: string, conflict?: boolean): void {
@@ -566,7 +654,7 @@ export class Cache {
       this.st.deleteDoc.run(localId);
       this.settle(server.id);
       if ((this.st.outboxCountDoc.get(server.id) as { n: number }).n > 0) this.db.prepare("UPDATE documents SET local_state = 'pending' WHERE id = ?").run(server.id);
-    })();
+    }).immediate();
   }
 
   /** A conflict copy: a new local document holding our version, queued as a copy plus a save. */
@@ -583,7 +671,7 @@ export class Cache {
       this.enqueue({ id, session_id: src.session_id }, { op: 'copy', newFilename: filename, sourceId });
       this.enqueue({ id, session_id: src.session_id }, { op: 'save', content: ours.content });
       return id;
-    })();
+    }).immediate();
   }
 
   /** Rewrites an entry's payload (the merged content a retry must send). */
@@ -595,7 +683,7 @@ export class Cache {
   dropDocument(documentId: string): void {
     this.db.transaction(() => {
       if ((this.st.outboxCountDoc.get(documentId) as { n: number }).n === 0) this.st.deleteDoc.run(documentId);
-    })();
+    }).immediate();
   }
 
 }

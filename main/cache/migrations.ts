@@ -163,6 +163,7 @@ export const cacheMigrations: CacheMigration[] = [
 
 /** Words a search row holds: segments are grouped up to this, so the index has fewer, larger rows. */
 const ROW_WORDS = 120;
+const SPACE = /\s/;
 
 /**
  * The searchable rows of a document body: consecutive transcript segments (caption cues) grouped
@@ -181,6 +182,13 @@ export function segmentRows(body: unknown): { start_ms: number; starts: string; 
     starts = [];
   };
   const add = (text: string, at: number, unitStart: number) => {
+    if (text && !SPACE.test(text)) {
+      // One word (nearly always): no split.
+      if (!words.length) rowStart = unitStart;
+      words.push(text);
+      starts.push(at);
+      return;
+    }
     for (const part of text.split(/\s+/)) {
       if (!part) continue;
       if (!words.length) rowStart = unitStart;

@@ -44,7 +44,7 @@ export interface OpenDeps {
 }
 const realFs: OpenDeps = { rename: renameSync };
 
-function configure(db: Db): void {
+export function configure(db: Db): void {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');

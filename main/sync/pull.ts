@@ -21,7 +21,7 @@
  */
 import type { Document, Session } from '../../common/api';
 import type { ApiClient } from '../api/client';
-import type { Cache } from '../cache/cache';
+import { prepareDocument, preparePullPage, type Cache, type PreparedPage, type PulledChanges } from '../cache/cache';
 
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
 export const PAGE_SIZE = 100;
@@ -83,46 +83,60 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
   const lastSweep = Number(cache.getCursor(accountId, 'sessions.sweepAt') ?? 0);
   let full = opts.full || !hwm || Date.now() - lastSweep > SWEEP_INTERVAL_MS;
   const result: PullResult = { sessions: 0, documents: 0, swept: false };
+  if (!hwm) cache.warmBackgroundWriter(); // a first sync: every page brings content
 
   for (let pass = 0; pass < 2; pass++) {
     const seen = new Set<string>();
     let newest = hwm;
     let total = 0;
     let done = 0;
-    // One page of lookahead: the next page and its documents download while this one is written.
+    // A pipeline: the next page and its documents download (and are checked and turned into
+    // rows) while the cache's background writer applies this one, each page in one transaction.
     const pages = ctx.client.pages('sessions.list', { query: { sort: 'last_modified', direction: 'desc' } }, { signal: ctx.signal, pageSize: PAGE_SIZE });
-    type Fetched = { items: Session[]; total: number; docs: Map<string, Document[]> } | null;
+    type Fetched = { items: Session[]; total: number; page: PreparedPage } | null;
     const fetchNext = async (): Promise<Fetched> => {
       const r = await pages.next();
       if (r.done) return null;
       const items = r.value.items as Session[];
-      const docLists = await mapLimit(items, DOC_CONCURRENCY, (s) => documentsToApply(ctx, s, full));
-      const docs = new Map<string, Document[]>();
-      items.forEach((s, i) => docLists[i] && docs.set(s.session_id, docLists[i]));
-      return { items, total: r.value.total, docs };
+      // Each session's documents are turned into rows as they arrive, between downloads.
+      const docLists = await mapLimit(items, DOC_CONCURRENCY, async (s) => {
+        const docs = await documentsToApply(ctx, s, full);
+        return docs && docs.map((d) => prepareDocument(d, s.session_id));
+      });
+      const page = preparePullPage(items, new Map());
+      items.forEach((s, i) => docLists[i] && page.docs.set(s.session_id, docLists[i]));
+      return { items, total: r.value.total, page };
+    };
+    const applied = (items: Session[], changed: PulledChanges) => {
+      for (const s of items) {
+        seen.add(s.session_id);
+        if (s.last_modified && (!newest || s.last_modified > newest)) newest = s.last_modified;
+      }
+      result.sessions += changed.sessions.length;
+      result.documents += changed.documents.length;
+      if (changed.sessions.length || changed.documents.length) ctx.changed?.(changed);
+      done += items.length;
+      ctx.progress?.(done, full ? total : done);
     };
     let next: Promise<Fetched> | null = fetchNext();
+    let applying: Promise<void> | null = null;
     try {
       while (next) {
-        const page: Fetched = await next;
-        if (!page) break;
-        const items: Session[] = page.items;
-        total = page.total;
+        const fetched: Fetched = await next;
+        if (!fetched) break;
+        const items: Session[] = fetched.items;
+        total = fetched.total;
         const last: boolean = !full && !!hwm && items.some((s) => (s.last_modified ?? '') < hwm);
         next = last ? null : fetchNext();
         next?.catch(() => {}); // awaited on the next turn; this only keeps an early failure from going unhandled
-        const changed = cache.applyPullPage(accountId, items, page.docs);
-        for (const s of items) {
-          seen.add(s.session_id);
-          if (s.last_modified && (!newest || s.last_modified > newest)) newest = s.last_modified;
-        }
-        result.sessions += changed.sessions.length;
-        result.documents += changed.documents.length;
-        if (changed.sessions.length || changed.documents.length) ctx.changed?.(changed);
-        done += items.length;
-        ctx.progress?.(done, full ? total : done);
+        // One page in the writer at a time: the previous one is done before this one goes.
+        await applying;
+        applying = cache.applyPullPageInBackground(accountId, fetched.page).then((changed) => applied(items, changed));
+        applying.catch(() => {}); // awaited before the next page goes and after the loop
       }
+      await applying;
     } finally {
+      await applying?.catch(() => {});
       await next?.catch(() => {});
       await pages.return(undefined);
     }

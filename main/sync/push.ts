@@ -217,7 +217,7 @@ async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<void> {
       cache.db.transaction(() => {
         cache.upsertServerDocument(full, full.session_id ?? sessionId);
         cache.complete(entry.seq, documentId, null);
-      })();
+      }).immediate(); // immediate: the pull worker may be writing too (README: Writing a first sync)
       return;
     }
     default:
@@ -287,6 +287,6 @@ function finish(ctx: PushContext, entry: OutboxEntry, documentId: string, server
       copy = { id: cache.addConflictCopy(documentId, filename, oursBody), filename };
     }
     cache.complete(entry.seq, documentId, server, { conflict: conflicts.length > 0 });
-  })();
+  }).immediate();
   if (copy) ctx.conflict?.({ documentId, conflictCopyId: (copy as { id: string }).id, filename: (copy as { filename: string }).filename });
 }
