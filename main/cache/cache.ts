@@ -71,17 +71,8 @@ export interface PulledChanges {
 }
 
 /** A pulled document as the columns it is stored in, with its search rows (null: no content). */
-export interface PreparedDocument {
-  id: string;
-  session_id: string;
-  filename: string;
-  type: string;
-  language: string;
-  last_modified: string;
-  finished: number;
-  timecode_offset: string;
-  meta: string;
-  body: string | null;
+/** A server document as the row columns it writes, plus its search rows. */
+export interface PreparedDocument extends Pick<DocumentRow, 'id' | 'session_id' | 'filename' | 'type' | 'language' | 'last_modified' | 'finished' | 'timecode_offset' | 'meta' | 'body'> {
   segments: { start_ms: number; starts: string; text: string }[] | null;
 }
 
