@@ -21,6 +21,32 @@ export const Word = z.object({
 });
 export type Word = z.infer<typeof Word>;
 
+const WORD_KEYS = 4;
+/** Is `w` a Word exactly as the schema would give it back (its four fields, nothing more)? */
+function isExactWord(w: unknown): boolean {
+  if (typeof w !== 'object' || w === null || Array.isArray(w)) return false;
+  const { text, start_ms, end_ms, confidence } = w as Record<string, unknown>;
+  if (typeof text !== 'string' || !Number.isSafeInteger(start_ms) || !Number.isSafeInteger(end_ms)) return false;
+  if ((start_ms as number) < 0 || (end_ms as number) < 0 || typeof confidence !== 'number' || !(confidence >= 0 && confidence <= 1)) return false;
+  let keys = 0;
+  for (const k in w) if (Object.hasOwn(w, k)) keys++;
+  return keys === WORD_KEYS;
+}
+
+const WordList = z.array(Word);
+/**
+ * A segment's words, which are most of a document: a plain loop takes a list of exact Words as it
+ * is, where zod would copy every word (a first sync checks millions). Any other list goes through
+ * WordList, which strips unknown keys or names the bad field, so the result is the same.
+ */
+const Words = z.custom<Word[]>().transform((value, ctx): Word[] => {
+  if (Array.isArray(value) && value.every(isExactWord)) return value;
+  const checked = WordList.safeParse(value);
+  if (checked.success) return checked.data;
+  ctx.issues.push(...(checked.error.issues as typeof ctx.issues));
+  return z.NEVER;
+});
+
 export const Speaker = z.object({
   id: z.string().min(1),
   name: z.string(),
@@ -32,7 +58,7 @@ export const Segment = z.object({
   speaker_id: z.string().nullable(),
   start_ms: ms,
   end_ms: ms,
-  words: z.array(Word),
+  words: Words,
 });
 export type Segment = z.infer<typeof Segment>;
 
@@ -79,7 +105,11 @@ export const DocumentMetadata = z.looseObject({
 });
 export type DocumentMetadata = z.infer<typeof DocumentMetadata>;
 
-/** The `document` object carried inside the spec's Document resource. */
+/**
+ * The `document` object carried inside the spec's Document resource. The app's cache stores a
+ * pulled body as the text the service sent once this schema accepts it (main/cache/pull-sink.ts),
+ * so this schema and those under it must not fill in defaults or rewrite values.
+ */
 export const DocumentBody = z.object({
   document_type: z.enum(['transcript', 'caption']),
   metadata: DocumentMetadata,

@@ -3,8 +3,8 @@
  * the auth for the route's kind, encodes params/query/body, retries what is safe to retry,
  * enforces a timeout, honours cancellation, and validates every answer with the route's schema.
  */
-import type { z } from 'zod';
 import { buildPath, routes, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf, type RouteDef, type RouteId, type Routes } from '../../common/api';
+import { checkJsonAnswer, firstIssue } from './check';
 import { ApiError, MalformedResponseError } from './errors';
 
 export type RouteResponse<K extends RouteId> = ResponseOf<Routes[K]>;
@@ -28,6 +28,14 @@ export interface CallResult<K extends RouteId> {
   data: RouteResponse<K>;
   status: number;
   headers: Headers;
+  /** A JSON answer as it came (what `data` was checked from), for cutting members out of (json-members.ts). */
+  body?: RawBody;
+}
+
+/** An answer's bytes and the text they decode to. */
+export interface RawBody {
+  bytes: Uint8Array;
+  text: string;
 }
 
 /** Where credentials come from; main/api/credentials.ts implements it over the SecretStore. */
@@ -64,6 +72,8 @@ export interface Page<K extends RouteId> {
   items: ItemOf<K>[];
   offset: number;
   total: number;
+  /** The page's JSON as it came. */
+  body?: RawBody;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -100,11 +110,6 @@ export function serverWaitMs(headers: Headers, now = Date.now()): number | null 
 
 function encodeValue(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-}
-
-function firstIssue(error: z.ZodError): { field: string; problem: string } {
-  const issue = error.issues[0];
-  return { field: issue ? issue.path.map(String).join('.') : '', problem: issue ? issue.message : 'is invalid' };
 }
 
 export class ApiClient {
@@ -168,10 +173,11 @@ export class ApiClient {
     let offset = options.startOffset ?? 0;
     for (;;) {
       const query = { ...(input.query as object), offset, limit } as QueryOf<Routes[K]>;
-      const data = (await this.call(id, { ...input, query }, options)) as unknown as { result: unknown };
+      const answer = await this.callWithMeta(id, { ...input, query }, options);
+      const data = answer.data as unknown as { result: unknown };
       const env = (def.paged === 'nested-envelope' ? data.result : data) as { count: number; total_results: number; result: ItemOf<K>[] };
       if (env.result.length === 0) return;
-      yield { items: env.result, offset, total: env.total_results };
+      yield { items: env.result, offset, total: env.total_results, body: answer.body };
       offset += env.result.length;
       if (offset >= env.total_results || env.result.length < limit) return;
     }
@@ -246,31 +252,23 @@ export class ApiClient {
       throw err;
     }
     let data: unknown;
+    let raw: RawBody | undefined;
     try {
       if (def.response.kind === 'binary') data = new Uint8Array(await res.arrayBuffer());
       else if (def.response.kind === 'redirect') data = { location: res.headers.get('location') };
       else {
-        const text = await res.text();
-        try {
-          data = JSON.parse(text);
-        } catch {
-          this.opts.observe?.('degraded', id);
-          throw new MalformedResponseError(id, res.status, '', 'is not JSON');
-        }
-        const checked = def.response.schema.safeParse(data);
-        if (!checked.success) {
-          this.opts.observe?.('degraded', id);
-          const { field, problem } = firstIssue(checked.error);
-          throw new MalformedResponseError(id, res.status, field, problem);
-        }
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const checked = checkJsonAnswer(id, res.status, bytes);
         data = checked.data;
+        raw = { bytes, text: checked.text };
       }
     } catch (err) {
+      if (err instanceof MalformedResponseError) this.opts.observe?.('degraded', id);
       if (err instanceof ApiError) throw err;
       throw this.noAnswer(id, err, options.signal, timeout);
     }
     this.opts.observe?.('ok', id);
-    return { data: data as RouteResponse<K>, status: res.status, headers: res.headers };
+    return { data: data as RouteResponse<K>, status: res.status, headers: res.headers, body: raw };
   }
 
   private noAnswer(id: RouteId, err: unknown, user: AbortSignal | undefined, timeout: AbortSignal): ApiError {

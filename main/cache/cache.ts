@@ -85,11 +85,16 @@ export interface PreparedPage {
   docs: Map<string, PreparedDocument[]>;
 }
 
-export function prepareDocument(d: Document, sessionId: string): PreparedDocument {
+/**
+ * `bodyText`: the body's JSON exactly as the service sent it (cut from the checked page by
+ * main/api/json-members.ts), stored as it is rather than serialised again. A key the schema does
+ * not know stays in it; readers ignore it, as they do on the service's side.
+ */
+export function prepareDocument(d: Document, sessionId: string, bodyText?: string): PreparedDocument {
   return {
     id: d.id, session_id: d.session_id ?? sessionId, filename: d.filename, type: d.type, language: d.language, last_modified: d.last_modified,
     finished: d.finished ? 1 : 0, timecode_offset: d.timecode_offset, meta: metaOf(d),
-    body: d.document ? JSON.stringify(d.document) : null, segments: d.document ? segmentRows(d.document) : null,
+    body: d.document ? (bodyText ?? JSON.stringify(d.document)) : null, segments: d.document ? segmentRows(d.document) : null,
   };
 }
 

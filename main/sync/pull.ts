@@ -21,6 +21,7 @@
  */
 import type { Document, Session } from '../../common/api';
 import type { ApiClient } from '../api/client';
+import { listMemberSpans, spanTexts } from '../api/json-members';
 import { prepareDocument, preparePullPage, type Cache, type PreparedPage, type PulledChanges } from '../cache/cache';
 
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -50,10 +51,14 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-async function documentsOf(ctx: PullContext, sessionId: string, withContent = true): Promise<Document[]> {
-  const docs: Document[] = [];
+/** A session's documents, each with its body's text as the service sent it (when it has a body). */
+async function documentsOf(ctx: PullContext, sessionId: string, withContent = true): Promise<{ doc: Document; bodyText?: string }[]> {
+  const docs: { doc: Document; bodyText?: string }[] = [];
   for await (const page of ctx.client.pages('documents.list', { params: { sessionId }, query: { include_content: withContent } }, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
-    docs.push(...page.items);
+    const raw = withContent ? page.body : undefined;
+    const spans = raw ? listMemberSpans(raw.bytes, 'result', 'document') : null;
+    const texts = raw && spans?.length === page.items.length ? spanTexts(raw.bytes, raw.text, spans) : [];
+    page.items.forEach((doc, i) => docs.push({ doc, bodyText: doc.document ? texts[i] : undefined }));
   }
   return docs;
 }
@@ -62,11 +67,11 @@ async function documentsOf(ctx: PullContext, sessionId: string, withContent = tr
 async function documentsDiffer(ctx: PullContext, sessionId: string): Promise<boolean> {
   const ours = ctx.cache.pulledDocumentVersions(sessionId);
   const theirs = await documentsOf(ctx, sessionId, false);
-  return theirs.length !== ours.size || theirs.some((d) => ours.get(d.id) !== d.last_modified);
+  return theirs.length !== ours.size || theirs.some(({ doc }) => ours.get(doc.id) !== doc.last_modified);
 }
 
 /** The documents to apply for a session, or null when its cached documents are current. */
-async function documentsToApply(ctx: PullContext, s: Session, full: boolean): Promise<Document[] | null> {
+async function documentsToApply(ctx: PullContext, s: Session, full: boolean): Promise<{ doc: Document; bodyText?: string }[] | null> {
   if (ctx.cache.sessionNeedsDocs(s) || (full && (await documentsDiffer(ctx, s.session_id)))) return documentsOf(ctx, s.session_id);
   return null;
 }
@@ -101,7 +106,7 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
       // Each session's documents are turned into rows as they arrive, between downloads.
       const docLists = await mapLimit(items, DOC_CONCURRENCY, async (s) => {
         const docs = await documentsToApply(ctx, s, full);
-        return docs && docs.map((d) => prepareDocument(d, s.session_id));
+        return docs && docs.map(({ doc, bodyText }) => prepareDocument(doc, s.session_id, bodyText));
       });
       const page = preparePullPage(items, new Map());
       items.forEach((s, i) => docLists[i] && page.docs.set(s.session_id, docLists[i]));

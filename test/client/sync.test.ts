@@ -275,6 +275,52 @@ describe('sync against the local service', () => {
     expect(lastSyncState(c)).toMatchObject({ lastError: null });
   });
 
+  it('a body is cached as the service wrote it, whatever its JSON style; a bad word deep inside is named', async () => {
+    const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 3 });
+    const styled = await proxy(svc.url);
+    const c = await core(styled.url);
+    const isDocs = (method: string, url: string, status: number) => method === 'GET' && status === 200 && /\/session\/[^/]+\/document$/.test(url.split('?')[0]);
+    const sent = new Map<string, unknown>();
+    // Another JSON writer: indented, non-ASCII as \u escapes, escaped keys, keys the schema does not know.
+    styled.rules.after = (method, url, status, raw) => {
+      if (!isDocs(method, url, status)) return undefined;
+      const page = JSON.parse(raw.toString()) as { result: { id: string; document?: { content: { segments: { words: Record<string, unknown>[] }[] } } & Record<string, unknown> }[] };
+      for (const d of page.result) {
+        if (!d.document) continue;
+        d.document.content.segments[0].words[0].text = 'Grüße 東京 🎧';
+        d.document.content.segments[0].words[0].emphasis = 'strong';
+        d.document.x_layout = { columns: 2 };
+        sent.set(d.id, d.document);
+      }
+      const text = JSON.stringify(page, null, 2).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      return Buffer.from(text.replace('"result"', '"res\\u0075lt"'));
+    };
+    await c.h['sync.now']({});
+    expect(seeded.sessions.every((s) => sent.has(s.documentIds[0]))).toBe(true);
+    const db = new Database(join(c.dataDir, CACHE_FILE), { readonly: true });
+    for (const s of seeded.sessions) {
+      const row = db.prepare('SELECT body FROM documents WHERE id = ?').get(s.documentIds[0]) as { body: string };
+      expect(JSON.parse(row.body)).toEqual(sent.get(s.documentIds[0]));
+      const cached = await c.h['documents.get']({ documentId: s.documentIds[0] });
+      expect(plainText(cached!.body!.content)).toMatch(/^Grüße 東京 🎧 /);
+    }
+    db.close();
+    expect((await c.h['search.text']({ q: 'Grüße', limit: 500 })).length).toBe(sent.size);
+
+    // A word with a bad time, deep in a page of the first sync of another device.
+    const other = await core(styled.url);
+    styled.rules.after = (method, url, status, raw) => {
+      if (!isDocs(method, url, status)) return undefined;
+      const page = JSON.parse(raw.toString()) as { result: { document?: { content: { segments: { words: { start_ms: unknown }[] }[] } } }[] };
+      page.result[0].document!.content.segments[0].words[1].start_ms = 'soon';
+      return Buffer.from(JSON.stringify(page));
+    };
+    const state = await other.h['sync.now']({});
+    expect(state.connectivity).toBe('degraded');
+    expect(state.lastError).toMatch(/malformed response from documents\.list: field "result\.0\.document\.content\.segments\.0\.words\.1\.start_ms"/);
+    styled.rules.after = undefined;
+  });
+
   it('a failing entry is capped and blocked; other documents and the pull go on meanwhile', async () => {
     const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 2 });
     const [a, b] = seeded.sessions;
