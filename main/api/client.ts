@@ -165,21 +165,40 @@ export class ApiClient {
     }
   }
 
-  /** Every page of a listing route (envelope or the tokens' nested envelope), pageSize at a time. */
-  async *pages<K extends RouteId>(id: K, input: CallInput<K> = {}, options: CallOptions & { pageSize?: number; startOffset?: number } = {}): AsyncGenerator<Page<K>> {
+  /**
+   * Every page of a listing route (envelope or the tokens' nested envelope), pageSize at a time.
+   * With readAhead the next page is asked for while the caller handles this one: for a caller that
+   * reads to the end (a full pass), not one that may stop after the first page. Stopping early
+   * cancels the page read ahead.
+   */
+  async *pages<K extends RouteId>(id: K, input: CallInput<K> = {}, options: CallOptions & { pageSize?: number; startOffset?: number; readAhead?: boolean } = {}): AsyncGenerator<Page<K>> {
     const def = routes[id] as RouteDef;
     if (!def.paged) throw new Error(`${id} is not a listing route`);
     const limit = options.pageSize ?? 100;
+    const stop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const fetchPage = (offset: number) => this.callWithMeta(id, { ...input, query: { ...(input.query as object), offset, limit } as QueryOf<Routes[K]> }, { ...options, signal });
     let offset = options.startOffset ?? 0;
-    for (;;) {
-      const query = { ...(input.query as object), offset, limit } as QueryOf<Routes[K]>;
-      const answer = await this.callWithMeta(id, { ...input, query }, options);
-      const data = answer.data as unknown as { result: unknown };
-      const env = (def.paged === 'nested-envelope' ? data.result : data) as { count: number; total_results: number; result: ItemOf<K>[] };
-      if (env.result.length === 0) return;
-      yield { items: env.result, offset, total: env.total_results, body: answer.body };
-      offset += env.result.length;
-      if (offset >= env.total_results || env.result.length < limit) return;
+    let pending = fetchPage(offset);
+    try {
+      for (;;) {
+        const answer = await pending;
+        const data = answer.data as unknown as { result: unknown };
+        const env = (def.paged === 'nested-envelope' ? data.result : data) as { count: number; total_results: number; result: ItemOf<K>[] };
+        if (env.result.length === 0) return;
+        const next = offset + env.result.length;
+        const more = next < env.total_results && env.result.length >= limit;
+        if (more && options.readAhead) {
+          pending = fetchPage(next);
+          pending.catch(() => {}); // awaited on the next turn, or dropped when the caller stops
+        }
+        yield { items: env.result, offset, total: env.total_results, body: answer.body };
+        if (!more) return;
+        offset = next;
+        if (!options.readAhead) pending = fetchPage(offset);
+      }
+    } finally {
+      stop.abort();
     }
   }
 

@@ -97,7 +97,8 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
     let done = 0;
     // A pipeline: the next page and its documents download (and are checked and turned into
     // rows) while the cache's background writer applies this one, each page in one transaction.
-    const pages = ctx.client.pages('sessions.list', { query: { sort: 'last_modified', direction: 'desc' } }, { signal: ctx.signal, pageSize: PAGE_SIZE });
+    // A full pass reads every page: the next is asked for while this one is handled.
+    const pages = ctx.client.pages('sessions.list', { query: { sort: 'last_modified', direction: 'desc' } }, { signal: ctx.signal, pageSize: PAGE_SIZE, readAhead: full });
     type Fetched = { items: Session[]; total: number; page: PreparedPage } | null;
     const fetchNext = async (): Promise<Fetched> => {
       const r = await pages.next();

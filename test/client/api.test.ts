@@ -117,6 +117,45 @@ describe('api client against a misbehaving cloud', () => {
     }
   });
 
+  it('reads the next page ahead only when asked, and a caller that stops early cancels it', async () => {
+    let cutOff = false;
+    const cloud = await fakeCloud((r, res) => {
+      const offset = Number(new URL(r.url, 'http://x').searchParams.get('offset'));
+      if (offset === 4) {
+        res.on('close', () => (cutOff = true)); // never answered: only the client can end it
+        return;
+      }
+      json(res, 200, { count: 2, total_results: 6, result: [session(offset), session(offset + 1)] });
+    });
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+      return done();
+    };
+    try {
+      const client = new ApiClient({ baseUrl: cloud.url, auth: staticAuth('t'), retries: 0 });
+      // Without read-ahead, nothing more is asked while the caller holds the first page.
+      for await (const page of client.pages('sessions.list', {}, { pageSize: 2 })) {
+        expect(page.offset).toBe(0);
+        await new Promise((r) => setTimeout(r, 100));
+        expect(cloud.seen).toHaveLength(1);
+        break;
+      }
+      cloud.seen.length = 0;
+      // With it, page 2 is asked for while page 1 is handled, page 3 while page 2 is; stopping
+      // there cancels the request for page 3.
+      const offsets: number[] = [];
+      for await (const page of client.pages('sessions.list', {}, { pageSize: 2, readAhead: true })) {
+        offsets.push(page.offset);
+        expect(await until(() => cloud.seen.length === offsets.length + 1)).toBe(true);
+        if (page.offset === 2) break;
+      }
+      expect(offsets).toEqual([0, 2]);
+      expect(await until(() => cutOff)).toBe(true);
+    } finally {
+      await cloud.close();
+    }
+  });
+
   it('verifies X-Svc-Signature', () => {
     const body = '{"event":"completed"}';
     const sig = signPayload(body, 'secret-1234');
