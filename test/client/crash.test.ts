@@ -95,7 +95,10 @@ function runChild(plan: KillPlan, args: string[], token: string, log: LoggedStep
 }
 
 function integrity(dataDir: string): string {
-  const db = new Database(join(dataDir, CACHE_FILE), { readonly: true });
+  // Not read-only: a kill while the file turned from rollback journal to WAL can leave a hot
+  // journal, which SQLite rolls back on the next read-write open (as the app's own open does) and
+  // a read-only connection refuses to read past ("attempt to write a readonly database").
+  const db = new Database(join(dataDir, CACHE_FILE));
   try {
     return db.pragma('integrity_check', { simple: true }) as string;
   } finally {
