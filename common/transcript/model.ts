@@ -107,8 +107,9 @@ export type DocumentMetadata = z.infer<typeof DocumentMetadata>;
 
 /**
  * The `document` object carried inside the spec's Document resource. The app's cache stores a
- * pulled body as the text the service sent once this schema accepts it (main/cache/pull-sink.ts),
- * so this schema and those under it must not fill in defaults or rewrite values.
+ * pulled body as the text the service sent once this schema accepts it (main/sync/pull.ts cuts it
+ * out of the page with main/api/json-members.ts), so this schema and those under it must not fill
+ * in defaults or rewrite values.
  */
 export const DocumentBody = z.object({
   document_type: z.enum(['transcript', 'caption']),

@@ -18,7 +18,7 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 
 /** A byte range [start, end) of the response. */
-export type Span = [start: number, end: number];
+type Span = [start: number, end: number];
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -135,7 +135,7 @@ function readList(b: Uint8Array, i: number, member: Uint8Array, into: (Span | un
  * For `{ ..., [listKey]: [ {...}, ... ] }`: the byte span of each element's `member` (undefined
  * where an element has none or is not an object). Null when the top level has no such list.
  */
-export function listMemberSpans(bytes: Uint8Array, listKey: string, member: string): (Span | undefined)[] | null {
+function listMemberSpans(bytes: Uint8Array, listKey: string, member: string): (Span | undefined)[] | null {
   const top = skipSpace(bytes, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
   if (bytes[top] !== OPEN_OBJECT) return null;
   const list = encoder.encode(listKey);
@@ -151,10 +151,14 @@ export function listMemberSpans(bytes: Uint8Array, listKey: string, member: stri
 }
 
 /**
- * The text of each span, from the bytes and their decoded `text`: where every byte is ASCII the
- * offsets are the same in both, so the text is sliced; otherwise the span's bytes are decoded.
+ * The text of each element's `member` in `{ ..., [listKey]: [...] }`, from an answer's bytes and
+ * the `text` they decode to (undefined where an element has none; null without such a list).
+ * Where every byte is ASCII the offsets are the same in both, so the text is sliced; otherwise
+ * each member's bytes are decoded.
  */
-export function spanTexts(bytes: Uint8Array, text: string, spans: (Span | undefined)[]): (string | undefined)[] {
+export function listMemberTexts(answer: { bytes: Uint8Array; text: string }, listKey: string, member: string): (string | undefined)[] | null {
+  const { bytes, text } = answer;
+  const spans = listMemberSpans(bytes, listKey, member);
   const ascii = bytes.length === text.length;
-  return spans.map((s) => (s ? (ascii ? text.slice(s[0], s[1]) : decoder.decode(bytes.subarray(s[0], s[1]))) : undefined));
+  return spans && spans.map((s) => (s ? (ascii ? text.slice(s[0], s[1]) : decoder.decode(bytes.subarray(s[0], s[1]))) : undefined));
 }

@@ -21,7 +21,7 @@
  */
 import type { Document, Session } from '../../common/api';
 import type { ApiClient } from '../api/client';
-import { listMemberSpans, spanTexts } from '../api/json-members';
+import { listMemberTexts } from '../api/json-members';
 import { prepareDocument, preparePullPage, type Cache, type PreparedPage, type PulledChanges } from '../cache/cache';
 
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -51,14 +51,13 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-/** A session's documents, each with its body's text as the service sent it (when it has a body). */
-async function documentsOf(ctx: PullContext, sessionId: string, withContent = true): Promise<{ doc: Document; bodyText?: string }[]> {
+/** A session's documents with their content, each with its body's text as the service sent it. */
+async function documentsOf(ctx: PullContext, sessionId: string): Promise<{ doc: Document; bodyText?: string }[]> {
   const docs: { doc: Document; bodyText?: string }[] = [];
-  for await (const page of ctx.client.pages('documents.list', { params: { sessionId }, query: { include_content: withContent } }, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
-    const raw = withContent ? page.body : undefined;
-    const spans = raw ? listMemberSpans(raw.bytes, 'result', 'document') : null;
-    const texts = raw && spans?.length === page.items.length ? spanTexts(raw.bytes, raw.text, spans) : [];
-    page.items.forEach((doc, i) => docs.push({ doc, bodyText: doc.document ? texts[i] : undefined }));
+  for await (const page of ctx.client.pages('documents.list', { params: { sessionId }, query: { include_content: true } }, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
+    const texts = page.body ? listMemberTexts(page.body, 'result', 'document') : null;
+    const usable = texts?.length === page.items.length;
+    page.items.forEach((doc, i) => docs.push({ doc, bodyText: usable && doc.document ? texts[i] : undefined }));
   }
   return docs;
 }
@@ -66,8 +65,12 @@ async function documentsOf(ctx: PullContext, sessionId: string, withContent = tr
 /** A full pass's check of a session whose version looks unchanged: do its documents on the service differ from ours? */
 async function documentsDiffer(ctx: PullContext, sessionId: string): Promise<boolean> {
   const ours = ctx.cache.pulledDocumentVersions(sessionId);
-  const theirs = await documentsOf(ctx, sessionId, false);
-  return theirs.length !== ours.size || theirs.some(({ doc }) => ours.get(doc.id) !== doc.last_modified);
+  let theirs = 0;
+  for await (const page of ctx.client.pages('documents.list', { params: { sessionId }, query: { include_content: false } }, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
+    theirs += page.items.length;
+    if (page.items.some((d) => ours.get(d.id) !== d.last_modified)) return true;
+  }
+  return theirs !== ours.size;
 }
 
 /** The documents to apply for a session, or null when its cached documents are current. */

@@ -5,14 +5,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listMemberSpans, spanTexts } from '../../main/api/json-members';
+import { listMemberTexts } from '../../main/api/json-members';
 
 const enc = new TextEncoder();
 
 function cut(text: string, list = 'result', member = 'document'): unknown[] | null {
   const bytes = enc.encode(text);
-  const spans = listMemberSpans(bytes, list, member);
-  return spans && spanTexts(bytes, new TextDecoder().decode(bytes), spans).map((t) => (t === undefined ? undefined : JSON.parse(t)));
+  const texts = listMemberTexts({ bytes, text: new TextDecoder().decode(bytes) }, list, member);
+  return texts && texts.map((t) => (t === undefined ? undefined : JSON.parse(t)));
 }
 
 /** `value` serialised with the given indent, and every non-ASCII character written as a \u escape when `escape` is set. */
@@ -21,7 +21,7 @@ function write(value: unknown, indent: number, escape: boolean): string {
   return escape ? text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
 }
 
-describe('listMemberSpans', () => {
+describe('listMemberTexts', () => {
   it('finds each element’s member wherever it sits, and nothing where there is none', () => {
     const page = { count: 3, result: [{ id: 'a', document: { x: [1, '}"]\\'] }, filename: 'f' }, { id: 'b' }, { document: null, id: 'c' }], total_results: 3 };
     expect(cut(JSON.stringify(page))).toEqual([{ x: [1, '}"]\\'] }, undefined, null]);
