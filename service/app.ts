@@ -6,6 +6,7 @@ import { registerSsoRoutes } from './auth/sso';
 import { registerTwoFactorRoutes } from './auth/two-factor-routes';
 import type { ServiceContext } from './context';
 import { HttpError } from './http/errors';
+import { drainRefusedBody } from './http/refused-body';
 import { registerFolderRoutes } from './lists/folders';
 import { registerGlossaryRoutes } from './lists/glossaries';
 import { registerOtherLists } from './lists/other-lists';
@@ -45,6 +46,7 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
     }
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
+      if (status === 413) drainRefusedBody(req.raw, reply);
       reply.code(status).send({ error: err.message });
       return;
     }
