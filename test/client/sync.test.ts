@@ -275,6 +275,43 @@ describe('sync against the local service', () => {
     expect(lastSyncState(c)).toMatchObject({ lastError: null });
   });
 
+  it('a page that fails stops the downloads queued behind it; what came before is kept, and the next sync brings the rest', async () => {
+    const own = await service();
+    seedService(own.dataDir, { email: DEMO.email, sessions: 500 });
+    const gate = await proxy(own.url);
+    const isDocs = (method: string, url: string) => method === 'GET' && /\/session\/[^/]+\/document$/.test(url.split('?')[0]);
+    let docAnswers = 0;
+    let poisoned = '';
+    // The session of the 150th documents answer is on the second page of 100; its answers stay bad.
+    gate.rules.after = (method, url, status) => {
+      if (!isDocs(method, url) || status !== 200) return undefined;
+      if (++docAnswers === 150) poisoned = url.split('?')[0];
+      return url.split('?')[0] === poisoned ? Buffer.from('{"result":"not a list"}') : undefined;
+    };
+    const c = await core(gate.url);
+    const failed = await c.h['sync.now']({});
+    expect(failed.lastError).toMatch(/documents\.list/);
+    // Each pull (the one signing in started, and this one) reads pages ahead of the writer, but
+    // none after the failing one: pages 3 to 5 brought no documents requests (at most the
+    // sessions list of page 3, read ahead), and page 1, applied before the failure, stays.
+    const docsPerPull: number[] = [];
+    for (const r of gate.seen) {
+      const offset = r.url.split('?')[0] === '/api/v3/speech-to-text/session' ? Number(new URL(r.url, own.url).searchParams.get('offset')) : null;
+      expect(offset ?? 0).toBeLessThanOrEqual(200);
+      if (offset === 0) docsPerPull.push(0);
+      else if (isDocs(r.method, r.url)) docsPerPull[docsPerPull.length - 1] += 1;
+    }
+    expect(docsPerPull.length).toBeGreaterThan(0);
+    for (const n of docsPerPull) expect(n).toBeGreaterThan(100);
+    for (const n of docsPerPull) expect(n).toBeLessThanOrEqual(200);
+    expect((await c.h['sessions.list']({ offset: 0, limit: 500 })).total).toBe(100);
+
+    gate.rules.after = undefined;
+    const fixed = await c.h['sync.now']({});
+    expect(fixed).toMatchObject({ connectivity: 'online', lastError: null });
+    expect((await c.h['sessions.list']({ offset: 0, limit: 500 })).total).toBe(500);
+  });
+
   it('a body is cached as the service wrote it, whatever its JSON style; a bad word deep inside is named', async () => {
     const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 3 });
     const styled = await proxy(svc.url);
