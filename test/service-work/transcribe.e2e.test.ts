@@ -76,7 +76,7 @@ describe('transcription through every upload path', () => {
     expect(part.headers.get('content-range')).toBe(`bytes 100-199/${size}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(whole.subarray(100, 200))).toBe(true);
     // One character of the signature changed (to another one: a fixed 'A' would leave an 'A' as it was).
-    const tampered = await fetch(s.media_url.replace(/sig=(.)/, (_, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`));
+    const tampered = await fetch(s.media_url.replace(/sig=(.)/, (_: string, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`));
     expect(tampered.status).toBe(403);
   });
 
