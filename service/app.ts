@@ -40,13 +40,13 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   await app.register(cookie);
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+    const status = err instanceof HttpError ? err.status : (err as FastifyError).statusCode;
+    if (status === 413) drainRefusedBody(req.raw, reply);
     if (err instanceof HttpError) {
       reply.code(err.status).headers(err.headers).send(err.body);
       return;
     }
-    const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
-      if (status === 413) drainRefusedBody(req.raw, reply);
       reply.code(status).send({ error: err.message });
       return;
     }

@@ -12,7 +12,7 @@ import { enqueueJob, findJob, toJob, type JobRow } from '../jobs/queue';
 import type { JobRunner } from '../jobs/runner';
 import { IllegalTransition, transition } from '../jobs/states';
 import { sanitizeFilename, uploadsDir } from '../media/paths';
-import { receiveToFile } from '../media/receive';
+import { directUploadTooLarge, receiveToFile } from '../media/receive';
 import { invalidFileFormat, sniffFile } from '../media/sniff';
 import { BlockedAddressError, checkUrl, webhookPolicy } from '../net/ssrf';
 import { sessionByPk, touchSession } from '../sessions/repo';
@@ -54,7 +54,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, r
         size = await receiveToFile(part.file, path);
         if (part.file.truncated) {
           await rm(path, { force: true });
-          throw plainError(413, 'the file is larger than 4 GB; use the resumable (tus) upload');
+          throw directUploadTooLarge();
         }
       } else if (part.type === 'file') part.file.resume();
     }

@@ -7,13 +7,15 @@ import { plainError } from '../http/errors';
 /** Largest media accepted in one request (legacy PUT, multipart); bigger files use tus. */
 export const MAX_DIRECT_UPLOAD_BYTES = 4 * 1024 ** 3;
 
-/** Streams a request body to a file (never buffered); refuses with 413 past maxBytes and removes the part written. */
-export async function receiveToFile(source: Readable, path: string, maxBytes = MAX_DIRECT_UPLOAD_BYTES): Promise<number> {
+export const directUploadTooLarge = () => plainError(413, `the upload is larger than ${MAX_DIRECT_UPLOAD_BYTES} bytes; use the resumable (tus) upload`);
+
+/** Streams a request body to a file (never buffered); refuses with 413 past the cap and removes the part written. */
+export async function receiveToFile(source: Readable, path: string): Promise<number> {
   let bytes = 0;
   const cap = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       bytes += chunk.length;
-      if (bytes > maxBytes) cb(plainError(413, `the upload is larger than ${maxBytes} bytes; use the resumable (tus) upload`));
+      if (bytes > MAX_DIRECT_UPLOAD_BYTES) cb(directUploadTooLarge());
       else cb(null, chunk);
     },
   });

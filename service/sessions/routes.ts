@@ -15,7 +15,7 @@ import { transition } from '../jobs/states';
 import type { JobRunner } from '../jobs/runner';
 import { sanitizeFilename, sessionMediaDir } from '../media/paths';
 import { serveFileWithRanges } from '../media/range';
-import { receiveToFile } from '../media/receive';
+import { directUploadTooLarge, MAX_DIRECT_UPLOAD_BYTES, receiveToFile } from '../media/receive';
 import { invalidFileFormat } from '../media/sniff';
 import { verifySigned } from '../net/signed-url';
 import { BlockedAddressError, checkUrl, webhookPolicy } from '../net/ssrf';
@@ -105,6 +105,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     if (!/^(audio|video)\/[\w.+-]+$/.test(type) && !(documentMode && /^(text\/[\w.+-]+|application\/json)$/.test(type))) {
       throw invalidFileFormat(`Content-Type must be audio/* or video/* (got "${type || 'none'}")`);
     }
+    // A declared length over the cap is refused before a byte is stored (a streamed body is capped as it arrives).
+    if (Number(req.headers['content-length']) > MAX_DIRECT_UPLOAD_BYTES) throw directUploadTooLarge();
     assertNotBusy(ctx, session);
     const filename = sanitizeFilename(req.headers['x-filename'] as string | undefined, 'media');
     const tmp = join(sessionMediaDir(ctx.config.dataDir, session.session_id), `upload-${Date.now()}.tmp`);

@@ -3,7 +3,9 @@
  * legacy PUT, batch multipart and batch tus, transcribed by pocketsphinx; WER printed and bounded.
  * Then alignment, the legacy record, media and waveform links, and refusals.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tus from 'tus-js-client';
 import { startService, stopAndRemove, type RunningService } from '../helpers/service';
@@ -211,6 +213,33 @@ describe('refusals', () => {
     expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}/document`)).status).toBe(404);
     const list = await other.json('GET', '/api/v3/speech-to-text/session');
     expect(list.body.result.map((s: Json) => s.session_id)).not.toContain(sid);
+  });
+
+  it('a legacy PUT declaring more than 4 GiB gets a readable 413 before a byte is stored, and the session takes a later upload', async () => {
+    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const sid = created.body.result.session_id as string;
+    // A bare TCP client that keeps sending after the answer, as a big upload does.
+    const { port } = new URL(svc.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.setEncoding('utf8').on('data', (d: string) => {
+        text += d;
+        if (!/\r\n\r\n[^]*\}/.test(text)) return;
+        resolve(text);
+        socket.destroy();
+      });
+      socket.on('error', reject);
+      socket.write(`PUT /api/v3/speech-to-text/session/${sid} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Svc-S2T-Key: ${c.batchKey}\r\nContent-Type: audio/wav\r\nContent-Length: ${5 * 1024 ** 3}\r\n\r\n`);
+      socket.write(Buffer.alloc(1024 * 1024));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toMatch(/larger than 4294967296 bytes; use the resumable \(tus\) upload/);
+    const mediaDir = join(svc.dataDir, 'media', sid);
+    expect(existsSync(mediaDir) ? readdirSync(mediaDir) : []).toEqual([]);
+    const put = await putMedia(c, sid, readFileSync(wav), { 'content-type': 'audio/wav', 'x-filename': 'after-refusal.wav' });
+    expect(put.status).toBe(200);
+    expect((await sessionDone(c, sid)).status).toBe('completed');
   });
 
   it('legacy DELETE erases filename and transcript', async () => {
