@@ -10,6 +10,7 @@ import { mountTus, type TusMount } from './batch/tus';
 import type { ServiceContext } from './context';
 import { registerDocumentRoutes } from './documents/routes';
 import { JobRunner } from './jobs/runner';
+import { MAX_DIRECT_UPLOAD_BYTES } from './media/receive';
 import { registerSessionRoutes } from './sessions/routes';
 import { DeliveryWorker } from './webhooks/deliveries';
 
@@ -33,7 +34,7 @@ export function registerWorkRoutes(app: FastifyInstance, ctx: ServiceContext): v
   const runner = () => w.runner;
   w.tus = mountTus(app, ctx);
   void app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: 4 * 1024 ** 3, files: 2, fields: 10 } });
+    await scope.register(multipart, { limits: { fileSize: MAX_DIRECT_UPLOAD_BYTES, files: 2, fields: 10 } });
     // Media bodies (legacy PUT: audio/*, video/*, or a text document in upload mode) are streamed
     // to disk by the handler, never parsed; only JSON and multipart are parsed here.
     scope.removeContentTypeParser('text/plain');

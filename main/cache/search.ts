@@ -1,7 +1,7 @@
 /**
  * Full-text search over every cached document (FTS5, one row per run of consecutive segments or
- * cues, up to ROW_WORDS words; see segmentRows). A hit carries a snippet with the matched words between « and », and the media time of
- * the first matched word, so the UI can jump there.
+ * cues, up to ROW_WORDS words; see segmentRows). A hit carries a snippet with the matched words
+ * between « and », and the media time of the first matched word, so the UI can jump there.
  */
 import type { Db } from './open';
 

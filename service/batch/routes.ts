@@ -12,7 +12,7 @@ import { enqueueJob, findJob, toJob, type JobRow } from '../jobs/queue';
 import type { JobRunner } from '../jobs/runner';
 import { IllegalTransition, transition } from '../jobs/states';
 import { sanitizeFilename, uploadsDir } from '../media/paths';
-import { directUploadTooLarge, receiveToFile } from '../media/receive';
+import { MAX_DIRECT_UPLOAD_BYTES, receiveToFile } from '../media/receive';
 import { invalidFileFormat, sniffFile } from '../media/sniff';
 import { BlockedAddressError, checkUrl, webhookPolicy } from '../net/ssrf';
 import { sessionByPk, touchSession } from '../sessions/repo';
@@ -48,14 +48,10 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, r
     const path = join(uploadsDir(ctx.config.dataDir), fileId);
     let filename: string | null = null;
     let size = 0;
-    for await (const part of req.parts({ limits: { fileSize: 4 * 1024 ** 3, files: 1 } })) {
+    for await (const part of req.parts({ limits: { fileSize: MAX_DIRECT_UPLOAD_BYTES, files: 1 } })) {
       if (part.type === 'file' && part.fieldname === 'file' && filename === null) {
         filename = sanitizeFilename(part.filename, 'upload');
         size = await receiveToFile(part.file, path);
-        if (part.file.truncated) {
-          await rm(path, { force: true });
-          throw directUploadTooLarge();
-        }
       } else if (part.type === 'file') part.file.resume();
     }
     if (filename === null) throw validationError('file: a multipart part named "file" is required');

@@ -7,9 +7,12 @@ import { plainError } from '../http/errors';
 /** Largest media accepted in one request (legacy PUT, multipart); bigger files use tus. */
 export const MAX_DIRECT_UPLOAD_BYTES = 4 * 1024 ** 3;
 
-export const directUploadTooLarge = () => plainError(413, `the upload is larger than ${MAX_DIRECT_UPLOAD_BYTES} bytes; use the resumable (tus) upload`);
+export const directUploadTooLarge = () => plainError(413, `the upload is larger than ${MAX_DIRECT_UPLOAD_BYTES / 1024 ** 3} GiB; use the resumable (tus) upload`);
 
-/** Streams a request body to a file (never buffered); refuses with 413 past the cap and removes the part written. */
+/**
+ * Streams a request body or a multipart file part to a file (never buffered); refuses with 413 past
+ * the cap (parts are given the cap as their fileSize limit) and removes what was written.
+ */
 export async function receiveToFile(source: Readable, path: string): Promise<number> {
   let bytes = 0;
   const cap = new Transform({
@@ -21,6 +24,8 @@ export async function receiveToFile(source: Readable, path: string): Promise<num
   });
   try {
     await pipeline(source, cap, createWriteStream(path, { mode: 0o600 }));
+    // A multipart file part stops quietly at its fileSize limit and says so afterwards.
+    if ((source as { truncated?: boolean }).truncated) throw directUploadTooLarge();
   } catch (e) {
     await rm(path, { force: true });
     throw e;

@@ -125,7 +125,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     let filename = 'media';
     let transcript: string | null = null;
     try {
-      for await (const part of req.parts({ limits: { fileSize: 4 * 1024 ** 3, fieldSize: 5_000_000 } })) {
+      for await (const part of req.parts({ limits: { fileSize: MAX_DIRECT_UPLOAD_BYTES, fieldSize: 5_000_000 } })) {
         if (part.type === 'file' && part.fieldname === 'media') {
           tmp = join(dir, `align-${Date.now()}.tmp`);
           filename = sanitizeFilename(part.filename, 'media');

@@ -234,7 +234,7 @@ describe('refusals', () => {
       socket.write(Buffer.alloc(1024 * 1024));
     });
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toMatch(/larger than 4294967296 bytes; use the resumable \(tus\) upload/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toMatch(/larger than 4 GiB; use the resumable \(tus\) upload/);
     const mediaDir = join(svc.dataDir, 'media', sid);
     expect(existsSync(mediaDir) ? readdirSync(mediaDir) : []).toEqual([]);
     const put = await putMedia(c, sid, readFileSync(wav), { 'content-type': 'audio/wav', 'x-filename': 'after-refusal.wav' });
