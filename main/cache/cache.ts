@@ -9,8 +9,8 @@ import type { DocumentMutation, DocumentRecord, DocumentSummary, SessionSummary 
 import type { DocumentBody, DocumentContent } from '../../common/transcript/model';
 import { startBackgroundWriter, WriterFailure, type BackgroundWriter } from './background';
 import { openCache, type Db, type OpenDeps, type Recovery } from './open';
-import { segmentRows } from './migrations';
 import { searchText, type SearchHit } from './search';
+import { SearchRows, segmentRows, type SearchRow } from './search-rows';
 import { dropShareLinks, liveShareLink, saveShareLink, shareLinksOf, type StoredShareLink } from './share-links';
 
 export interface DocumentRow {
@@ -73,7 +73,7 @@ export interface PulledChanges {
 /** A pulled document as the columns it is stored in, with its search rows (null: no content). */
 /** A server document as the row columns it writes, plus its search rows. */
 export interface PreparedDocument extends Pick<DocumentRow, 'id' | 'session_id' | 'filename' | 'type' | 'language' | 'last_modified' | 'finished' | 'timecode_offset' | 'meta' | 'body'> {
-  segments: { start_ms: number; starts: string; text: string }[] | null;
+  segments: SearchRow[] | null;
 }
 
 /**
@@ -125,6 +125,7 @@ export function clearedContent(content: DocumentContent): DocumentContent {
 export class Cache {
   readonly recovery: Recovery | null;
   private readonly st: ReturnType<Cache['prepare']>;
+  private readonly searchRows: SearchRows;
   /** The pull's background writer: undefined until first asked for, null when there is none. */
   private writer: BackgroundWriter | null | undefined;
 
@@ -134,11 +135,8 @@ export class Cache {
   ) {
     this.recovery = recovery;
     this.st = this.prepare();
-    if (recovery) {
-      // Carried-over documents need their search rows again.
-      const ids = this.db.prepare('SELECT id, body FROM documents').all() as { id: string; body: string | null }[];
-      this.db.transaction(() => ids.forEach((d) => this.reindex(d.id, d.body)))();
-    }
+    this.searchRows = new SearchRows(db);
+    if (recovery) this.db.transaction(() => this.reindexAll())();
   }
 
   static open(file: string, deps?: OpenDeps): Cache {
@@ -175,8 +173,6 @@ export class Cache {
       flagDocGone: db.prepare('UPDATE documents SET deleted_on_server = 1 WHERE id = ?'),
       outboxCountDoc: db.prepare('SELECT count(*) AS n FROM outbox WHERE document_id = ?'),
       outboxCountSession: db.prepare('SELECT count(*) AS n FROM outbox WHERE session_id = ?'),
-      deleteSegments: db.prepare('DELETE FROM text_segments WHERE document_id = ?'),
-      insertSegment: db.prepare('INSERT INTO text_segments (document_id, start_ms, starts, text) VALUES (?, ?, ?, ?)'),
       enqueue: db.prepare('INSERT INTO outbox (document_id, session_id, op, payload, created_at) VALUES (?, ?, ?, ?, ?)'),
       // Per-document order: nothing of a document goes while an earlier entry of it is blocked
       // (held), nor, within one push, after one of its entries failed (the skipped ids, JSON).
@@ -280,6 +276,7 @@ export class Cache {
   applyPreparedPage(accountId: number, page: PreparedPage): PulledChanges {
     const changedDocs: string[] = [];
     const changedSessions: string[] = [];
+    const searchRows: [string, SearchRow[]][] = [];
     // IMMEDIATE: the write lock is taken at BEGIN (waiting on busy_timeout), so another
     // connection's commit between our first read and first write cannot fail the page.
     this.db.transaction(() => {
@@ -295,7 +292,7 @@ export class Cache {
           seen.add(d.id);
           // Maybe made by a send of ours whose answer was lost: left for the push to find and adopt.
           if (creating.has(d.filename) && !this.row(d.id)) continue;
-          if (this.upsertPreparedDocument(d)) changedDocs.push(d.id);
+          if (this.upsertPreparedDocument(d, searchRows)) changedDocs.push(d.id);
         }
         for (const local of this.st.docIdsOfSession.all(s.session_id) as { id: string; local_only: number }[]) {
           if (seen.has(local.id) || local.local_only) continue;
@@ -305,6 +302,7 @@ export class Cache {
         }
         this.st.setDocsVersion.run(s.last_modified, s.session_id);
       }
+      this.searchRows.replace(searchRows); // once for the page (search-rows.ts says why)
     }).immediate();
     return { sessions: changedSessions, documents: changedDocs };
   }
@@ -320,19 +318,22 @@ export class Cache {
 
   /** A document as the service has it; skipped while it has unsent edits. True when something changed. */
   upsertServerDocument(d: Document, sessionId: string): boolean {
-    return this.upsertPreparedDocument(prepareDocument(d, sessionId));
+    return this.db.transaction(() => {
+      const searchRows: [string, SearchRow[]][] = [];
+      const changed = this.upsertPreparedDocument(prepareDocument(d, sessionId), searchRows);
+      this.searchRows.replace(searchRows);
+      return changed;
+    })();
   }
 
-  private upsertPreparedDocument(d: PreparedDocument): boolean {
+  /** Writes the document's row; its search rows, when it has content, go into `searchRows` for the caller to write. */
+  private upsertPreparedDocument(d: PreparedDocument, searchRows: [string, SearchRow[]][]): boolean {
     const cur = this.st.docVersion.get(d.id) as { last_modified: string; has_body: number; local_state: string } | undefined;
     if (cur && (this.st.outboxCountDoc.get(d.id) as { n: number }).n > 0) return false;
     if (cur && cur.last_modified === d.last_modified && (cur.has_body || d.body === null) && cur.local_state === 'synced') return false;
     const { segments, ...row } = d;
     this.st.insertDoc.run(row);
-    if (segments) {
-      this.st.deleteSegments.run(d.id);
-      for (const s of segments) this.st.insertSegment.run(d.id, s.start_ms, s.starts, s.text);
-    }
+    if (segments) searchRows.push([d.id, segments]);
     return true;
   }
 
@@ -422,9 +423,18 @@ export class Cache {
 
   /** Replaces the document's search rows; `body` as JSON text or as the parsed object. */
   private reindex(documentId: string, body: string | DocumentBody | null): void {
-    this.st.deleteSegments.run(documentId);
-    if (!body) return;
-    for (const s of segmentRows(typeof body === 'string' ? JSON.parse(body) : body)) this.st.insertSegment.run(documentId, s.start_ms, s.starts, s.text);
+    this.searchRows.replace([[documentId, body ? segmentRows(typeof body === 'string' ? JSON.parse(body) : body) : null]]);
+  }
+
+  /** Every document's search rows again (a rebuilt cache's carried-over documents), a batch at a time. */
+  private reindexAll(): void {
+    const BATCH = 100;
+    const ids = this.db.prepare('SELECT id FROM documents').pluck().all() as string[];
+    const bodies = this.db.prepare('SELECT id, body FROM documents WHERE id IN (SELECT value FROM json_each(?))');
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const docs = bodies.all(JSON.stringify(ids.slice(i, i + BATCH))) as { id: string; body: string | null }[];
+      this.searchRows.replace(docs.map((d) => [d.id, d.body ? segmentRows(JSON.parse(d.body)) : null]));
+    }
   }
 
   /** A live link with these rights, or a queued request for one: asking again must not mint a second link. */
@@ -478,7 +488,7 @@ export class Cache {
           break;
         case 'delete':
           set('deleted = 1');
-          this.st.deleteSegments.run(documentId);
+          this.reindex(documentId, null);
           result = null;
           break;
         case 'clearText': {

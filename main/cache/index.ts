@@ -3,3 +3,4 @@ export * from './migrations';
 export * from './open';
 export * from './search';
 export * from './share-links';
+export * from './search-rows';

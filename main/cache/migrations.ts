@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { segmentRows } from './search-rows';
 
 /** One numbered schema step, applied in its own transaction; PRAGMA user_version records the last. */
 export interface CacheMigration {
@@ -159,58 +160,9 @@ export const cacheMigrations: CacheMigration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'search rows indexed once per write, not by a trigger per row (search-rows.ts)',
+    up: 'DROP TRIGGER text_segments_ai;',
+  },
 ];
-
-/**
- * Words a search row holds (about 80 s of speech): segments are grouped up to this, so the index
- * has fewer, larger rows. 240 against 120: a fifth less indexing time and a faster p95 query in
- * `npm run bench -- client`; a hit still names its matched word's own time.
- */
-const ROW_WORDS = 240;
-const SPACE = /\s/;
-
-/**
- * The searchable rows of a document body: consecutive transcript segments (caption cues) grouped
- * up to ROW_WORDS words, each with the start time of every word so a hit can name its moment.
- */
-export function segmentRows(body: unknown): { start_ms: number; starts: string; text: string }[] {
-  const content = (body as { content?: { kind?: string; segments?: unknown[]; cues?: unknown[] } } | null)?.content;
-  if (!content) return [];
-  const out: { start_ms: number; starts: string; text: string }[] = [];
-  let words: string[] = [];
-  let starts: number[] = [];
-  let rowStart = 0;
-  const flush = () => {
-    if (words.length) out.push({ start_ms: rowStart, starts: starts.join(','), text: words.join(' ') });
-    words = [];
-    starts = [];
-  };
-  const add = (text: string, at: number, unitStart: number) => {
-    if (text && !SPACE.test(text)) {
-      // One word (nearly always): no split.
-      if (!words.length) rowStart = unitStart;
-      words.push(text);
-      starts.push(at);
-      return;
-    }
-    for (const part of text.split(/\s+/)) {
-      if (!part) continue;
-      if (!words.length) rowStart = unitStart;
-      words.push(part);
-      starts.push(at);
-    }
-  };
-  if (content.kind === 'transcript') {
-    for (const s of (content.segments ?? []) as { start_ms: number; words: { text: string; start_ms: number }[] }[]) {
-      if (words.length + s.words.length > ROW_WORDS) flush();
-      for (const w of s.words) add(w.text, w.start_ms, s.start_ms);
-    }
-  } else if (content.kind === 'caption') {
-    for (const c of (content.cues ?? []) as { start_ms: number; lines: string[] }[]) {
-      if (words.length >= ROW_WORDS) flush();
-      add(c.lines.join(' '), c.start_ms, c.start_ms);
-    }
-  }
-  flush();
-  return out;
-}

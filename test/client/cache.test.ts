@@ -44,6 +44,11 @@ describe('cache', () => {
     expect(db.prepare('SELECT count(*) AS n FROM share_links').get()).toEqual({ n: 0 });
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT data FROM sessions WHERE account_id = 7 ORDER BY last_modified DESC, session_id LIMIT 10').all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).not.toContain('TEMP B-TREE');
+    // Step 6: rows are indexed by the cache's writes, no longer by a trigger; what step 3 indexed stays.
+    migrate(db, file, cacheMigrations, 6);
+    expect(db.pragma('user_version', { simple: true })).toBe(6);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").pluck().all()).toEqual(['text_segments_ad']);
+    db.prepare("INSERT INTO text_fts(text_fts, rank) VALUES ('integrity-check', 1)").run();
     db.close();
     const cache = Cache.open(file);
     try {
@@ -67,7 +72,7 @@ describe('cache', () => {
     db.pragma('user_version = 99');
     db.close();
     expect(() => Cache.open(file)).toThrow(CacheTooNewError);
-    expect(() => Cache.open(file)).toThrow(/newer version of S2T Desktop \(schema 99; this version knows up to 5\)/);
+    expect(() => Cache.open(file)).toThrow(/newer version of S2T Desktop \(schema 99; this version knows up to 6\)/);
   });
 
   it('finds words across documents with snippets and the time of the hit', () => {
@@ -95,6 +100,47 @@ describe('cache', () => {
       expect(cache.search(7, 'giraffes', 10)[0].time_ms).toBe(0);
       // Another account sees nothing of this one.
       expect(cache.search(8, 'giraffes', 10)).toEqual([]);
+    } finally {
+      cache.close();
+    }
+  });
+
+  it('keeps the search index in step with its rows through every kind of write', () => {
+    const cache = Cache.open(join(dir(), 'cache.db'));
+    const indexSound = () => cache.db.prepare("INSERT INTO text_fts(text_fts, rank) VALUES ('integrity-check', 1)").run();
+    const found = (q: string) => cache.search(7, q, 10).map((h) => h.document_id).sort();
+    try {
+      cache.setCurrentAccount('http://x', user);
+      const t1 = '2026-01-01T00:00:00.000Z';
+      const t2 = '2026-01-02T00:00:00.000Z';
+      cache.applyPullPage(7, [sessionRes('s1', t1), sessionRes('s2', t1)], new Map([
+        ['s1', [documentRes('d1', 's1', t1, ['alpha beta', 'gamma'])]],
+        ['s2', [documentRes('d2', 's2', t1, ['alpha delta'])]],
+      ]));
+      indexSound();
+      expect(found('alpha')).toEqual(['d1', 'd2']);
+      // The service changed d1; a page that lists d2 twice, in two versions, keeps the later one.
+      cache.applyPullPage(7, [sessionRes('s1', t2), sessionRes('s2', t2)], new Map([
+        ['s1', [documentRes('d1', 's1', t2, ['epsilon'])]],
+        ['s2', [documentRes('d2', 's2', t2, ['zeta first']), documentRes('d2', 's2', '2026-01-03T00:00:00.000Z', ['zeta second'])]],
+      ]));
+      indexSound();
+      expect(found('alpha')).toEqual([]);
+      expect(found('epsilon')).toEqual(['d1']);
+      expect(found('second')).toEqual(['d2']);
+      expect(found('first')).toEqual([]);
+      // Local writes: a save, a copy, cleared text, a conflict copy, a delete.
+      cache.saveDocument('d1', transcript(['eta theta']));
+      const copy = cache.mutate('d1', { op: 'copy', newFilename: 'copy.json' }).documentId!;
+      cache.mutate('d2', { op: 'clearText' });
+      const conflict = cache.addConflictCopy('d1', 'd1 (conflict).json', { document_type: 'transcript', metadata: {}, content: transcript(['iota']) });
+      indexSound();
+      expect(found('theta')).toEqual([copy, 'd1'].sort());
+      expect(found('zeta')).toEqual([]);
+      expect(found('iota')).toEqual([conflict]);
+      cache.mutate('d1', { op: 'delete' });
+      indexSound();
+      expect(found('theta')).toEqual([copy]);
     } finally {
       cache.close();
     }
