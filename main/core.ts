@@ -230,6 +230,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return engine!.state();
     },
     'sync.state': async () => engine!.state(),
+    'sync.retryBlocked': async ({ documentId }) => {
+      requireAccount();
+      cache.requeueBlocked(documentId);
+      await engine!.run();
+      return engine!.state();
+    },
     'media.url': async ({ sessionId }) => {
       const id = accountId();
       const s = id === null ? null : cache.getSession(id, sessionId);

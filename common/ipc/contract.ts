@@ -46,6 +46,8 @@ export const DocumentSummary = z.object({
   finished: z.boolean(),
   timecode_offset: z.string(),
   local_state: LocalState,
+  /** Why this document's kept changes are no longer sent (the service refused them, or they kept failing); null otherwise. */
+  unsent_reason: z.string().nullable(),
 });
 export type DocumentSummary = z.infer<typeof DocumentSummary>;
 
@@ -219,6 +221,8 @@ export const channels = {
   'search.text': { args: z.object({ q: z.string().min(1).max(200), limit: z.number().int().min(1).max(200).default(50) }), result: z.array(SearchHit) },
   'sync.now': { args: Empty, result: SyncState },
   'sync.state': { args: Empty, result: SyncState },
+  /** Sends the blocked changes (of one document, or all) again, then syncs. */
+  'sync.retryBlocked': { args: z.object({ documentId: z.string().min(1).optional() }), result: SyncState },
   'media.url': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ url: z.string().nullable() }) },
   ...watchChannels,
 } as const;

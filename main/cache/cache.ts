@@ -70,8 +70,7 @@ export interface PulledChanges {
   documents: string[];
 }
 
-/** A pulled document as the columns it is stored in, with its search rows (null: no content). */
-/** A server document as the row columns it writes, plus its search rows. */
+/** A service document as the columns it is stored in, with its search rows (null: no content). */
 export interface PreparedDocument extends Pick<DocumentRow, 'id' | 'session_id' | 'filename' | 'type' | 'language' | 'last_modified' | 'finished' | 'timecode_offset' | 'meta' | 'body'> {
   segments: SearchRow[] | null;
 }
@@ -181,6 +180,7 @@ export class Cache {
       pending: db.prepare(`SELECT count(*) AS n FROM outbox o WHERE o.state = 'queued' AND NOT (${HELD})`),
       unsent: db.prepare('SELECT count(*) AS n FROM outbox'),
       alias: db.prepare('SELECT server_id FROM id_aliases WHERE local_id = ?'),
+      blockedReason: db.prepare("SELECT last_error FROM outbox WHERE document_id = ? AND state = 'blocked' ORDER BY seq LIMIT 1").pluck(),
     };
   }
 
@@ -402,6 +402,7 @@ export class Cache {
     return {
       id: d.id, session_id: d.session_id, filename: d.filename, type: d.type, language: d.language, last_modified: d.last_modified,
       finished: d.finished === 1, timecode_offset: d.timecode_offset, local_state: d.local_state,
+      unsent_reason: (this.st.blockedReason.get(d.id) as string | undefined) ?? null,
     };
   }
 
@@ -578,6 +579,17 @@ export class Cache {
   noteFailure(seq: number, error: string): number {
     const r = this.db.prepare('UPDATE outbox SET failures = failures + 1, last_error = ? WHERE seq = ? RETURNING failures').get(error, seq) as { failures: number } | undefined;
     return r?.failures ?? 0;
+  }
+
+  /** The user asks for the blocked entries (of one document, or all) to be sent again: each starts over with no failures. Returns how many. */
+  requeueBlocked(documentId?: string): number {
+    return this.db.transaction(() => {
+      const which = "state = 'blocked' AND (? IS NULL OR document_id = ?)";
+      const docs = this.db.prepare(`SELECT DISTINCT document_id FROM outbox WHERE ${which}`).pluck().all(documentId ?? null, documentId ?? null) as string[];
+      const n = this.db.prepare(`UPDATE outbox SET state = 'queued', failures = 0, last_error = NULL WHERE ${which}`).run(documentId ?? null, documentId ?? null).changes;
+      for (const id of docs) this.db.prepare("UPDATE documents SET local_state = 'pending' WHERE id = ? AND local_state = 'conflict'").run(id);
+      return n;
+    }).immediate();
   }
 
   /** The service refuses the entry for good (e.g. the document is gone): keep it, visibly, and move on. */

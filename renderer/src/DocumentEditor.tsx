@@ -19,6 +19,7 @@ import {
   type DocumentContent,
   type TranscriptContent,
 } from '../../common/transcript';
+import { call } from './bridge';
 import { CaptionRules } from './CaptionRules';
 import { CaptionView } from './CaptionView';
 import type { CueActions } from './CueRow';
@@ -239,10 +240,17 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
           }}
         />
       </div>
-      {record.local_state === 'conflict' && (
+      {record.unsent_reason ? (
         <p className="notice warn" role="status">
-          The service changed this document while you edited it. Where you both changed the same place, your version is here and the other is kept as a conflict copy beside it.
+          Your changes to this document could not be sent: {record.unsent_reason}. They are kept here.{' '}
+          <button type="button" className="link" onClick={() => void call('sync.retryBlocked', { documentId: record.id }).catch(() => {})}>Send again</button>
         </p>
+      ) : (
+        record.local_state === 'conflict' && (
+          <p className="notice warn" role="status">
+            The service changed this document while you edited it. Where you both changed the same place, your version is here and the other is kept as a conflict copy beside it.
+          </p>
+        )
       )}
       {doc.incoming && (
         <p className="notice" role="status">

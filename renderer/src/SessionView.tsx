@@ -55,7 +55,11 @@ export function SessionView({ sessionId, jump }: { sessionId: string; jump?: Jum
         {docs.map((d) => (
           <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => setDocId(d.id)}>
             {d.type === 'caption' ? 'Captions' : 'Transcript'} · {d.filename}
-            {d.local_state !== 'synced' && <span className={`badge ${d.local_state === 'conflict' ? 'warn' : ''}`}>{d.local_state}</span>}
+            {d.unsent_reason ? (
+              <span className="badge warn">not sent</span>
+            ) : (
+              d.local_state !== 'synced' && <span className={`badge ${d.local_state === 'conflict' ? 'warn' : ''}`}>{d.local_state}</span>
+            )}
           </button>
         ))}
       </nav>

@@ -12,10 +12,18 @@ export function SyncBadge() {
   }, []);
   if (!state) return null;
   return (
-    <button className={`sync ${state.connectivity}`} title="Sync now" onClick={() => call('sync.now', {}).then(setState, () => {})}>
-      <span className="dot" /> {LABEL[state.connectivity]}
-      {state.pending > 0 && <span className="pending">{state.pending} to send</span>}
-      {state.running && <span className="spinner" aria-label="syncing" />}
-    </button>
+    <span className="sync-status">
+      <button className={`sync ${state.connectivity}`} title="Sync now" onClick={() => call('sync.now', {}).then(setState, () => {})}>
+        <span className="dot" /> {LABEL[state.connectivity]}
+        {state.pending > 0 && <span className="pending">{state.pending} to send</span>}
+        {state.running && <span className="spinner" aria-label="syncing" />}
+      </button>
+      {state.blocked > 0 && (
+        // Kept changes the service refused or that kept failing: say so, and let the user send them again.
+        <button className="sync-blocked" title={state.lastError ?? undefined} onClick={() => call('sync.retryBlocked', {}).then(setState, () => {})}>
+          {state.blocked} not sent — retry
+        </button>
+      )}
+    </span>
   );
 }

@@ -392,6 +392,18 @@ describe('sync against the local service', () => {
     expect(gate.seen.filter((r) => r.method === 'PUT' && r.url.split('?')[0] === aPath).length).toBe(triesAtA);
     expect(state).toMatchObject({ pending: 0, blocked: 2, lastError: null });
     expect(plainText((await device.call('documents.get', { params: { sessionId: b.sessionId, documentId: b.documentIds[0] } })).document!.content)).toBe('B again');
+    expect((await c.h['documents.get']({ documentId: a.documentIds[0] }))?.unsent_reason).toMatch(/^it failed 5 times, last with: .*disk on fire/);
+    expect((await c.h['documents.get']({ documentId: b.documentIds[0] }))?.unsent_reason).toBeNull();
+    // The service is mended. A retry of another document's changes leaves A's alone; A's own sends both, in order.
+    gate.rules.answer = undefined;
+    state = await c.h['sync.retryBlocked']({ documentId: b.documentIds[0] });
+    expect(state).toMatchObject({ pending: 0, blocked: 2 });
+    expect(gate.seen.filter((r) => r.method === 'PUT' && r.url.split('?')[0] === aPath).length).toBe(triesAtA);
+    state = await c.h['sync.retryBlocked']({ documentId: a.documentIds[0] });
+    expect(state).toMatchObject({ pending: 0, blocked: 0, lastError: null });
+    expect((await c.h['documents.get']({ documentId: a.documentIds[0] }))?.unsent_reason).toBeNull();
+    expect(plainText((await device.call('documents.get', { params: { sessionId: a.sessionId, documentId: a.documentIds[0] } })).document!.content)).toBe('A second');
+    expect((await c.h['documents.get']({ documentId: a.documentIds[0] }))?.local_state).toBe('synced');
   });
 
   it('a corrupt cache is rebuilt at start, and the kept outbox edit reaches the service', async () => {

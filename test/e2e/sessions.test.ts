@@ -121,6 +121,48 @@ describe('browser mode', () => {
       .toContain('"text":"edited"');
   });
 
+  it('shows an edit the service refused as not sent, keeps it, and sends it again on retry', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.url);
+    const list = page.getByRole('list', { name: 'Sessions' });
+    await list.getByRole('button', { name: /customer-interview\.wav/ }).click();
+    await expect.poll(() => page.locator('.segment .seg-text').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    // Another device deletes the document on the service; this app has not heard yet.
+    const token = await serviceLogin(app.serviceUrl);
+    const auth = { authorization: `Bearer ${token}` };
+    const sessions = (await (await fetch(`${app.serviceUrl}/api/v3/speech-to-text/session?q=customer-interview`, { headers: auth })).json()) as { result: { session_id: string }[] };
+    const sid = sessions.result[0].session_id;
+    const docs = (await (await fetch(`${app.serviceUrl}/api/v3/speech-to-text/session/${sid}/document`, { headers: auth })).json()) as { result: { id: string }[] };
+    for (const d of docs.result) expect((await fetch(`${app.serviceUrl}/api/v3/speech-to-text/session/${sid}/document/${d.id}`, { method: 'DELETE', headers: auth })).ok).toBe(true);
+    // The edit is saved here, then refused: the badge says so, with the reason, and the text stays.
+    await page.locator('.segment .seg-text').first().dblclick();
+    await page.getByLabel('Segment text').fill('an edit the service cannot take');
+    await page.getByRole('heading', { level: 2 }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTitle('Sync now').click();
+    const blocked = page.getByRole('button', { name: /1 not sent — retry/ });
+    await expect.poll(() => blocked.count(), { timeout: 20_000 }).toBe(1);
+    expect(await blocked.getAttribute('title')).toMatch(/no longer has this document/);
+    const notice = page.getByRole('status').filter({ hasText: 'could not be sent' });
+    await expect.poll(() => notice.textContent()).toMatch(/Your changes to this document could not be sent: the service no longer has this document .*They are kept here/);
+    expect(await page.getByRole('tab', { name: /Transcript/ }).textContent()).toContain('not sent');
+    await page.screenshot({ path: join(ROOT, 'test-results/e2e-blocked.png') });
+    // A plain sync leaves the blocked edit alone, so the badge has nothing new to say; the notice stays.
+    await page.getByTitle('Sync now').click();
+    await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toBeNull();
+    expect(await notice.count()).toBe(1);
+    // "Send again" sends it again; refused again (the document is still gone), it is kept and the badge says why.
+    await notice.getByRole('button', { name: 'Send again' }).click();
+    await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toMatch(/no longer has this document/);
+    // The badge's retry does the same for every blocked change.
+    await page.getByTitle('Sync now').click();
+    await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toBeNull();
+    await blocked.click();
+    await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toMatch(/no longer has this document/);
+    expect(await blocked.count()).toBe(1);
+    await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).textContent()).toContain('an edit the service cannot take');
+  });
+
   it('refuses a page opened without the per-run token', async () => {
     const page = await browser.newPage();
     await page.goto(app.url.replace(/#token=.*$/, ''));
