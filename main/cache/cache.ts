@@ -583,12 +583,12 @@ export class Cache {
 
   /** The user asks for the blocked entries (of one document, or all) to be sent again: each starts over with no failures. Returns how many. */
   requeueBlocked(documentId?: string): number {
+    const blocked = "state = 'blocked' AND (@doc IS NULL OR document_id = @doc)";
+    const doc = documentId ?? null;
     return this.db.transaction(() => {
-      const which = "state = 'blocked' AND (? IS NULL OR document_id = ?)";
-      const docs = this.db.prepare(`SELECT DISTINCT document_id FROM outbox WHERE ${which}`).pluck().all(documentId ?? null, documentId ?? null) as string[];
-      const n = this.db.prepare(`UPDATE outbox SET state = 'queued', failures = 0, last_error = NULL WHERE ${which}`).run(documentId ?? null, documentId ?? null).changes;
-      for (const id of docs) this.db.prepare("UPDATE documents SET local_state = 'pending' WHERE id = ? AND local_state = 'conflict'").run(id);
-      return n;
+      // block() marked their documents; they are waiting to be sent again now.
+      this.db.prepare(`UPDATE documents SET local_state = 'pending' WHERE local_state = 'conflict' AND id IN (SELECT document_id FROM outbox WHERE ${blocked})`).run({ doc });
+      return this.db.prepare(`UPDATE outbox SET state = 'queued', failures = 0, last_error = NULL WHERE ${blocked}`).run({ doc }).changes;
     }).immediate();
   }
 
