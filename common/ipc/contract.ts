@@ -221,6 +221,12 @@ export const channels = {
   'search.text': { args: z.object({ q: z.string().min(1).max(200), limit: z.number().int().min(1).max(200).default(50) }), result: z.array(SearchHit) },
   'sync.now': { args: Empty, result: SyncState },
   'sync.state': { args: Empty, result: SyncState },
+  /**
+   * Drops the document's unsent changes (the user's choice, after they could not be sent). The
+   * service's version comes back with the next sync; a document the service no longer has, or
+   * never had, goes (documentId null).
+   */
+  'documents.discardUnsent': { args: z.object({ documentId: z.string().min(1) }), result: z.object({ documentId: z.string().nullable() }) },
   /** Sends the blocked changes (of one document, or all) again, then syncs. */
   'sync.retryBlocked': { args: z.object({ documentId: z.string().min(1).optional() }), result: SyncState },
   'media.url': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ url: z.string().nullable() }) },

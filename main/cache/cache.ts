@@ -160,7 +160,7 @@ export class Cache {
           status = excluded.status, last_modified = excluded.last_modified, data = excluded.data, deleted_on_server = 0`),
       setDocsVersion: db.prepare('UPDATE sessions SET docs_version = ? WHERE session_id = ?'),
       docRow: db.prepare('SELECT * FROM documents WHERE id = ?'),
-      docVersion: db.prepare('SELECT last_modified, body IS NOT NULL AS has_body, local_state FROM documents WHERE id = ?'),
+      docVersion: db.prepare('SELECT server_version, body IS NOT NULL AS has_body, local_state FROM documents WHERE id = ?'),
       insertDoc: db.prepare(`
         INSERT INTO documents (id, session_id, filename, type, language, last_modified, finished, timecode_offset, meta, body, base_body, server_version, local_state, local_only, deleted, deleted_on_server)
         VALUES (@id, @session_id, @filename, @type, @language, @last_modified, @finished, @timecode_offset, @meta, @body, NULL, @last_modified, 'synced', 0, 0, 0)
@@ -328,9 +328,9 @@ export class Cache {
 
   /** Writes the document's row; its search rows, when it has content, go into `searchRows` for the caller to write. */
   private upsertPreparedDocument(d: PreparedDocument, searchRows: [string, SearchRow[]][]): boolean {
-    const cur = this.st.docVersion.get(d.id) as { last_modified: string; has_body: number; local_state: string } | undefined;
+    const cur = this.st.docVersion.get(d.id) as { server_version: string | null; has_body: number; local_state: string } | undefined;
     if (cur && (this.st.outboxCountDoc.get(d.id) as { n: number }).n > 0) return false;
-    if (cur && cur.last_modified === d.last_modified && (cur.has_body || d.body === null) && cur.local_state === 'synced') return false;
+    if (cur && cur.server_version === d.last_modified && (cur.has_body || d.body === null) && cur.local_state === 'synced') return false;
     const { segments, ...row } = d;
     this.st.insertDoc.run(row);
     if (segments) searchRows.push([d.id, segments]);
@@ -579,6 +579,30 @@ export class Cache {
   noteFailure(seq: number, error: string): number {
     const r = this.db.prepare('UPDATE outbox SET failures = failures + 1, last_error = ? WHERE seq = ? RETURNING failures').get(error, seq) as { failures: number } | undefined;
     return r?.failures ?? 0;
+  }
+
+  /**
+   * Drops the document's unsent changes, at the user's word. A document the service has goes back
+   * to the last version we had from it and is taken again, whole, on the next pull; one the service
+   * no longer has, or never had, goes.
+   */
+  discardUnsent(documentId: string): { documentId: string | null } {
+    return this.db.transaction(() => {
+      const d = this.row(documentId);
+      if (!d) throw Object.assign(new Error(`document ${documentId} is not in the cache`), { code: 'NOT_FOUND' });
+      this.db.prepare('DELETE FROM outbox WHERE document_id = ?').run(d.id);
+      if (d.local_only || d.deleted_on_server) {
+        this.st.deleteDoc.run(d.id);
+        dropShareLinks(this.db, d.id);
+        return { documentId: null };
+      }
+      const body = d.base_body ?? d.body;
+      // No service version: the next pull takes the service's document whatever its last_modified.
+      this.db.prepare("UPDATE documents SET body = ?, base_body = NULL, server_version = NULL, local_state = 'synced', deleted = 0 WHERE id = ?").run(body, d.id);
+      this.db.prepare('UPDATE sessions SET docs_version = NULL WHERE session_id = ?').run(d.session_id);
+      this.reindex(d.id, body);
+      return { documentId: d.id };
+    }).immediate();
   }
 
   /** The user asks for the blocked entries (of one document, or all) to be sent again: each starts over with no failures. Returns how many. */

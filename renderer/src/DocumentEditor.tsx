@@ -19,7 +19,6 @@ import {
   type DocumentContent,
   type TranscriptContent,
 } from '../../common/transcript';
-import { call } from './bridge';
 import { CaptionRules } from './CaptionRules';
 import { CaptionView } from './CaptionView';
 import type { CueActions } from './CueRow';
@@ -30,6 +29,7 @@ import { cuePosition, transcriptPosition } from './playback';
 import type { SegmentActions } from './SegmentRow';
 import { SpeakerBar } from './SpeakerBar';
 import { TranscriptView } from './TranscriptView';
+import { UnsentNotice } from './UnsentNotice';
 import { useEditableDocument } from './useEditableDocument';
 import { useEditorKeys } from './useEditorKeys';
 import { useFollowPlayback } from './useFollowPlayback';
@@ -241,10 +241,7 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
         />
       </div>
       {record.unsent_reason ? (
-        <p className="notice warn" role="status">
-          Your changes to this document could not be sent: {record.unsent_reason}. They are kept here.{' '}
-          <button type="button" className="link" onClick={() => void call('sync.retryBlocked', { documentId: record.id }).catch(() => {})}>Send again</button>
-        </p>
+        <UnsentNotice record={{ ...record, unsent_reason: record.unsent_reason }} onDiscarded={(gone) => (gone ? (doc.discard(), onDeleted()) : void doc.reloadDroppingEdits())} />
       ) : (
         record.local_state === 'conflict' && (
           <p className="notice warn" role="status">

@@ -406,6 +406,40 @@ describe('sync against the local service', () => {
     expect((await c.h['documents.get']({ documentId: a.documentIds[0] }))?.local_state).toBe('synced');
   });
 
+  it('unsent changes the user gives up are dropped: the service version comes back, and a document the service lost goes', async () => {
+    const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 2, texts: () => ['as the service has it'] });
+    const [a, b] = seeded.sessions;
+    const gate = await proxy(svc.url);
+    const c = await core(gate.url);
+    await c.h['sync.now']({});
+    const aDoc = a.documentIds[0];
+    const aName = (await c.h['documents.get']({ documentId: aDoc }))!.filename;
+    // The service refuses A's changes for good (422); another device deletes B.
+    const aPath = `/api/v3/speech-to-text/session/${a.sessionId}/document/${aDoc}`;
+    gate.rules.answer = (method, url) => (method === 'PUT' && url.split('?')[0] === aPath ? { status: 422, body: { error: 'unprocessable', error_description: 'not today', status: 422 } } : undefined);
+    const device = await otherDevice(svc.url);
+    await device.call('documents.delete', { params: { sessionId: b.sessionId, documentId: b.documentIds[0] } });
+    await c.h['documents.save']({ documentId: aDoc, content: transcript(['my version of A']), filename: 'my name.json' });
+    await c.h['documents.save']({ documentId: b.documentIds[0], content: transcript(['my version of B']) });
+    let state = await c.h['sync.now']({});
+    expect(state).toMatchObject({ pending: 0, blocked: 2 });
+    expect((await c.h['documents.get']({ documentId: aDoc }))?.unsent_reason).toMatch(/not today/);
+    expect((await c.h['documents.get']({ documentId: b.documentIds[0] }))?.unsent_reason).toMatch(/no longer has this document/);
+    // Given up: A is the service's again (body at once, its name with the next pull); B is gone.
+    expect(await c.h['documents.discardUnsent']({ documentId: aDoc })).toEqual({ documentId: aDoc });
+    expect(plainText((await c.h['documents.get']({ documentId: aDoc }))!.body!.content)).toBe('as the service has it');
+    expect(await c.h['documents.discardUnsent']({ documentId: b.documentIds[0] })).toEqual({ documentId: null });
+    expect(await c.h['documents.get']({ documentId: b.documentIds[0] })).toBeNull();
+    state = await c.h['sync.now']({});
+    expect(state).toMatchObject({ pending: 0, blocked: 0, lastError: null });
+    const localA = (await c.h['documents.get']({ documentId: aDoc }))!;
+    expect(localA).toMatchObject({ filename: aName, local_state: 'synced', unsent_reason: null });
+    expect(plainText(localA.body!.content)).toBe('as the service has it');
+    expect(await c.h['search.text']({ q: 'version', limit: 10 })).toEqual([]);
+    // Nothing of the dropped changes was sent: the service still has A as it was.
+    expect(plainText((await device.call('documents.get', { params: { sessionId: a.sessionId, documentId: aDoc } })).document!.content)).toBe('as the service has it');
+  });
+
   it('a corrupt cache is rebuilt at start, and the kept outbox edit reaches the service', async () => {
     const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: 40, texts: (i) => [`session ${i} `.repeat(200)] });
     const { sessionId, documentIds: [docId] } = seeded.sessions[7];

@@ -161,6 +161,12 @@ describe('browser mode', () => {
     await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toMatch(/no longer has this document/);
     expect(await blocked.count()).toBe(1);
     await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).textContent()).toContain('an edit the service cannot take');
+    // The user gives the edit up, after a confirmation: the service no longer has the document, so it goes here too.
+    await notice.getByRole('button', { name: 'Discard my changes' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discard your unsent changes?' });
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => page.getByRole('tab', { name: /Transcript/ }).count(), { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => blocked.count(), { timeout: 20_000 }).toBe(0);
   });
 
   it('refuses a page opened without the per-run token', async () => {
