@@ -197,6 +197,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       engine!.kick();
       return r;
     },
+    'documents.discardUnsent': async ({ documentId }) => {
+      requireAccount();
+      const sessionId = cache.row(documentId)?.session_id;
+      const r = cache.discardUnsent(documentId);
+      emit('cache.changed', { documents: [documentId], ...(sessionId ? { sessions: [sessionId] } : {}) });
+      if (sessionId) opts.documentsChanged?.([sessionId]);
+      engine!.kick();
+      return r;
+    },
     'documents.merge': async ({ documentIds, outputFilename }) => {
       requireAccount();
       cache.queueMerge(documentIds, outputFilename);
@@ -230,15 +239,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       return engine!.state();
     },
     'sync.state': async () => engine!.state(),
-    'documents.discardUnsent': async ({ documentId }) => {
-      requireAccount();
-      const sessionId = cache.row(documentId)?.session_id;
-      const r = cache.discardUnsent(documentId);
-      emit('cache.changed', { documents: [documentId], ...(sessionId ? { sessions: [sessionId] } : {}) });
-      if (sessionId) opts.documentsChanged?.([sessionId]);
-      engine!.kick();
-      return r;
-    },
     'sync.retryBlocked': async ({ documentId }) => {
       requireAccount();
       cache.requeueBlocked(documentId);
