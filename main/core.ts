@@ -134,6 +134,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     return id;
   }
 
+  /** A local write: the UI hears of it, watch folders refresh their exports, and the outbox goes soon. */
+  function changedLocally(documents: string[], sessionId: string | undefined): void {
+    emit('cache.changed', { documents, ...(sessionId ? { sessions: [sessionId] } : {}) });
+    if (sessionId) opts.documentsChanged?.([sessionId]);
+    engine!.kick();
+  }
+
   const handlers: CoreHandlers = {
     'auth.state': async () => state(),
     'auth.login': async ({ username, password, rememberMe }) => {
@@ -183,27 +190,21 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     'documents.save': async ({ documentId, content, filename }) => {
       requireAccount();
       const rec = cache.saveDocument(documentId, content, filename);
-      emit('cache.changed', { documents: [documentId], sessions: [rec.session_id] });
-      opts.documentsChanged?.([rec.session_id]);
-      engine!.kick();
+      changedLocally([documentId], rec.session_id);
       return rec;
     },
     'documents.mutate': async ({ documentId, mutation }) => {
       requireAccount();
       const sessionId = cache.getDocument(documentId)?.session_id;
       const r = cache.mutate(documentId, mutation);
-      emit('cache.changed', { documents: [documentId, ...(r.documentId && r.documentId !== documentId ? [r.documentId] : [])] });
-      if (sessionId) opts.documentsChanged?.([sessionId]);
-      engine!.kick();
+      changedLocally([documentId, ...(r.documentId && r.documentId !== documentId ? [r.documentId] : [])], sessionId);
       return r;
     },
     'documents.discardUnsent': async ({ documentId }) => {
       requireAccount();
       const sessionId = cache.row(documentId)?.session_id;
       const r = cache.discardUnsent(documentId);
-      emit('cache.changed', { documents: [documentId], ...(sessionId ? { sessions: [sessionId] } : {}) });
-      if (sessionId) opts.documentsChanged?.([sessionId]);
-      engine!.kick();
+      changedLocally([documentId], sessionId);
       return r;
     },
     'documents.merge': async ({ documentIds, outputFilename }) => {

@@ -241,7 +241,7 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
         />
       </div>
       {record.unsent_reason ? (
-        <UnsentNotice record={{ ...record, unsent_reason: record.unsent_reason }} onDiscarded={(gone) => (gone ? (doc.discard(), onDeleted()) : void doc.reloadDroppingEdits())} />
+        <UnsentNotice documentId={record.id} filename={record.filename} reason={record.unsent_reason} onDiscarded={(gone) => (gone ? (doc.discard(), onDeleted()) : void doc.reloadDroppingEdits())} />
       ) : (
         record.local_state === 'conflict' && (
           <p className="notice warn" role="status">
