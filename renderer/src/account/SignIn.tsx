@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import type { AuthState } from '../../../common/ipc';
+import { call } from '../lib/bridge';
+import './account.css';
+
+export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s: AuthState) => void }) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(true);
+  const [code, setCode] = useState('');
+  const [needCode, setNeedCode] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(state.message ?? null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setMessage(null);
+    try {
+      const outcome = needCode ? await call('auth.loginMfa', { code }) : await call('auth.login', { username, password, rememberMe: remember });
+      if (outcome.status === 'signed-in') onSignedIn(outcome.state);
+      else if (outcome.status === 'mfa-required') setNeedCode(true);
+      else setMessage(outcome.message);
+    } catch (err) {
+      setMessage((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="signin">
+      <form className="card" onSubmit={submit} aria-label="Sign in">
+        <h1>S2T Desktop</h1>
+        <p className="muted">{state.mode === 'local' ? 'Sign in to the local speech-to-text service on this computer.' : `Sign in to ${state.serviceUrl}`}</p>
+        {!needCode ? (
+          <>
+            <label>
+              E-mail
+              <input name="username" type="email" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} autoFocus />
+            </label>
+            <label>
+              Password
+              <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Keep me signed in
+            </label>
+          </>
+        ) : (
+          <label>
+            Code from your authenticator app, or a backup code
+            <input name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+          </label>
+        )}
+        {message && <p className="error" role="alert">{message}</p>}
+        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : needCode ? 'Verify' : 'Sign in'}</button>
+        {state.mode === 'local' && !needCode && <p className="hint">Local demo account: demo@s2t.local / s2t-demo</p>}
+      </form>
+    </div>
+  );
+}

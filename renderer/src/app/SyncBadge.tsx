@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+import type { SyncState } from '../../../common/ipc';
+import { call, subscribe } from '../lib/bridge';
+
+const LABEL = { online: 'Online', offline: 'Offline — edits are kept and sent later', degraded: 'Service slow or failing' } as const;
+
+export function SyncBadge() {
+  const [state, setState] = useState<SyncState | null>(null);
+  useEffect(() => {
+    call('sync.state', {}).then(setState, () => {});
+    return subscribe('sync.state', setState);
+  }, []);
+  if (!state) return null;
+  return (
+    <span className="sync-status">
+      <button className={`sync ${state.connectivity}`} title="Sync now" onClick={() => call('sync.now', {}).then(setState, () => {})}>
+        <span className="dot" /> {LABEL[state.connectivity]}
+        {state.pending > 0 && <span className="pending">{state.pending} to send</span>}
+        {state.running && <span className="spinner" aria-label="syncing" />}
+      </button>
+      {state.blocked > 0 && (
+        // Kept changes the service refused or that kept failing: say so, and let the user send them again.
+        <button className="sync-blocked" title={state.lastError ?? undefined} onClick={() => call('sync.retryBlocked', {}).then(setState, () => {})}>
+          {state.blocked} not sent — retry
+        </button>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,151 @@
+import { useCallback, useMemo, useState } from 'react';
+import { addSpeaker, renameSpeaker } from '../../../common/transcript';
+import { CaptionRules } from './captions/CaptionRules';
+import { CaptionView } from './captions/CaptionView';
+import { useCaptionRules } from './captions/useCaptionRules';
+import { EditorNotices } from './EditorNotices';
+import { EditorToolbar } from './EditorToolbar';
+import { FindBar, NO_FIND } from './find/FindBar';
+import { useFind } from './find/useFind';
+import { cuePosition, transcriptPosition } from './playback';
+import { SpeakerBar } from './transcript/SpeakerBar';
+import { TranscriptView } from './transcript/TranscriptView';
+import { useEdit } from './useEdit';
+import { useEditableDocument } from './useEditableDocument';
+import { useEditorKeys } from './useEditorKeys';
+import { useFollowPlayback } from './useFollowPlayback';
+import { useCueActions, useSegmentActions } from './useRowActions';
+import './editor.css';
+
+export interface DocumentEditorProps {
+  documentId: string;
+  nowMs: number;
+  onSeek: (ms: number, play?: boolean) => void;
+  /** Another document of the session should open (a copy just made). */
+  onOpenDocument: (documentId: string) => void;
+  onDeleted: () => void;
+}
+
+/**
+ * Edits a transcript (segments of timed words) or captions (cues) in step with playback. Every
+ * change is one of common/transcript's pure operations applied to the whole content and pushed
+ * onto an undo history (useEdit); saving hands the content to the cache, which sends it when online.
+ */
+export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
+  const doc = useEditableDocument(documentId);
+  const { history, registerDraft } = doc;
+  const content = history.present;
+  const { edit, status, say } = useEdit(history);
+  const [cursor, setCursor] = useState<{ segmentId: string; word: number } | null>(null);
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+
+  // Where playback is, and keeping it in view.
+  const position = useMemo(() => (content?.kind === 'transcript' ? transcriptPosition(content, nowMs) : null), [content, nowMs]);
+  const currentCue = useMemo(() => (content?.kind === 'caption' ? cuePosition(content, nowMs) : -1), [content, nowMs]);
+  const followKey = position ? (position.segment < 0 ? null : `${position.segment}:${position.word}`) : currentCue < 0 ? null : String(currentCue);
+  const follow = useFollowPlayback(scroller, followKey);
+  const { resume: resumeFollowing, pause: pauseFollowing } = follow;
+  const seek = useCallback(
+    (ms: number, play?: boolean) => {
+      resumeFollowing();
+      onSeek(ms, play);
+    },
+    [onSeek, resumeFollowing],
+  );
+
+  const placeCursor = useCallback((segmentId: string, word: number) => setCursor({ segmentId, word }), []);
+  const clearCursor = useCallback(() => setCursor(null), []);
+  const segmentActions = useSegmentActions(edit, { seek, registerDraft }, placeCursor, clearCursor);
+  const cueActions = useCueActions(edit, { seek, registerDraft });
+  const rules = useCaptionRules(history, say);
+  const { find, setFind, matches, selectedMatch, step, replaceAll } = useFind(history, scroller, say, pauseFollowing);
+
+  const save = useCallback(async () => {
+    try {
+      if (await doc.save()) say('Saved. It is sent to the service when online.');
+      return true;
+    } catch (e) {
+      say((e as Error).message, true);
+      return false;
+    }
+  }, [doc, say]);
+  const undo = () => {
+    const label = history.undo();
+    if (label) say(`Undid ${label}.`);
+  };
+  const redo = () => {
+    const label = history.redo();
+    if (label) say(`Redid ${label}.`);
+  };
+  useEditorKeys({ save: () => void save(), undo, redo, find: () => setFind((f) => f ?? NO_FIND) });
+
+  if (doc.loadError) return <p className="error" role="alert">{doc.loadError}</p>;
+  if (doc.record === null) return <p className="muted">This document is not in the local cache.</p>;
+  if (!doc.record) return <div className="loading">Loading document…</div>;
+  if (!content) return <p className="muted">This document has no content in the local cache yet; it comes with the next sync.</p>;
+
+  const record = doc.record;
+  const summary = content.kind === 'transcript' ? content.summary : (record.body?.metadata as { summary?: string } | undefined)?.summary;
+  const gone = () => {
+    doc.discard();
+    onDeleted();
+  };
+
+  return (
+    <div className="editor">
+      <EditorToolbar
+        record={record}
+        history={history}
+        status={status}
+        isTranscript={content.kind === 'transcript'}
+        findOpen={find !== null}
+        onSave={save}
+        onUndo={undo}
+        onRedo={redo}
+        onToggleFind={() => setFind(find ? null : NO_FIND)}
+        menu={{
+          onEdit: edit,
+          onStatus: say,
+          onOpenDocument,
+          onMutated: (op) => {
+            if (op === 'delete') gone();
+            else if (op === 'clearText' || op === 'resetToOriginal') void doc.reloadDroppingEdits();
+          },
+        }}
+      />
+      <EditorNotices record={record} incoming={doc.incoming !== null} onAcceptIncoming={doc.acceptIncoming} onDiscarded={(isGone) => (isGone ? gone() : void doc.reloadDroppingEdits())} />
+      {content.kind === 'transcript' ? (
+        <SpeakerBar
+          speakers={content.speakers}
+          onRename={(id, name) => edit('rename speaker', (c) => renameSpeaker(c, id, name))}
+          onAdd={() => edit('add speaker', (c) => addSpeaker(c, `Speaker ${c.speakers.length + 1}`).content)}
+        />
+      ) : (
+        <CaptionRules profile={rules.profile} violations={rules.violations} cues={content.cues.length} onProfile={rules.setProfile} onFix={rules.fix} />
+      )}
+      {find && <FindBar state={find} count={matches.length} onChange={setFind} onStep={step} onReplaceAll={replaceAll} onClose={() => setFind(null)} />}
+      <div className="doc-scroll" ref={setScroller}>
+        {summary && (
+          <details className="summary">
+            <summary>Summary</summary>
+            <p>{summary}</p>
+          </details>
+        )}
+        {content.kind === 'transcript' ? (
+          <TranscriptView content={content} position={position!} cursor={cursor} matches={matches} selectedMatch={selectedMatch} actions={segmentActions} />
+        ) : (
+          <CaptionView content={content} currentCue={currentCue} violations={rules.violations} matches={matches} selectedMatch={selectedMatch} actions={cueActions} />
+        )}
+        {(content.kind === 'transcript' ? content.segments.length : content.cues.length) === 0 && <p className="muted">This document is empty.</p>}
+      </div>
+      {!follow.following && followKey !== null && (
+        <button type="button" className="follow" onClick={follow.resume}>
+          Follow playback
+        </button>
+      )}
+      <p className="shortcuts muted small">
+        <kbd>Space</kbd> or <kbd>K</kbd> play/pause · <kbd>J</kbd> <kbd>L</kbd> back/forward 5 s · click a word to go there · <kbd>Ctrl</kbd>+<kbd>S</kbd> save · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo
+      </p>
+    </div>
+  );
+}

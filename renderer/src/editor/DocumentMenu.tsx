@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import type { DocumentMutation, DocumentSummary } from '../../../common/ipc';
+import { shiftTimings, type DocumentContent } from '../../../common/transcript';
+import { call } from '../lib/bridge';
+import { ConfirmDialog, PromptDialog } from '../ui/Dialog';
+import { Menu, type MenuItem } from '../ui/Menu';
+import { ShareDialog } from './ShareDialog';
+
+type Action = 'finish' | 'rename' | 'copy' | 'share' | 'timecode' | 'shift' | 'summarize' | 'reset' | 'clear' | 'delete';
+
+const TIMECODE = /^\d{2}:\d{2}:\d{2}[:;]\d{2}$/;
+
+export interface DocumentMenuProps {
+  doc: DocumentSummary;
+  dirty: boolean;
+  /** A content edit that goes through undo/redo (shifting times is one). */
+  onEdit: (label: string, fn: (c: DocumentContent) => DocumentContent) => void;
+  onStatus: (message: string, isError?: boolean) => void;
+  onOpenDocument: (documentId: string) => void;
+  /** A mutation went through (the editor drops its edits after delete, clear and reset). */
+  onMutated: (op: DocumentMutation['op']) => void;
+}
+
+/**
+ * Everything done to the document as a whole, through documents.mutate. The ones that throw work
+ * away (reset, clear, delete) ask first; those the service computes (summary, reset, share) say
+ * that the result comes with the next sync.
+ */
+export function DocumentMenu({ doc, dirty, onEdit, onStatus, onOpenDocument, onMutated }: DocumentMenuProps) {
+  const [open, setOpen] = useState<Action | null>(null);
+  const close = () => setOpen(null);
+  const unsaved = dirty ? ' Your unsaved edits in this window are dropped too.' : '';
+
+  async function mutate(mutation: DocumentMutation, done: string): Promise<string | null> {
+    try {
+      const r = await call('documents.mutate', { documentId: doc.id, mutation });
+      onStatus(done);
+      onMutated(mutation.op);
+      return r.documentId;
+    } catch (e) {
+      onStatus((e as Error).message, true);
+      return null;
+    }
+  }
+
+  const items: MenuItem<Action>[] = [
+    { id: 'finish', label: doc.finished ? 'Mark as not finished' : 'Mark as finished' },
+    { id: 'rename', label: 'Rename…' },
+    { id: 'copy', label: 'Make a copy…' },
+    { id: 'share', label: 'Share link…' },
+    { id: 'timecode', label: 'Timecode offset…' },
+    { id: 'shift', label: 'Shift all times…' },
+    { id: 'summarize', label: 'Summarize' },
+    { id: 'reset', label: 'Reset to original…', danger: true, separated: true },
+    { id: 'clear', label: 'Clear text…', danger: true },
+    { id: 'delete', label: 'Delete…', danger: true },
+  ];
+
+  const choose = (id: Action) => {
+    if (id === 'finish') void mutate({ op: 'finalize', finished: !doc.finished }, doc.finished ? 'Marked as not finished.' : 'Marked as finished.');
+    else if (id === 'summarize') void mutate({ op: 'summarize' }, 'Summary requested: it appears here after the next sync.');
+    else setOpen(id);
+  };
+
+  return (
+    <>
+      <Menu label="Document" items={items} onChoose={choose} />
+      {open === 'rename' && (
+        <PromptDialog title="Rename document" label="Name" initial={doc.filename} confirmLabel="Rename" onClose={close} onSubmit={(filename) => void mutate({ op: 'rename', filename }, `Renamed to ${filename}.`)} />
+      )}
+      {open === 'copy' && (
+        <PromptDialog
+          title="Make a copy"
+          label="Name of the copy"
+          initial={`${doc.filename.replace(/(\.[^.]+)?$/, ' (copy)$1')}`}
+          confirmLabel="Make copy"
+          onClose={close}
+          onSubmit={(newFilename) =>
+            void mutate({ op: 'copy', newFilename }, `Copied as ${newFilename}.`).then((id) => id && id !== doc.id && onOpenDocument(id))
+          }
+        />
+      )}
+      {open === 'timecode' && (
+        <PromptDialog
+          title="Timecode offset"
+          label="Offset (HH:MM:SS:FF; ; before the frames for drop-frame)"
+          initial={doc.timecode_offset || '00:00:00:00'}
+          hint="Added to every time when exporting, for media that does not start at zero."
+          confirmLabel="Set offset"
+          check={(v) => (TIMECODE.test(v) ? null : 'Write it as HH:MM:SS:FF, for example 10:00:00:00.')}
+          onClose={close}
+          onSubmit={(timecodeOffset) => void mutate({ op: 'setTimecodeOffset', timecodeOffset }, `Timecode offset set to ${timecodeOffset}.`)}
+        />
+      )}
+      {open === 'shift' && (
+        <PromptDialog
+          title="Shift all times"
+          label="Seconds (negative moves earlier)"
+          initial="0.5"
+          hint="Moves every segment, word and cue; nothing goes below zero. Undo takes it back."
+          confirmLabel="Shift"
+          check={(v) => (/^[-+]?\d+(\.\d{1,3})?$/.test(v) ? null : 'A number of seconds, like 1.5 or -0.25.')}
+          onClose={close}
+          onSubmit={(v) => onEdit(`shift times by ${v} s`, (c) => shiftTimings(c, Math.round(Number(v) * 1000)))}
+        />
+      )}
+      {open === 'share' && <ShareDialog documentId={doc.id} onClose={close} onStatus={onStatus} />}
+      {open === 'reset' && (
+        <ConfirmDialog
+          title="Reset to original?"
+          message={`Every edit to “${doc.filename}” goes back to what the speech engine first made.${unsaved}`}
+          confirmLabel="Reset"
+          danger
+          onClose={close}
+          onConfirm={() => void mutate({ op: 'resetToOriginal' }, 'Reset requested: the original text comes back with the next sync.')}
+        />
+      )}
+      {open === 'clear' && (
+        <ConfirmDialog
+          title="Clear the text?"
+          message={`Every word of “${doc.filename}” is removed; the segment and cue times stay, ready to type into.${unsaved}`}
+          confirmLabel="Clear text"
+          danger
+          onClose={close}
+          onConfirm={() => void mutate({ op: 'clearText' }, 'Text cleared.')}
+        />
+      )}
+      {open === 'delete' && (
+        <ConfirmDialog
+          title="Delete this document?"
+          message={`“${doc.filename}” is deleted here and on the service.${unsaved}`}
+          confirmLabel="Delete"
+          danger
+          onClose={close}
+          onConfirm={() => void mutate({ op: 'delete' }, 'Document deleted.')}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,169 @@
+import { memo, useId, useRef, useState } from 'react';
+import type { CaptionViolation, Cue } from '../../../../common/transcript';
+import { cueTimeProblem } from './cueTiming';
+import { parseClock, preciseClock } from '../../lib/format';
+import { useDraft } from '../../lib/useDraft';
+
+export interface CueActions {
+  seek(ms: number, play?: boolean): void;
+  setLines(cueId: string, lines: string[]): void;
+  setTimes(cueId: string, start: number, end: number): void;
+  /** Split at a character offset of the text, after taking `lines` as the cue's text. */
+  split(cueId: string, atChar: number, lines: string[]): void;
+  mergeWithNext(cueId: string): void;
+  registerDraft(flush: (() => void) | null): void;
+}
+
+interface Props {
+  cue: Cue;
+  index: number;
+  /** Neighbours' times, for refusing an overlap; null at either end. */
+  prevEnd: number | null;
+  nextStart: number | null;
+  current: boolean;
+  found: boolean;
+  foundHere: boolean;
+  violations: CaptionViolation[] | null;
+  actions: CueActions;
+}
+
+/** Violation messages read "cue 3: reads at …"; the row already says which cue. */
+function ruleText(v: CaptionViolation): string {
+  const text = v.message.replace(/^cue \d+: /, '');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** One caption cue: its times (checked before they are taken), its lines, its rule problems. */
+export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, current, found, foundHere, violations, actions }: Props) {
+  const n = index + 1;
+  const [timeProblem, setTimeProblem] = useState<string | null>(null);
+  const problemId = useId();
+  const rulesId = useId();
+  const text = useCueDraft(cue, actions);
+
+  const commitTime = (which: 'start' | 'end', typed: string): boolean => {
+    const ms = parseClock(typed);
+    if (ms === null) {
+      setTimeProblem('Write a time like 0:03.250 (minutes:seconds.milliseconds).');
+      return false;
+    }
+    const start = which === 'start' ? ms : cue.start_ms;
+    const end = which === 'end' ? ms : cue.end_ms;
+    const why = cueTimeProblem(start, end, prevEnd, nextStart);
+    setTimeProblem(why);
+    if (why) return false;
+    if (start !== cue.start_ms || end !== cue.end_ms) actions.setTimes(cue.id, start, end);
+    return true;
+  };
+
+  return (
+    <li className={`cue${current ? ' current' : ''}${found ? ' found' : ''}${foundHere ? ' found-here' : ''}`} data-item={cue.id}>
+      <div className="cue-side">
+        <div className="cue-times">
+          <button type="button" className="play-cue" aria-label={`Play cue ${n}`} title="Play this cue" onClick={() => actions.seek(cue.start_ms, true)}>
+            <span aria-hidden="true">▶</span>
+          </button>
+          <TimeField label={`Start of cue ${n}`} ms={cue.start_ms} invalid={timeProblem !== null} describedBy={problemId} onCommit={(t) => commitTime('start', t)} onReset={() => setTimeProblem(null)} />
+          <span className="muted" aria-hidden="true">→</span>
+          <TimeField label={`End of cue ${n}`} ms={cue.end_ms} invalid={timeProblem !== null} describedBy={problemId} onCommit={(t) => commitTime('end', t)} onReset={() => setTimeProblem(null)} />
+        </div>
+        {timeProblem && <p id={problemId} className="error small time-problem" role="alert">{timeProblem}</p>}
+        <div className="row-actions">
+          <button
+            type="button"
+            // Keep the caret where it is: the split happens there.
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={text.split}
+          >
+            Split at cursor
+          </button>
+          {nextStart !== null && (
+            <button type="button" onClick={() => actions.mergeWithNext(cue.id)}>
+              Merge with next
+            </button>
+          )}
+        </div>
+      </div>
+      <div className="cue-body">
+        <textarea aria-label={`Text of cue ${n}`} aria-describedby={violations ? rulesId : undefined} rows={Math.max(1, text.draft.split('\n').length)} {...text.props} />
+        {violations && (
+          <ul id={rulesId} className="violations" aria-label={`Rule problems in cue ${n}`}>
+            {violations.map((v, k) => (
+              <li key={k} className={`rule ${v.rule}`}>{ruleText(v)}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </li>
+  );
+});
+
+/** A cue time as text: typed freely, checked on Enter or leaving the field, Escape puts it back. */
+function TimeField({ label, ms, invalid, describedBy, onCommit, onReset }: { label: string; ms: number; invalid: boolean; describedBy: string; onCommit: (text: string) => boolean; onReset: () => void }) {
+  // Undo, redo or a split moved the time: show the new one.
+  const [text, setText] = useDraft(preciseClock(ms));
+  const changed = text !== preciseClock(ms);
+  return (
+    <input
+      className="time-field"
+      aria-label={label}
+      aria-invalid={invalid && changed}
+      aria-describedby={invalid ? describedBy : undefined}
+      value={text}
+      size={10}
+      inputMode="decimal"
+      onChange={(e) => setText(e.target.value)}
+      onBlur={() => changed && onCommit(text)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          if (onCommit(text)) e.currentTarget.blur();
+        } else if (e.key === 'Escape') {
+          setText(preciseClock(ms));
+          onReset();
+        } else return;
+        e.preventDefault();
+        e.stopPropagation();
+      }}
+    />
+  );
+}
+
+/**
+ * The cue's lines as typed in its textarea (one line a row): kept on leaving it, Escape puts them
+ * back, and split() cuts at the caret, taking the typed text first.
+ */
+function useCueDraft(cue: Cue, actions: CueActions) {
+  const committed = cue.lines.join('\n');
+  const [draft, setDraft] = useDraft(committed);
+  const caret = useRef<number | null>(null);
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
+
+  const linesOf = (text: string) => text.replace(/\n+$/, '').split('\n');
+  const commit = useRef(() => {});
+  commit.current = () => {
+    if (draftRef.current !== committed) actions.setLines(cue.id, linesOf(draftRef.current));
+  };
+
+  return {
+    draft,
+    split: () => actions.split(cue.id, caret.current ?? -1, linesOf(draftRef.current)),
+    props: {
+      value: draft,
+      onChange: (e: React.ChangeEvent<HTMLTextAreaElement>) => setDraft(e.target.value),
+      // While typing, Ctrl+S must save this draft too: hand the editor a way to commit it.
+      onFocus: () => actions.registerDraft(() => commit.current()),
+      onBlur: () => {
+        actions.registerDraft(null);
+        commit.current();
+      },
+      onSelect: (e: React.SyntheticEvent<HTMLTextAreaElement>) => void (caret.current = e.currentTarget.selectionStart),
+      onKeyDown: (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
+        if (e.key !== 'Escape') return;
+        setDraft(committed);
+        e.preventDefault();
+        e.stopPropagation();
+      },
+    },
+  };
+}

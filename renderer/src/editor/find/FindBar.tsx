@@ -1,0 +1,65 @@
+import { useEffect, useId, useRef } from 'react';
+import type { FindOptions } from '../../../../common/transcript';
+import './find.css';
+
+export interface FindState extends Required<FindOptions> {
+  query: string;
+  replacement: string;
+  /** Which match is selected, for Previous / Next. */
+  at: number;
+}
+
+export const NO_FIND: FindState = { query: '', replacement: '', caseSensitive: false, wholeWord: false, at: 0 };
+
+/**
+ * Find and replace within the open document. Matching and replacing are common/transcript's
+ * findText and replaceText; this bar only holds the query and shows how many places it found.
+ */
+export function FindBar(props: { state: FindState; count: number; onChange: (next: FindState) => void; onStep: (delta: number) => void; onReplaceAll: () => void; onClose: () => void }) {
+  const { state, count, onChange } = props;
+  const input = useRef<HTMLInputElement>(null);
+  const countId = useId();
+  useEffect(() => input.current?.focus(), []);
+  const set = (patch: Partial<FindState>) => onChange({ ...state, ...patch, at: 0 });
+  const summary = !state.query ? '' : count === 0 ? 'Not found' : `${count} found${count > 1 ? ` · ${state.at + 1} of ${count}` : ''}`;
+
+  return (
+    <div role="search" className="find-bar" aria-label="Find and replace">
+      <input
+        ref={input}
+        type="search"
+        aria-label="Find"
+        aria-describedby={countId}
+        placeholder="Find"
+        value={state.query}
+        onChange={(e) => set({ query: e.target.value })}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') props.onStep(e.shiftKey ? -1 : 1);
+          else if (e.key === 'Escape') props.onClose();
+          else return;
+          e.preventDefault();
+        }}
+      />
+      <span id={countId} className="find-count muted" role="status">{summary}</span>
+      <button type="button" className="icon" aria-label="Previous match" title="Previous match (Shift+Enter)" disabled={count < 2} onClick={() => props.onStep(-1)}><span aria-hidden="true">↑</span></button>
+      <button type="button" className="icon" aria-label="Next match" title="Next match (Enter)" disabled={count < 2} onClick={() => props.onStep(1)}><span aria-hidden="true">↓</span></button>
+      <label className="check"><input type="checkbox" checked={state.wholeWord} onChange={(e) => set({ wholeWord: e.target.checked })} /> Whole words</label>
+      <label className="check"><input type="checkbox" checked={state.caseSensitive} onChange={(e) => set({ caseSensitive: e.target.checked })} /> Match case</label>
+      <input
+        type="text"
+        aria-label="Replace with"
+        placeholder="Replace with"
+        value={state.replacement}
+        onChange={(e) => onChange({ ...state, replacement: e.target.value })}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') props.onClose();
+          else if (e.key === 'Enter' && count > 0) props.onReplaceAll();
+          else return;
+          e.preventDefault();
+        }}
+      />
+      <button type="button" disabled={count === 0} onClick={props.onReplaceAll}>Replace all</button>
+      <button type="button" className="icon" aria-label="Close find" title="Close (Escape)" onClick={props.onClose}><span aria-hidden="true">×</span></button>
+    </div>
+  );
+}

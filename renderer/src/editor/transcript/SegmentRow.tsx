@@ -1,0 +1,174 @@
+import { Fragment, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { segmentText, type Segment, type Speaker } from '../../../../common/transcript';
+import { commandKey } from '../../lib/keys';
+import { clock } from '../../lib/format';
+
+/** What a segment row can ask of the editor; one stable object, so rows re-render only when their own data changes. */
+export interface SegmentActions {
+  seek(ms: number, play?: boolean): void;
+  /** The word a split would happen before (the "cursor" when not typing). */
+  placeCursor(segmentId: string, word: number): void;
+  setText(segmentId: string, text: string): void;
+  /** Split before word `atWord`, after taking `text` as the segment's text when given. */
+  split(segmentId: string, atWord: number, text?: string): void;
+  mergeWithNext(segmentId: string): void;
+  assignSpeaker(segmentId: string, speakerId: string | null): void;
+  /** The row being typed in hands over how to commit its draft (for Ctrl+S), or null when done. */
+  registerDraft(flush: (() => void) | null): void;
+}
+
+interface Props {
+  segment: Segment;
+  index: number;
+  isLast: boolean;
+  speakers: Speaker[];
+  current: boolean;
+  /** The playing word, or -1. */
+  nowWord: number;
+  /** The word clicked last in this row, or -1. */
+  cursorWord: number;
+  /** Words inside find matches (null: none). */
+  foundWords: ReadonlySet<number> | null;
+  /** Whether the selected find match is in this row. */
+  foundHere: boolean;
+  actions: SegmentActions;
+}
+
+/** Character offset where word `i` starts in the segment's text (words joined by single spaces). */
+function wordOffset(segment: Segment, i: number): number {
+  let at = 0;
+  for (let k = 0; k < i; k++) at += segment.words[k].text.length + 1;
+  return at;
+}
+
+/** How many whole words lie before the caret; a caret inside a word counts that word as after it. */
+function wordsBefore(text: string, caret: number): number {
+  const head = text.slice(0, caret);
+  const count = head.split(/\s+/u).filter(Boolean).length;
+  const insideWord = /\S$/u.test(head) && /^\S/u.test(text.slice(caret));
+  return count - (insideWord ? 1 : 0);
+}
+
+/** One transcript segment: its time, speaker, words lit in step with playback, and its edits. */
+export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, speakers, current, nowWord, cursorWord, foundWords, foundHere, actions }: Props) {
+  const [editing, setEditing] = useState<{ caret: number } | null>(null);
+  const n = index + 1;
+  const splitWord = cursorWord > 0 ? segment.words[cursorWord]?.text : undefined;
+
+  return (
+    <li className={`segment${current ? ' current' : ''}${foundHere ? ' found-here' : ''}`} data-item={segment.id}>
+      <div className="seg-meta">
+        <button type="button" className="time" aria-label={`Play from ${clock(segment.start_ms)}`} onClick={() => actions.seek(segment.start_ms, true)}>
+          {clock(segment.start_ms)}
+        </button>
+        {speakers.length > 0 && (
+          <select className="speaker-select" aria-label={`Speaker of segment ${n}`} value={segment.speaker_id ?? ''} onChange={(e) => actions.assignSpeaker(segment.id, e.target.value || null)}>
+            <option value="">No speaker</option>
+            {speakers.map((s) => (
+              <option key={s.id} value={s.id}>{s.name || '(unnamed)'}</option>
+            ))}
+          </select>
+        )}
+      </div>
+      <div className="seg-body">
+        {editing ? (
+          <SegmentTextEditor segment={segment} caret={editing.caret} actions={actions} onDone={() => setEditing(null)} />
+        ) : (
+          <p className="seg-text" title="Click a word to go there; double-click to edit" onDoubleClick={(e) => {
+            const w = (e.target as HTMLElement).closest<HTMLElement>('[data-word]');
+            setEditing({ caret: w ? wordOffset(segment, Number(w.dataset.word)) : segmentText(segment).length });
+          }}>
+            {segment.words.length === 0 && <span className="muted">(empty)</span>}
+            {segment.words.map((w, i) => (
+              <Fragment key={i}>
+                <span
+                  data-word={i}
+                  data-start={w.start_ms}
+                  data-end={w.end_ms}
+                  aria-current={i === nowWord ? 'time' : undefined}
+                  className={`word${i === nowWord ? ' now' : ''}${i === cursorWord ? ' cursor' : ''}${foundWords?.has(i) ? ' found' : ''}${w.confidence < 0.5 ? ' unsure' : ''}`}
+                  onClick={() => {
+                    actions.seek(w.start_ms);
+                    actions.placeCursor(segment.id, i);
+                  }}
+                >
+                  {w.text}
+                </span>
+                {/* The space stays outside the word, so its highlight and underline end with the word. */}
+                {' '}
+              </Fragment>
+            ))}
+          </p>
+        )}
+        {!editing && (
+          <div className="row-actions">
+            <button type="button" onClick={() => setEditing({ caret: segmentText(segment).length })} aria-label={`Edit text of segment ${n}`}>Edit</button>
+            {splitWord !== undefined && (
+              <button type="button" onClick={() => actions.split(segment.id, cursorWord)}>Split before “{splitWord}”</button>
+            )}
+            {!isLast && <button type="button" onClick={() => actions.mergeWithNext(segment.id)}>Merge with next</button>}
+          </div>
+        )}
+      </div>
+    </li>
+  );
+});
+
+/**
+ * The segment's text in a textarea. Enter or leaving the field keeps the edit (word timings are
+ * re-aligned by replaceSegmentText), Escape drops it, Shift+Enter splits at the caret.
+ */
+function SegmentTextEditor({ segment, caret, actions, onDone }: { segment: Segment; caret: number; actions: SegmentActions; onDone: () => void }) {
+  const original = segmentText(segment);
+  const [draft, setDraft] = useState(original);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const finished = useRef(false);
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
+
+  useLayoutEffect(() => {
+    box.current?.focus();
+    box.current?.setSelectionRange(caret, caret);
+  }, [caret]);
+
+  // While typing, Ctrl+S must save this draft too: hand the editor a way to commit it.
+  useEffect(() => {
+    actions.registerDraft(() => {
+      if (draftRef.current !== segmentText(segment)) actions.setText(segment.id, draftRef.current);
+    });
+    return () => actions.registerDraft(null);
+  }, [actions, segment]);
+
+  const finish = (keep: boolean) => {
+    if (finished.current) return;
+    finished.current = true;
+    if (keep && draftRef.current !== original) actions.setText(segment.id, draftRef.current);
+    onDone();
+  };
+
+  return (
+    <>
+      <textarea
+        ref={box}
+        className="seg-text"
+        aria-label="Segment text"
+        aria-describedby={`hint-${segment.id}`}
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={() => finish(true)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') finish(false);
+          else if (e.key === 'Enter' && e.shiftKey) {
+            finished.current = true;
+            actions.split(segment.id, wordsBefore(draft, e.currentTarget.selectionStart), draft);
+            onDone();
+          } else if (e.key === 'Enter' && !commandKey(e)) finish(true);
+          else return;
+          e.preventDefault();
+          e.stopPropagation();
+        }}
+      />
+      <p id={`hint-${segment.id}`} className="muted small edit-hint">Enter keeps · Escape cancels · Shift+Enter splits at the cursor</p>
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * How the renderer reaches main: window.s2t from the Electron preload, or, in browser mode, the
+ * same contract over the web bridge's WebSocket. Nothing else in the renderer talks to main.
+ */
+import {
+  BRIDGE_PATH,
+  TOKEN_PROTOCOL_PREFIX,
+  type ArgsOf,
+  type BridgeFrame,
+  type ChannelName,
+  type EventName,
+  type EventPayload,
+  type IpcReply,
+  type ResultOf,
+  type S2tBridge,
+} from '../../../common/ipc';
+
+declare global {
+  interface Window {
+    s2t?: S2tBridge;
+  }
+}
+
+export class BridgeError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const TOKEN_KEY = 's2t.bridge.token';
+
+/** Takes the per-run token from the URL fragment once, then keeps it for reloads of this tab only. */
+function bridgeToken(): string | null {
+  const m = /token=([\w-]+)/.exec(location.hash);
+  if (m) {
+    sessionStorage.setItem(TOKEN_KEY, m[1]);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+/** Without the token nothing can be reached: every call answers why, and no event ever comes. */
+function tokenlessBridge(): S2tBridge {
+  const error = { code: 'NO_TOKEN', message: 'This page needs the address printed by S2T Desktop (it carries a one-time token).' };
+  return { invoke: async () => ({ ok: false, error }), on: () => () => {} };
+}
+
+function webBridge(): S2tBridge {
+  const token = bridgeToken();
+  if (!token) return tokenlessBridge();
+  const pending = new Map<number, (reply: IpcReply<ChannelName>) => void>();
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  let nextId = 1;
+  let socket: WebSocket | null = null;
+  let ready: Promise<WebSocket> | null = null;
+  let retryMs = 250;
+
+  const connect = (): Promise<WebSocket> => {
+    if (ready) return ready;
+    ready = new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://${location.host}${BRIDGE_PATH}`, [TOKEN_PROTOCOL_PREFIX + token]);
+      ws.onopen = () => {
+        socket = ws;
+        retryMs = 250;
+        resolve(ws);
+      };
+      ws.onmessage = (ev) => {
+        const frame = JSON.parse(String(ev.data)) as BridgeFrame;
+        if ('id' in frame) {
+          pending.get(frame.id)?.(frame.reply as IpcReply<ChannelName>);
+          pending.delete(frame.id);
+        } else {
+          listeners.get(frame.event)?.forEach((l) => l(frame.payload));
+        }
+      };
+      ws.onclose = () => {
+        socket = null;
+        ready = null;
+        for (const settle of pending.values()) settle({ ok: false, error: { code: 'DISCONNECTED', message: 'lost the connection to S2T Desktop' } });
+        pending.clear();
+        reject(new BridgeError('DISCONNECTED', 'cannot reach S2T Desktop'));
+        // Reconnect quietly so events resume when the app is back.
+        setTimeout(() => void connect().catch(() => {}), (retryMs = Math.min(retryMs * 2, 5000)));
+      };
+    });
+    return ready;
+  };
+  void connect().catch(() => {});
+
+  return {
+    async invoke(channel, args) {
+      const ws = socket ?? (await connect());
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve as (r: IpcReply<ChannelName>) => void);
+        ws.send(JSON.stringify({ id, channel, args }));
+      });
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (payload: unknown) => void);
+      listeners.set(event, set);
+      return () => set.delete(listener as (payload: unknown) => void);
+    },
+  };
+}
+
+let bridge: S2tBridge | null = null;
+export function getBridge(): S2tBridge {
+  return (bridge ??= window.s2t ?? webBridge());
+}
+
+/** Calls a channel and returns its value, or throws a BridgeError with the message to show. */
+export async function call<C extends ChannelName>(channel: C, args: ArgsOf<C>): Promise<ResultOf<C>> {
+  const reply = await getBridge().invoke(channel, args);
+  if (!reply.ok) throw new BridgeError(reply.error.code, reply.error.message);
+  return reply.value;
+}
+
+export function subscribe<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+  return getBridge().on(event, listener);
+}

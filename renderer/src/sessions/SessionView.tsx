@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import { DocumentEditor } from '../editor/DocumentEditor';
+import { clock } from '../lib/format';
+import { SKIP_MS, usePlaybackKeys, usePlayer, type Player } from './usePlayer';
+import { useChannel } from '../lib/useChannel';
+import './sessions.css';
+
+/** Where to go when the session opens from a search hit: which document, and which moment. */
+export interface Jump {
+  sessionId: string;
+  documentId: string;
+  timeMs: number | null;
+  /** Tells two jumps to the same place apart, so a second click on a hit still jumps. */
+  seq: number;
+}
+
+export function SessionView({ sessionId, jump }: { sessionId: string; jump?: Jump | null }) {
+  const detail = useChannel('sessions.get', { sessionId }, (c) => !c.sessions || c.sessions.includes(sessionId));
+  const media = useChannel('media.url', { sessionId });
+  const [docId, setDocId] = useState<string | null>(null);
+  const player = usePlayer();
+  const { seek } = player;
+  usePlaybackKeys(player);
+
+  // A search hit opens its document at its moment (App keys this view by session, so it starts fresh).
+  useEffect(() => {
+    if (!jump || jump.sessionId !== sessionId) return;
+    setDocId(jump.documentId);
+    if (jump.timeMs !== null) seek(jump.timeMs);
+  }, [jump, sessionId, seek]);
+
+  const docs = detail.value?.documents ?? [];
+  const current = docs.some((d) => d.id === docId) ? docId : (docs[0]?.id ?? null);
+  const session = detail.value?.session;
+
+  if (detail.error) return <p className="error" role="alert">{detail.error}</p>;
+  if (!detail.value) return detail.loading ? <div className="loading">Loading…</div> : <p className="muted">This session is not in the local cache.</p>;
+
+  return (
+    <section className="session-view" aria-label={session?.filename}>
+      <div className="session-head">
+        <h2>{session?.filename || '(untitled)'}</h2>
+        <span className={`status ${session?.status ?? ''}`}>{session?.status}</span>
+        <span className="muted">{session?.language} · {clock((session?.duration ?? 0) * 1000)}</span>
+        {session?.error && <p className="error">{session.error}</p>}
+      </div>
+      {media.value?.url ? (
+        <MediaBar key={media.value.url} player={player} url={media.value.url} isVideo={session?.media_type.startsWith('video') ?? false} />
+      ) : (
+        <p className="muted small">No playable media is kept for this session (or you are offline).</p>
+      )}
+      <nav className="tabs" role="tablist" aria-label="Documents">
+        {docs.map((d) => (
+          <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => setDocId(d.id)}>
+            {d.type === 'caption' ? 'Captions' : 'Transcript'} · {d.filename}
+            {d.unsent_reason ? (
+              <span className="badge warn">not sent</span>
+            ) : (
+              d.local_state !== 'synced' && <span className={`badge ${d.local_state === 'conflict' ? 'warn' : ''}`}>{d.local_state}</span>
+            )}
+          </button>
+        ))}
+      </nav>
+      {current ? (
+        <DocumentEditor key={current} documentId={current} nowMs={player.nowMs} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
+      ) : (
+        <p className="muted">No documents yet{session?.status && session.status !== 'completed' ? `: the session is ${session.status}` : ''}.</p>
+      )}
+    </section>
+  );
+}
+
+/** The media element with skip buttons beside it (the keys do the same: J and L). */
+function MediaBar({ player, url, isVideo }: { player: Player; url: string; isVideo: boolean }) {
+  const props = { ref: player.ref, src: url, controls: true, preload: 'metadata', ...player.mediaEvents };
+  return (
+    <div className={`media-bar${isVideo ? ' has-video' : ''}`}>
+      {isVideo ? <video className="player video" {...props} ref={props.ref as React.RefObject<HTMLVideoElement>} /> : <audio className="player" {...props} ref={props.ref as React.RefObject<HTMLAudioElement>} />}
+      <div className="skips">
+        <button type="button" className="icon" aria-label={`Back ${SKIP_MS / 1000} seconds`} title="Back 5 s (J)" onClick={() => player.skip(-SKIP_MS)}>
+          −5
+        </button>
+        <button type="button" className="icon" aria-label={`Forward ${SKIP_MS / 1000} seconds`} title="Forward 5 s (L)" onClick={() => player.skip(SKIP_MS)}>
+          +5
+        </button>
+      </div>
+    </div>
+  );
+}

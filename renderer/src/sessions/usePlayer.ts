@@ -1,0 +1,118 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { commandKey, isTypingTarget, modalOpen } from '../lib/keys';
+
+/** How far J / L and the arrow keys jump. */
+export const SKIP_MS = 5000;
+
+export interface Player {
+  /** Attach to the <audio> or <video> element. */
+  ref: React.RefObject<HTMLMediaElement | null>;
+  /** Where playback is, in milliseconds; follows the media element, or the last seek without one. */
+  nowMs: number;
+  playing: boolean;
+  /** Event props for the media element. */
+  mediaEvents: {
+    onTimeUpdate: () => void;
+    onSeeked: () => void;
+    onPlay: () => void;
+    onPause: () => void;
+    onEnded: () => void;
+    onLoadedMetadata: () => void;
+  };
+  seek(ms: number, play?: boolean): void;
+  toggle(): void;
+  skip(deltaMs: number): void;
+}
+
+/**
+ * The media element as editing needs it: the time read every animation frame while playing
+ * (timeupdate alone comes only about four times a second, too coarse to follow words), and seeks
+ * that work before the media has loaded or when there is none.
+ */
+export function usePlayer(): Player {
+  const ref = useRef<HTMLMediaElement | null>(null);
+  const [nowMs, setNowMs] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const pendingSeek = useRef<number | null>(null);
+
+  const read = useCallback(() => {
+    const el = ref.current;
+    if (el) setNowMs(Math.round(el.currentTime * 1000));
+  }, []);
+
+  useEffect(() => {
+    if (!playing) return;
+    let frame = 0;
+    const tick = () => {
+      read();
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }, [playing, read]);
+
+  const seek = useCallback((ms: number, play = false) => {
+    const at = Math.max(0, ms);
+    setNowMs(at);
+    const el = ref.current;
+    // Before the media has loaded (or before its element exists) the seek waits for it.
+    if (!el || el.readyState === 0) pendingSeek.current = at;
+    else el.currentTime = at / 1000;
+    if (play) void el?.play().catch(() => {});
+  }, []);
+
+  const toggle = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    if (el.paused) void el.play().catch(() => {});
+    else el.pause();
+  }, []);
+
+  const skip = useCallback((deltaMs: number) => {
+    const el = ref.current;
+    if (!el) return;
+    const duration = Number.isFinite(el.duration) ? el.duration * 1000 : Infinity;
+    seek(Math.min(duration, el.currentTime * 1000 + deltaMs));
+  }, [seek]);
+
+  const mediaEvents = {
+    onTimeUpdate: read,
+    onSeeked: read,
+    onPlay: () => setPlaying(true),
+    onPause: () => {
+      setPlaying(false);
+      read();
+    },
+    onEnded: () => setPlaying(false),
+    onLoadedMetadata: () => {
+      // A seek asked for before the media loaded (a search hit opened the session) lands now.
+      const el = ref.current;
+      if (el && pendingSeek.current !== null) el.currentTime = pendingSeek.current / 1000;
+      pendingSeek.current = null;
+    },
+  };
+
+  return { ref, nowMs, playing, mediaEvents, seek, toggle, skip };
+}
+
+/**
+ * Space or K plays and pauses, J / L or the arrow keys skip back and forward; none of them fires
+ * while typing (Space on a focused button keeps pressing that button).
+ */
+export function usePlaybackKeys(player: Pick<Player, 'toggle' | 'skip'>): void {
+  const { toggle, skip } = player;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || commandKey(e) || e.altKey || modalOpen() || isTypingTarget(e.target)) return;
+      const onButton = e.target instanceof Element && e.target.closest('button, [role="menuitem"], a') !== null;
+      let handled = true;
+      if ((e.key === ' ' && !onButton) || e.key === 'k' || e.key === 'K') toggle();
+      else if (e.key === 'j' || e.key === 'J' || e.key === 'ArrowLeft') skip(-SKIP_MS);
+      else if (e.key === 'l' || e.key === 'L' || e.key === 'ArrowRight') skip(SKIP_MS);
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [toggle, skip]);
+}

@@ -1,0 +1,41 @@
+import { useEffect, useState } from 'react';
+import type { WatchState } from '../../../common/ipc';
+import { AddWatchFolder } from './AddWatchFolder';
+import { call } from '../lib/bridge';
+import { WatchFolderCard } from './WatchFolderCard';
+import './watch.css';
+
+/** The watch-folders panel: add folders, pause and resume them (or everything), follow their items. */
+export function WatchFolders() {
+  const [state, setState] = useState<WatchState | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const reload = () => call('watch.state', {}).then(setState, (e: Error) => setError(e.message));
+  useEffect(() => void reload(), []);
+
+  const pauseAll = (paused: boolean) => call('watch.pause', { paused }).then(setState, (e: Error) => setError(e.message));
+
+  return (
+    <section className="watch" aria-label="Watch folders">
+      <div className="watch-head">
+        <h2>Watch folders</h2>
+        <span className="muted small">Media dropped into these folders is transcribed once, and the files you choose are written beside it.</span>
+        {state && state.folders.length > 0 && <button onClick={() => pauseAll(!state.paused)}>{state.paused ? 'Resume all' : 'Pause all'}</button>}
+      </div>
+      <AddWatchFolder onAdded={() => void reload()} />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {state?.folders.length === 0 && <p className="muted empty-list">No watched folders yet.</p>}
+      <div className="watch-folders" role="list" aria-label="Watched folders">
+        {state?.folders.map((f) => (
+          <div role="listitem" key={f.id}>
+            <WatchFolderCard folder={f} globallyPaused={state.paused} onState={setState} />
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
