@@ -17,6 +17,7 @@ import { TUS_PATH } from '../../common/api';
 import { authenticate, type UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { plainError } from '../http/errors';
+import { rateLimiter } from '../http/rate-limit';
 import { sanitizeFilename, tusDir } from '../media/paths';
 import { sniffFile } from '../media/sniff';
 
@@ -83,6 +84,19 @@ function parseChecksum(header: string | string[] | undefined): RequestScope['che
   return { algorithm: m[1], expected: Buffer.from(m[2], 'base64') };
 }
 
+/**
+ * The upload id of a tus request, from the path alone: `${TUS_PATH}/<id>` with one segment of
+ * the shape the store names files. The ownership check and the store both use this, so no part of
+ * the URL (a query string, an encoded slash) can make them see two different uploads.
+ */
+export function tusFileId(url: string): string | undefined {
+  // Fastify's req.url is a path; @tus/server hands its hook a whole URL.
+  const path = url.startsWith('/') ? url.split('?')[0] : URL.canParse(url) ? new URL(url).pathname : '';
+  if (!path.startsWith(`${TUS_PATH}/`)) return undefined;
+  const id = path.slice(TUS_PATH.length + 1).replace(/\/$/, '');
+  return /^[A-Za-z0-9_-]{1,128}$/.test(id) ? id : undefined;
+}
+
 export interface TusMount {
   server: Server;
   cleanUpExpired(): Promise<number>;
@@ -96,6 +110,8 @@ export function mountTus(app: FastifyInstance, ctx: ServiceContext): TusMount {
     datastore: store,
     maxSize: TUS_MAX_SIZE,
     respectForwardedHeaders: false,
+    // Never the library's own reading of req.url (its last segment includes the query string).
+    getFileIdFromRequest: (req) => tusFileId(req.url ?? ''),
     async onUploadCreate(_req, upload) {
       const s = scope.getStore();
       if (!s) throw { status_code: 401, body: 'unauthenticated\n' };
@@ -116,14 +132,29 @@ export function mountTus(app: FastifyInstance, ctx: ServiceContext): TusMount {
   });
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const principal = req.method === 'OPTIONS' ? null : ((await authenticate(ctx, 'bearer', req)) as UserPrincipal);
-    const id = (req.params as { id?: string }).id;
+    // tus requests carry everything in headers; a query string could only confuse which upload is meant.
+    if (req.url.includes('?')) throw plainError(400, 'tus requests take no query string');
+    const limiter = rateLimiter(ctx);
+    let principal: UserPrincipal | null = null;
+    if (req.method !== 'OPTIONS') {
+      try {
+        principal = (await authenticate(ctx, 'bearer', req)) as UserPrincipal;
+      } catch (err) {
+        limiter.hit(`ip:${req.ip}`, reply);
+        throw err;
+      }
+    }
+    limiter.hit(principal?.rateKey ?? `ip:${req.ip}`, reply);
+    const id = tusFileId(req.url);
+    if (req.url !== TUS_PATH && !id) throw plainError(404, 'upload not found');
     if (id && principal) {
       const row = ctx.db.prepare('SELECT org_id FROM uploads WHERE file_id = ?').get(id) as { org_id: number } | undefined;
       if (!row || row.org_id !== principal.orgId) throw plainError(404, 'upload not found');
     }
     const checksum = req.method === 'PATCH' || req.method === 'POST' ? parseChecksum(req.headers['upload-checksum']) : undefined;
     reply.hijack();
+    // The rate-limit headers were set on the Fastify reply, which is bypassed from here on.
+    for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) reply.raw.setHeader(k, v);
     reply.raw.setHeader('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','));
     try {
       await scope.run({ principal: principal!, checksum }, () => server.handle(req.raw, reply.raw));
