@@ -52,13 +52,55 @@ export interface GuardPolicy {
   network?: OutboundNetwork;
 }
 
+/** The 16 bytes of an IPv6 address (any textual form, a trailing dotted quad included), or undefined. */
+function ipv6Bytes(address: string): number[] | undefined {
+  let text = address.replace(/%.*$/, '');
+  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (quad) {
+    if (isIP(quad[1]) !== 4) return undefined;
+    const [a, b, c, d] = quad[1].split('.').map(Number);
+    text = text.slice(0, -quad[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const head = halves[0] ? halves[0].split(':') : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return undefined;
+  return groups.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 0xff]);
+}
+
+const quadOf = (b: number[]) => b.join('.');
+const startsWith = (b: number[], prefix: number[]) => prefix.every((x, i) => b[i] === x);
+
+/**
+ * The IPv4 address an IPv6 address stands for, when it carries one: IPv4-compatible (::a.b.c.d),
+ * IPv4-mapped (::ffff:a.b.c.d), SIIT (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96, 64:ff9b:1::/48),
+ * 6to4 (2002:AABB:CCDD::/16) and Teredo (2001:0::/32, client address inverted in the last 32
+ * bits). Each of them reaches that IPv4 host, so it is checked as that host.
+ */
+export function embeddedIpv4(address: string): string | undefined {
+  const b = ipv6Bytes(address);
+  if (!b) return undefined;
+  const zeros = (n: number) => Array<number>(n).fill(0);
+  if (startsWith(b, zeros(12))) return b.slice(12, 15).some((x) => x) ? quadOf(b.slice(12)) : undefined; // :: and ::1 are not IPv4
+  if (startsWith(b, [...zeros(10), 0xff, 0xff])) return quadOf(b.slice(12));
+  if (startsWith(b, [...zeros(8), 0xff, 0xff, 0, 0])) return quadOf(b.slice(12));
+  if (startsWith(b, [0, 0x64, 0xff, 0x9b, ...zeros(8)])) return quadOf(b.slice(12));
+  if (startsWith(b, [0, 0x64, 0xff, 0x9b, 0, 1])) return quadOf(b.slice(12));
+  if (startsWith(b, [0x20, 0x02])) return quadOf(b.slice(2, 6));
+  if (startsWith(b, [0x20, 0x01, 0, 0])) return quadOf(b.slice(12).map((x) => x ^ 0xff));
+  return undefined;
+}
+
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, 'ipv4');
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
+    const v4 = embeddedIpv4(address);
+    return (v4 !== undefined && blocked.check(v4, 'ipv4')) || blocked.check(address.replace(/%.*$/, ''), 'ipv6');
   }
   return true;
 }
