@@ -1,0 +1,23 @@
+/**
+ * The channel and event names the preload lets through, as plain strings: importing them from
+ * common/ipc would bundle zod and the whole contract into the preload. The types below fail to
+ * compile unless each list holds exactly the contract's names, so the two cannot drift apart.
+ */
+import type { ChannelName, EventName } from '../common/ipc';
+
+export const channelNames = [
+  'auth.state', 'auth.login', 'auth.loginMfa', 'auth.logout',
+  'sessions.list', 'sessions.get',
+  'documents.get', 'documents.save', 'documents.mutate', 'documents.merge', 'documents.shareLinks', 'documents.discardUnsent',
+  'export.render', 'search.text',
+  'sync.now', 'sync.state', 'sync.retryBlocked',
+  'media.url',
+  'watch.state', 'watch.addFolder', 'watch.updateFolder', 'watch.removeFolder', 'watch.pause', 'watch.items', 'watch.retry',
+] as const satisfies readonly ChannelName[];
+
+export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress'] as const satisfies readonly EventName[];
+
+/** `true` when the list names every member of the union; otherwise the type of what is missing. */
+type ListsAll<Union, List extends readonly unknown[]> = [Exclude<Union, List[number]>] extends [never] ? true : Exclude<Union, List[number]>;
+export const everyChannelListed: ListsAll<ChannelName, typeof channelNames> = true;
+export const everyEventListed: ListsAll<EventName, typeof eventNames> = true;
