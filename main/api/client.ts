@@ -22,6 +22,12 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Retries on 429/5xx/no answer for idempotent routes; the client default otherwise. */
   retries?: number;
+  /**
+   * Checks a JSON answer in place of checkJsonAnswer, elsewhere (the pull hands document pages to
+   * a worker thread, which keeps their bytes): the same errors, and `data` only as much of the
+   * answer as the caller needs. A result without `text` carries no raw body.
+   */
+  checkAnswer?: (status: number, bytes: Uint8Array) => Promise<{ data: unknown; text?: string }>;
 }
 
 export interface CallResult<K extends RouteId> {
@@ -110,6 +116,13 @@ export function serverWaitMs(headers: Headers, now = Date.now()): number | null 
 
 function encodeValue(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** Wraps what a CallOptions.checkAnswer threw, to tell it from a body that could not be read. */
+class CheckFailure extends Error {
+  constructor(readonly reason: unknown) {
+    super('the answer could not be checked');
+  }
 }
 
 export class ApiClient {
@@ -277,12 +290,14 @@ export class ApiClient {
       else if (def.response.kind === 'redirect') data = { location: res.headers.get('location') };
       else {
         const bytes = new Uint8Array(await res.arrayBuffer());
-        const checked = checkJsonAnswer(id, res.status, bytes);
+        const checked = options.checkAnswer ? await options.checkAnswer(res.status, bytes).catch((err: unknown) => Promise.reject(new CheckFailure(err))) : checkJsonAnswer(id, res.status, bytes);
         data = checked.data;
-        raw = { bytes, text: checked.text };
+        raw = checked.text === undefined ? undefined : { bytes, text: checked.text };
       }
     } catch (err) {
-      if (err instanceof MalformedResponseError) this.opts.observe?.('degraded', id);
+      if (err instanceof MalformedResponseError || (err instanceof CheckFailure && err.reason instanceof MalformedResponseError)) this.opts.observe?.('degraded', id);
+      // The answer came; whatever went wrong with a check elsewhere is that check's own error, not a lost answer.
+      if (err instanceof CheckFailure) throw err.reason;
       if (err instanceof ApiError) throw err;
       throw this.noAnswer(id, err, options.signal, timeout);
     }

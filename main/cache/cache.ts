@@ -82,6 +82,8 @@ export interface PreparedDocument extends Pick<DocumentRow, 'id' | 'session_id' 
 export interface PreparedPage {
   sessions: { session_id: string; filename: string; language: string; status: string | null; last_modified: string | null; data: string }[];
   docs: Map<string, PreparedDocument[]>;
+  /** Sessions whose documents the background writer checked and holds, by its refs (background.ts); only it can apply them. */
+  parsed?: Map<string, number[]>;
 }
 
 /**
@@ -252,7 +254,7 @@ export class Cache {
    */
   async applyPullPageInBackground(accountId: number, page: PreparedPage): Promise<PulledChanges> {
     // Only pages with content are worth the hand-over (an incremental pull's lists are not).
-    if (![...page.docs.values()].some((list) => list.some((d) => d.body !== null))) return this.applyPreparedPage(accountId, page);
+    if (!page.parsed?.size && ![...page.docs.values()].some((list) => list.some((d) => d.body !== null))) return this.applyPreparedPage(accountId, page);
     this.warmBackgroundWriter();
     if (!this.writer) return this.applyPreparedPage(accountId, page);
     try {
@@ -260,9 +262,11 @@ export class Cache {
     } catch (err) {
       if (!(err instanceof WriterFailure) || !this.db.open) throw err;
       // The thread is gone (it could not start, say): this page and the rest go on here. A page
-      // it committed before failing is applied again, which changes nothing.
+      // it committed before failing is applied again, which changes nothing. Documents it held
+      // are gone with it: the caller fetches them again (pull.ts).
       this.writer.close();
       this.writer = null;
+      if (page.parsed?.size) throw err;
       return this.applyPreparedPage(accountId, page);
     }
   }
@@ -270,6 +274,11 @@ export class Cache {
   /** Starts the background writer ahead of a pull that will bring content (a first sync), so its start overlaps the first download. */
   warmBackgroundWriter(): void {
     if (this.writer === undefined) this.writer = startBackgroundWriter(this.db);
+  }
+
+  /** The background writer, to check document pages in (background.ts); null where there is none or it was not started. */
+  backgroundWriter(): BackgroundWriter | null {
+    return this.writer ?? null;
   }
 
   /** applyPullPage's transaction, from a page already turned into rows (preparePullPage). */

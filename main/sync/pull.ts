@@ -19,10 +19,11 @@
  *   SWEEP_INTERVAL_MS; it also catches anything an offset shifting under concurrent changes
  *   made an incremental pull skip.
  */
-import type { Document, Session } from '../../common/api';
+import type { Session } from '../../common/api';
 import type { ApiClient } from '../api/client';
 import { listMemberTexts } from '../api/json-members';
-import { prepareDocument, preparePullPage, type Cache, type PreparedPage, type PulledChanges } from '../cache/cache';
+import { WriterFailure, type BackgroundWriter } from '../cache/background';
+import { prepareDocument, preparePullPage, type Cache, type PreparedDocument, type PreparedPage, type PulledChanges } from '../cache/cache';
 
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
 export const PAGE_SIZE = 100;
@@ -51,15 +52,39 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-/** A session's documents with their content, each with its body's text as the service sent it. */
-async function documentsOf(ctx: PullContext, sessionId: string): Promise<{ doc: Document; bodyText?: string }[]> {
-  const docs: { doc: Document; bodyText?: string }[] = [];
-  for await (const page of ctx.client.pages('documents.list', { params: { sessionId }, query: { include_content: true } }, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
+/** A session's documents with their content: turned into rows here, or checked and held by the background writer (its refs). */
+type SessionDocs = { prepared: PreparedDocument[] } | { refs: number[] };
+
+/**
+ * A session's documents with their content. With the background writer, each page's bytes go to
+ * it to be parsed and checked there, and only its refs come back: the main thread, which answers
+ * the UI, never parses a body. Should the writer die, the documents are fetched again and
+ * checked here.
+ */
+async function documentsOf(ctx: PullContext, sessionId: string, bg: { writer: BackgroundWriter; batch: number } | null): Promise<SessionDocs> {
+  const input = { params: { sessionId }, query: { include_content: true } } as const;
+  if (bg) {
+    const refs: number[] = [];
+    const checkAnswer = async (status: number, bytes: Uint8Array) => {
+      const parsed = await bg.writer.parseDocuments(bg.batch, sessionId, status, bytes);
+      refs.push(parsed.ref);
+      // What paging needs: how many came, of how many.
+      return { data: { count: parsed.count, total_results: parsed.total, result: new Array<null>(parsed.count).fill(null) } };
+    };
+    try {
+      for await (const _page of ctx.client.pages('documents.list', input, { signal: ctx.signal, pageSize: PAGE_SIZE, checkAnswer }));
+      return { refs };
+    } catch (err) {
+      if (!(err instanceof WriterFailure)) throw err;
+    }
+  }
+  const prepared: PreparedDocument[] = [];
+  for await (const page of ctx.client.pages('documents.list', input, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
     const texts = page.body ? listMemberTexts(page.body, 'result', 'document') : null;
     const usable = texts?.length === page.items.length;
-    page.items.forEach((doc, i) => docs.push({ doc, bodyText: usable && doc.document ? texts[i] : undefined }));
+    page.items.forEach((doc, i) => prepared.push(prepareDocument(doc, sessionId, usable && doc.document ? texts[i] : undefined)));
   }
-  return docs;
+  return { prepared };
 }
 
 /** A full pass's check of a session whose version looks unchanged: do its documents on the service differ from ours? */
@@ -74,8 +99,8 @@ async function documentsDiffer(ctx: PullContext, sessionId: string): Promise<boo
 }
 
 /** The documents to apply for a session, or null when its cached documents are current. */
-async function documentsToApply(ctx: PullContext, s: Session, full: boolean): Promise<{ doc: Document; bodyText?: string }[] | null> {
-  if (ctx.cache.sessionNeedsDocs(s) || (full && (await documentsDiffer(ctx, s.session_id)))) return documentsOf(ctx, s.session_id);
+async function documentsToApply(ctx: PullContext, s: Session, full: boolean, bg: { writer: BackgroundWriter; batch: number } | null): Promise<SessionDocs | null> {
+  if (ctx.cache.sessionNeedsDocs(s) || (full && (await documentsDiffer(ctx, s.session_id)))) return documentsOf(ctx, s.session_id, bg);
   return null;
 }
 
@@ -92,6 +117,9 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
   let full = opts.full || !hwm || Date.now() - lastSweep > SWEEP_INTERVAL_MS;
   const result: PullResult = { sessions: 0, documents: 0, swept: false };
   if (!hwm) cache.warmBackgroundWriter(); // a first sync: every page brings content
+  // Document pages are checked in the background writer when there is one (started above, or by an earlier pull).
+  const writer = cache.backgroundWriter();
+  const bg = writer && { writer, batch: writer.newBatch() };
 
   for (let pass = 0; pass < 2; pass++) {
     const seen = new Set<string>();
@@ -107,14 +135,27 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
       const r = await pages.next();
       if (r.done) return null;
       const items = r.value.items as Session[];
-      // Each session's documents are turned into rows as they arrive, between downloads.
-      const docLists = await mapLimit(items, DOC_CONCURRENCY, async (s) => {
-        const docs = await documentsToApply(ctx, s, full);
-        return docs && docs.map(({ doc, bodyText }) => prepareDocument(doc, s.session_id, bodyText));
-      });
+      // Each session's documents are turned into rows as they arrive (in the writer, or here), between downloads.
+      const docLists = await mapLimit(items, DOC_CONCURRENCY, (s) => documentsToApply(ctx, s, full, bg));
       const page = preparePullPage(items, new Map());
-      items.forEach((s, i) => docLists[i] && page.docs.set(s.session_id, docLists[i]));
+      page.parsed = new Map();
+      items.forEach((s, i) => {
+        const docs = docLists[i];
+        if (docs && 'refs' in docs) page.parsed!.set(s.session_id, docs.refs);
+        else if (docs) page.docs.set(s.session_id, docs.prepared);
+      });
       return { items, total: r.value.total, page };
+    };
+    const apply = async (page: PreparedPage): Promise<PulledChanges> => {
+      try {
+        return await cache.applyPullPageInBackground(accountId, page);
+      } catch (err) {
+        if (!(err instanceof WriterFailure) || !page.parsed?.size) throw err;
+        // The writer died holding this page's documents: they are fetched again and applied here.
+        for (const sessionId of page.parsed.keys()) page.docs.set(sessionId, ((await documentsOf(ctx, sessionId, null)) as { prepared: PreparedDocument[] }).prepared);
+        page.parsed.clear();
+        return cache.applyPreparedPage(accountId, page);
+      }
     };
     const applied = (items: Session[], changed: PulledChanges) => {
       for (const s of items) {
@@ -140,7 +181,7 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
         next?.catch(() => {}); // awaited on the next turn; this only keeps an early failure from going unhandled
         // One page in the writer at a time: the previous one is done before this one goes.
         await applying;
-        applying = cache.applyPullPageInBackground(accountId, fetched.page).then((changed) => applied(items, changed));
+        applying = apply(fetched.page).then((changed) => applied(items, changed));
         applying.catch(() => {}); // awaited before the next page goes and after the loop
       }
       await applying;
@@ -148,6 +189,7 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
       await applying?.catch(() => {});
       await next?.catch(() => {});
       await pages.return(undefined);
+      if (bg) bg.writer.forget(bg.batch); // whatever a failed or cancelled pass parsed and did not apply
     }
     if (full) {
       const gone = cache.sweepSessions(accountId, seen);

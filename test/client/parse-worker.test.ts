@@ -1,0 +1,125 @@
+/**
+ * The pull's background worker checks document pages and writes them (main/cache/background.ts).
+ * When it dies mid-page, or a pull is cancelled, what the cache holds afterwards — and after the
+ * next sync — must be exactly what a sync on the main thread alone makes: nothing lost, nothing
+ * twice, the search index included.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, type AuthSource } from '../../main/api';
+import { Cache } from '../../main/cache';
+import { pull } from '../../main/sync/pull';
+import { DEMO, loginDemo, stopAndRemove, tempDirs, type RunningService, startService } from '../helpers/service';
+import { user } from './fixtures';
+import { seedService } from './seed';
+
+const SESSIONS = 250; // three pages of the pull: 100, 100, 50
+const dirs = tempDirs();
+let svc: RunningService;
+let client: ApiClient;
+
+beforeAll(async () => {
+  svc = await startService();
+  seedService(svc.dataDir, { email: DEMO.email, sessions: SESSIONS, texts: (i) => [`opening words of ${i}`, `marker${i}word appears once`, `closing ${i}`] });
+  const token = await loginDemo(svc.url);
+  const auth: AuthSource = { accessToken: async () => token, batchKey: async () => null, invalidateBatchKey: async () => {}, unauthorized: () => {} };
+  client = new ApiClient({ baseUrl: svc.url, auth, retries: 1 });
+});
+afterAll(async () => {
+  await stopAndRemove(svc);
+  dirs.removeAll();
+});
+
+function openCache(): { cache: Cache; accountId: number; file: string } {
+  const file = join(dirs.make('s2t-parse-worker-'), 'cache.db');
+  const cache = Cache.open(file);
+  return { cache, accountId: cache.setCurrentAccount(svc.url, { ...user, email: DEMO.email }), file };
+}
+
+/** Everything a pull writes, in a fixed order, for comparing two caches. */
+function contents(cache: Cache) {
+  return {
+    sessions: cache.db.prepare('SELECT session_id, last_modified, docs_version, data FROM sessions ORDER BY session_id').all(),
+    documents: cache.db.prepare('SELECT id, session_id, last_modified, server_version, local_state, meta, body FROM documents ORDER BY id').all(),
+    searchRows: cache.db.prepare('SELECT document_id, start_ms, starts, text FROM text_segments ORDER BY document_id, start_ms').all(),
+  };
+}
+
+/** With the variable set for the worker's start only (a worker copies the environment when it starts). */
+async function withEnv<T>(name: string, value: string, fn: () => Promise<T>): Promise<T> {
+  process.env[name] = value;
+  try {
+    return await fn();
+  } finally {
+    delete process.env[name];
+  }
+}
+
+describe('the pull worker', () => {
+  let reference: ReturnType<typeof contents>;
+
+  beforeAll(async () => {
+    // What the main thread alone makes of the same account.
+    const { cache, accountId } = openCache();
+    await withEnv('S2T_PULL_WORKER', '0', () => pull({ client, cache, accountId }));
+    expect(cache.backgroundWriter()).toBeNull();
+    reference = contents(cache);
+    cache.close();
+    expect(reference.sessions).toHaveLength(SESSIONS);
+    expect(reference.documents).toHaveLength(SESSIONS);
+  });
+
+  it('checks and writes a first sync the main thread would make byte for byte', async () => {
+    const { cache, accountId } = openCache();
+    const r = await pull({ client, cache, accountId });
+    expect(cache.backgroundWriter()).not.toBeNull(); // the pages went through the worker
+    expect(r.documents).toBe(SESSIONS);
+    expect(contents(cache)).toEqual(reference);
+    cache.close();
+  });
+
+  it('killed mid-page: the sync goes on without it, and the next one (with a new worker) has nothing left to do', async () => {
+    const { cache, accountId, file } = openCache();
+    // The worker ends abruptly on its 150th document page: page two, with page one applied or being applied.
+    const first = await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', '150', () => pull({ client, cache, accountId }));
+    expect(cache.backgroundWriter()).toBeNull(); // it did die, and the main thread did the rest
+    expect(first.sessions).toBe(SESSIONS);
+    expect(contents(cache)).toEqual(reference);
+    cache.close();
+
+    const again = Cache.open(file);
+    const second = await pull({ client, cache: again, accountId }, { full: true });
+    expect(again.backgroundWriter()).toBeNull(); // nothing to fetch with content: no worker needed
+    expect(second).toMatchObject({ sessions: 0, documents: 0 });
+    expect(contents(again)).toEqual(reference);
+    for (const i of [0, 149, 150, 249]) expect(again.search(accountId, `marker${i}word`, 10)).toHaveLength(1);
+    again.close();
+  });
+
+  it('killed on its first page of a first sync: the next sync brings everything', async () => {
+    const { cache, accountId } = openCache();
+    await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', '1', () => pull({ client, cache, accountId }));
+    expect(cache.backgroundWriter()).toBeNull();
+    expect(contents(cache)).toEqual(reference);
+    cache.close();
+  });
+
+  it('a pull cancelled mid-page leaves whole pages only, and the next sync completes it', async () => {
+    const { cache, accountId, file } = openCache();
+    const stop = new AbortController();
+    let applied = 0;
+    const cancelled = pull({ client, cache, accountId, signal: stop.signal, changed: (c) => ((applied += c.documents.length), applied >= 100 && stop.abort()) });
+    await expect(cancelled).rejects.toThrow(/cancel/);
+    const partial = contents(cache);
+    // Whole pages: each cached session has its document and its search rows.
+    expect(partial.documents.length).toBe(partial.sessions.length);
+    expect(partial.sessions.length % 100).toBe(0);
+    expect(partial.sessions.length).toBeLessThan(SESSIONS);
+    cache.close();
+
+    const again = Cache.open(file);
+    await pull({ client, cache: again, accountId });
+    expect(contents(again)).toEqual(reference);
+    again.close();
+  });
+});
