@@ -1,6 +1,7 @@
-// Lint, and the import rule between the parts of the house (ARCHITECTURE.md): main, service,
-// preload and renderer may import common; none imports another (the renderer may import types
-// from preload); common and renderer never touch node:* or electron.
+// Lint, and the import rule between the parts of the house (docs/ARCHITECTURE.md): main, service,
+// preload and renderer may import common; main and service may also import node (Node-only code
+// they share); none imports another (the renderer may import types from preload); common and
+// renderer never touch node:* or electron.
 import { builtinModules } from 'node:module';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
@@ -27,11 +28,12 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './common', from: ['./main', './service', './preload', './renderer'], message: 'common/ imports nothing but common/.' },
-            { target: './main', from: ['./service', './preload', './renderer'], message: 'main/ may import only common/.' },
-            { target: './service', from: ['./main', './preload', './renderer'], message: 'service/ may import only common/.' },
-            { target: './preload', from: ['./main', './service', './renderer'], message: 'preload/ may import only common/.' },
-            { target: './renderer', from: ['./main', './service'], message: 'renderer/ may import only common/ (and types from preload/).' },
+            { target: './common', from: ['./main', './service', './preload', './renderer', './node'], message: 'common/ imports nothing but common/.' },
+            { target: './node', from: ['./main', './service', './preload', './renderer'], message: 'node/ may import only common/.' },
+            { target: './main', from: ['./service', './preload', './renderer'], message: 'main/ may import only common/ and node/.' },
+            { target: './service', from: ['./main', './preload', './renderer'], message: 'service/ may import only common/ and node/.' },
+            { target: './preload', from: ['./main', './service', './renderer', './node'], message: 'preload/ may import only common/.' },
+            { target: './renderer', from: ['./main', './service', './node'], message: 'renderer/ may import only common/ (and types from preload/).' },
           ],
         },
       ],

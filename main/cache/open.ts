@@ -13,18 +13,15 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, unlinkSync } from 'node:fs';
+import { configure as configureDb, migrate as migrateDb, SchemaTooNewError, type Db } from '../../node/sqlite';
 import { sqliteOptions } from '../platform/sqlite';
 import { cacheMigrations, type CacheMigration } from './migrations';
 
-export type Db = Database.Database;
+export type { Db };
 
-export class CacheTooNewError extends Error {
-  constructor(
-    readonly file: string,
-    readonly found: number,
-    readonly known: number,
-  ) {
-    super(`The local cache ${file} was written by a newer version of S2T Desktop (schema ${found}; this version knows up to ${known}). Update S2T Desktop, or move that file away to start with an empty cache.`);
+export class CacheTooNewError extends SchemaTooNewError {
+  constructor(file: string, found: number, known: number) {
+    super(file, found, known, `The local cache ${file} was written by a newer version of S2T Desktop (schema ${found}; this version knows up to ${known}). Update S2T Desktop, or move that file away to start with an empty cache.`);
     this.name = 'CacheTooNewError';
   }
 }
@@ -47,28 +44,14 @@ const realFs: OpenDeps = { rename: renameSync };
 /** Page size of a new cache file: mostly document bodies of hundreds of kilobytes and their search index, which 16 KB pages write with a quarter of the page overhead. */
 const PAGE_SIZE = 16_384;
 
+/** node/sqlite's pragmas, with the cache's page size for a new file. */
 export function configure(db: Db): void {
-  // Only a file without tables takes a page size (and only before WAL mode is set).
-  if (!(db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get())) db.pragma(`page_size = ${PAGE_SIZE}`);
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  // NORMAL in WAL mode: a power cut may lose the last commits but never corrupts; a process kill loses nothing.
-  db.pragma('synchronous = NORMAL');
+  configureDb(db, { pageSize: PAGE_SIZE });
 }
 
+/** node/sqlite's migration runner over the cache's migrations; a newer cache is a CacheTooNewError. */
 export function migrate(db: Db, file: string, migrations: CacheMigration[] = cacheMigrations, upTo?: number): void {
-  const latest = migrations.at(-1)?.version ?? 0;
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > latest) throw new CacheTooNewError(file, current, latest);
-  for (const m of migrations) {
-    if (m.version <= current || (upTo !== undefined && m.version > upTo)) continue;
-    db.transaction(() => {
-      if (typeof m.up === 'string') db.exec(m.up);
-      else m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-  }
+  migrateDb(db, migrations, { file, upTo, tooNew: (found, known) => new CacheTooNewError(file, found, known) });
 }
 
 const hasTable = (db: Db, name: string) => !!db.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(name);

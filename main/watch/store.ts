@@ -4,7 +4,7 @@
  * main/cache so that the headless daemon needs nothing else, and so that a queue write (many a
  * second during a drop of a thousand files) never contends with the cache's sync transactions.
  */
-import Database from 'better-sqlite3';
+import { openDatabase, SchemaTooNewError, type Db } from '../../node/sqlite';
 import { sqliteOptions } from '../platform/sqlite';
 import { randomUUID } from 'node:crypto';
 import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState } from '../../common/ipc';
@@ -49,24 +49,21 @@ interface FolderRow {
 
 export type ItemPatch = Partial<Omit<ItemRow, 'id' | 'folder_id' | 'hash' | 'origin_item_id' | 'created_at' | 'updated_at'>>;
 
+/** schema.ts lists the steps in order; step i is version i + 1. */
+const WATCH_MIGRATIONS = MIGRATIONS.map((up, i) => ({ version: i + 1, name: `watch schema ${i + 1}`, up }));
+
 export const ACTIVE_STATES: WatchItemState[] = ['detected', 'uploading', 'transcribing', 'fetching'];
 
 export class WatchStore {
-  private readonly db: Database.Database;
+  private readonly db: Db;
 
+  /** Opens (creating) watch.db with node/sqlite's runner; a file from a newer app is refused, not guessed at. */
   constructor(file: string) {
-    this.db = new Database(file, sqliteOptions());
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v]);
-        this.db.pragma(`user_version = ${v + 1}`);
-      })();
-    }
+    this.db = openDatabase(file, WATCH_MIGRATIONS, {
+      database: sqliteOptions(),
+      tooNew: (found, known) =>
+        new SchemaTooNewError(file, found, known, `The watch-folder database ${file} was written by a newer version of S2T Desktop (schema ${found}; this version knows up to ${known}). Update S2T Desktop, or move that file away to start the watch folders over.`),
+    });
   }
 
   close(): void {
