@@ -13,5 +13,7 @@ await Promise.all([
   // Sandboxed preload scripts must be CommonJS, and may only require electron.
   esbuild({ ...node, format: 'cjs', entryPoints: { 'preload/index': 'preload/index.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, packages: undefined, external: ['electron'] }),
 ]);
-await viteBuild({ configFile: 'scripts/vite.renderer.config.mjs', logLevel: quiet ? 'error' : 'warn' });
+// Renderer source maps stay in dist/ for reading stack traces, but the bundle does not point at
+// them ('hidden'): the web bridge serves no .map and electron-builder packs none.
+await viteBuild({ configFile: 'scripts/vite.renderer.config.mjs', build: { sourcemap: 'hidden' }, logLevel: quiet ? 'error' : 'warn' });
 if (!quiet) console.log('built dist/');

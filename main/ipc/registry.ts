@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { issueText } from '../../node/zod-issues';
 import { channels, type ChannelName, type EventName, type EventPayload, type IpcError, type ResultOf } from '../../common/ipc';
 
 /** One async function a channel; arguments arrive already validated. */
@@ -24,12 +25,14 @@ export type DispatchResult = { ok: true; value: unknown } | { ok: false; error: 
  */
 export async function dispatch(handlers: Handlers, channel: unknown, args: unknown): Promise<DispatchResult> {
   if (typeof channel !== 'string' || !Object.hasOwn(channels, channel)) {
-    return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `unknown channel ${String(channel).slice(0, 64)}` } };
+    // Never String() what a client sent: an object whose toString is not a function throws.
+    const named = typeof channel === 'string' ? channel.slice(0, 64) : `of type ${channel === null ? 'null' : typeof channel}`;
+    return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `unknown channel ${named}` } };
   }
   const name = channel as ChannelName;
   const parsed = channels[name].args.safeParse(args ?? {});
   if (!parsed.success) {
-    return { ok: false, error: { code: 'BAD_ARGUMENTS', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') } };
+    return { ok: false, error: { code: 'BAD_ARGUMENTS', message: issueText(parsed.error) } };
   }
   try {
     const value = await (handlers[name] as (a: unknown) => Promise<unknown>)(parsed.data);

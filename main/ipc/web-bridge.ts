@@ -3,13 +3,17 @@
  * the same UI runs in a plain browser (browser mode, tests in Chromium). It listens on 127.0.0.1
  * only; every request must name us in Host (no DNS rebinding), the WebSocket must come from our
  * own Origin, and it must present this run's random token as its subprotocol.
+ * Nothing a client sends can stop it: every malformed request or frame gets an error answer (an
+ * HTTP status, an error reply, or a close code) and the bridge keeps serving.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { z } from 'zod';
 import { BRIDGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
 import { dispatch, type Handlers } from './registry';
 
@@ -21,7 +25,6 @@ const MIME: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
-  '.map': 'application/json',
 };
 
 const SECURITY_HEADERS = {
@@ -39,6 +42,21 @@ export interface WebBridge {
   token: string;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   close(): Promise<void>;
+}
+
+/** The largest frame a client may send: a long transcript saved whole fits many times over. */
+const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+
+/** A request frame; `channel` and `args` are checked by dispatch against the contract. */
+const RequestFrame = z.object({ id: z.number().int().nonnegative(), channel: z.unknown(), args: z.unknown() });
+
+/** The request's path, decoded; null when it is not a well-formed path (a bare `%`, `//`). */
+function requestPath(rawUrl: string | undefined): string | null {
+  try {
+    return decodeURIComponent(new URL(rawUrl ?? '/', 'http://x').pathname);
+  } catch {
+    return null;
+  }
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -59,18 +77,26 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const path = requestPath(req.url);
+    if (path === null || path.includes('\0')) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request path');
+      return;
+    }
     const file = normalize(join(opts.staticDir, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(normalize(opts.staticDir) + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    // Only the kinds of file the renderer is made of: no source maps, nothing else that lands in dist.
+    const mime = Object.hasOwn(MIME, extname(file)) ? MIME[extname(file)] : undefined;
+    if (!mime || !file.startsWith(normalize(opts.staticDir) + sep) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': mime, 'cache-control': 'no-cache' });
     if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    // A read error (the file went away mid-read) ends this response, not the process.
+    else pipeline(createReadStream(file), res, () => {});
   };
 
   const server = createServer((req, res) => {
+    res.on('error', () => res.destroy());
     if (!hostOk(req)) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('unexpected Host header');
       return;
@@ -80,16 +106,44 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
 
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: 64 * 1024 * 1024,
+    maxPayload: MAX_FRAME_BYTES,
     handleProtocols: (protocols) => [...protocols].find((p) => p.startsWith(TOKEN_PROTOCOL_PREFIX)) ?? false,
   });
   const clients = new Set<WebSocket>();
 
+  /** One frame in, one answer out. */
+  const onFrame = async (ws: WebSocket, data: RawData) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString());
+    } catch {
+      ws.close(1003, 'frames must be JSON');
+      return;
+    }
+    const frame = RequestFrame.safeParse(parsed);
+    if (!frame.success) {
+      // Without an id there is nothing to answer to: say why in the close.
+      ws.close(1008, 'frames are {id, channel, args}');
+      return;
+    }
+    const { id, channel, args } = frame.data;
+    const reply = await dispatch(opts.handlers, channel, args);
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, reply } satisfies BridgeFrame));
+  };
+
   server.on('upgrade', (req, socket, head) => {
+    // A client that resets mid-handshake must not take the process with it.
+    socket.on('error', () => socket.destroy());
     const refuse = (status: number, reason: string) => {
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
-    if (new URL(req.url ?? '/', 'http://x').pathname !== BRIDGE_PATH) return refuse(404, 'Not Found');
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    } catch {
+      return refuse(400, 'Bad Request');
+    }
+    if (pathname !== BRIDGE_PATH) return refuse(404, 'Not Found');
     if (!hostOk(req)) return refuse(421, 'Misdirected Request');
     if (!origins().includes(String(req.headers.origin ?? ''))) return refuse(403, 'Forbidden');
     const offered = String(req.headers['sec-websocket-protocol'] ?? '')
@@ -100,19 +154,12 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
       ws.on('close', () => clients.delete(ws));
-      ws.on('message', async (data) => {
-        let msg: { id?: unknown; channel?: unknown; args?: unknown };
-        try {
-          msg = JSON.parse(String(data));
-        } catch {
-          ws.close(1003, 'frames must be JSON');
-          return;
-        }
-        if (typeof msg.id !== 'number') return;
-        const reply = await dispatch(opts.handlers, msg.channel, msg.args);
-        const frame: BridgeFrame = { id: msg.id, reply };
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
-      });
+      // ws reports an oversized frame, invalid UTF-8 or a protocol violation here, then closes
+      // the socket with the matching code (1009, 1007, 1002); without a listener it would throw.
+      ws.on('error', () => ws.terminate());
+      // Whatever slips through (a reply that cannot be serialized) closes this socket: an
+      // unhandled rejection would end the process.
+      ws.on('message', (data) => void onFrame(ws, data).catch(() => ws.close(1011, 'internal error')));
     });
   });
 
