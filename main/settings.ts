@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { issueText } from '../node/zod-issues';
 
 /** Non-secret settings. Secrets never live here (see platform/secrets.ts). */
 export const Settings = z.object({
@@ -21,7 +22,7 @@ export function readSettings(dataDir: string): Settings {
     }
   }
   const parsed = Settings.safeParse(raw);
-  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new Error(`${file}: ${issueText(parsed.error)}`);
   const env = process.env.S2T_SERVICE_URL;
   return env ? Settings.parse({ ...parsed.data, serviceUrl: env }) : parsed.data;
 }

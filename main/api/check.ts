@@ -2,16 +2,13 @@
  * The check every JSON answer goes through: parsed, then validated with the route's schema. A
  * broken answer is a MalformedResponseError naming the route and the field.
  */
-import type { z } from 'zod';
+import { firstIssue } from '../../node/zod-issues';
 import { routes, type RouteDef, type RouteId } from '../../common/api';
 import { MalformedResponseError } from './errors';
 
 const utf8 = new TextDecoder();
 
-export function firstIssue(error: z.ZodError): { field: string; problem: string } {
-  const issue = error.issues[0];
-  return { field: issue ? issue.path.map(String).join('.') : '', problem: issue ? issue.message : 'is invalid' };
-}
+export { firstIssue };
 
 /** An answer's bytes as the route's validated data, with the text they decode to. */
 export function checkJsonAnswer(id: RouteId, status: number, bytes: Uint8Array): { data: unknown; text: string } {

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { mediaType } from '../../node/content-type';
+import { issueText as zodIssueText } from '../../node/zod-issues';
 import { routes, toRouterPath, type Role, type RouteId, type Routes } from '../../common/api';
 import { authenticate, type Principal } from '../auth/principal';
 import type { ServiceContext } from '../context';
@@ -30,9 +32,7 @@ export interface HandleOptions {
   status?: number;
 }
 
-function issueText(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-}
+const issueText = (error: z.ZodError) => zodIssueText(error, 'body');
 
 /**
  * Registers one route of the table: parses params, query and body with the route's zod schemas
@@ -63,7 +63,7 @@ export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceCont
       if (!query.success) throw validationError(issueText(query.error));
       let body: unknown = undefined;
       if (def.body.kind === 'json' || def.body.kind === 'form') {
-        const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        const type = mediaType(req.headers['content-type']);
         const want = def.body.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
         if (type !== want) throw plainError(415, `Content-Type must be ${want}`);
         const parsed = def.body.schema.safeParse(req.body);

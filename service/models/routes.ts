@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { mediaType } from '../../node/content-type';
 import type { ServiceContext } from '../context';
 import { plainError, validationError } from '../http/errors';
 import { handle } from '../http/handle';
@@ -8,8 +9,7 @@ import { parseModelFilter } from './filter';
 export function registerModelRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   handle(app, ctx, 'models.list', async ({ query, req }) => {
     // The spec's models query insists on this header even though a GET has no body.
-    const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== 'application/json') throw plainError(415, 'Content-Type must be application/json');
+    if (mediaType(req.headers['content-type']) !== 'application/json') throw plainError(415, 'Content-Type must be application/json');
     let models = languageModels();
     if (query.filter !== undefined) {
       const filter = parseModelFilter(query.filter);

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LegacyResult } from '../../common/api';
 import type { TranscriptContent } from '../../common/transcript/model';
 import type { UserPrincipal } from '../auth/principal';
+import { mediaType } from '../../node/content-type';
 import type { ServiceContext } from '../context';
 import { resolveShare } from '../documents/share';
 import { listDocuments, parseBody } from '../documents/store';
@@ -51,7 +52,7 @@ function legacyResult(ctx: ServiceContext, session: SessionRow): LegacyResult {
 }
 
 function mediaTypeHeader(req: FastifyRequest): string {
-  return String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return mediaType(req.headers['content-type']);
 }
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext, runner: () => JobRunner | null): void {
