@@ -13,6 +13,10 @@ export interface ServiceConfig {
   engineConcurrency: number;
   /** Largest JSON or form body accepted (media goes through the upload routes). */
   bodyLimitBytes: number;
+  /** Longest media a job converts (--max-media-hours); longer media fails before conversion. */
+  maxMediaSeconds: number;
+  /** SSO redirect_uri values allowed besides loopback (--sso-redirect-uri, exact origin and path). */
+  ssoRedirectUris: string[];
 }
 
 export interface Logger {

@@ -27,6 +27,12 @@ function positiveInt(flag: string, value: string): number {
   return n;
 }
 
+function positiveNumber(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} must be a positive number`);
+  return n;
+}
+
 export async function serve(argv: string[], tuning?: ServiceTuning): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -39,6 +45,8 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'rate-limit': { type: 'string', default: '6000' },
       'rate-window-seconds': { type: 'string', default: '60' },
       'engine-concurrency': { type: 'string', default: '1' },
+      'max-media-hours': { type: 'string', default: '12' },
+      'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -53,6 +61,8 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     rateLimit: { max: positiveInt('--rate-limit', values['rate-limit']!), windowMs: positiveInt('--rate-window-seconds', values['rate-window-seconds']!) * 1000 },
     engineConcurrency: positiveInt('--engine-concurrency', values['engine-concurrency']!),
     bodyLimitBytes: 16 * 1024 * 1024,
+    maxMediaSeconds: positiveNumber('--max-media-hours', values['max-media-hours']!) * 3600,
+    ssoRedirectUris: values['sso-redirect-uri']!,
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';

@@ -182,8 +182,8 @@ export const routes = {
     response: { kind: 'json', schema: wrapped(MfaQrCode) }, idempotent: false,
   }),
   'mfa.backupCodes': route({
-    method: 'GET', path: `${BASE}/mfa/2fa/backup_codes`, auth: 'bearer', summary: 'Ten new single-use backup codes (old ones stop working)',
-    response: { kind: 'json', schema: wrapped(MfaBackupCodes) }, idempotent: false,
+    method: 'GET', path: `${BASE}/mfa/2fa/backup_codes`, auth: 'bearer', summary: 'Ten new single-use backup codes (old ones stop working); needs a current TOTP code',
+    query: z.object({ totp_code: z.string().min(1).max(16) }), response: { kind: 'json', schema: wrapped(MfaBackupCodes) }, idempotent: false,
   }),
   'mfa.enable': route({
     method: 'POST', path: `${BASE}/mfa/2fa/enable`, auth: 'bearer', summary: 'Turn two-factor on with a code from the pending secret',

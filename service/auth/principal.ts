@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthKind, Role, TokenType } from '../../common/api';
 import type { ServiceContext } from '../context';
 import { stmt } from '../db';
-import { unauthorized } from '../http/errors';
+import { forbidden, unauthorized } from '../http/errors';
 import { resolveApiToken } from './api-tokens';
 import { looksLikeJwt, verifySessionToken } from './jwt';
 import { findUserById, userRoles } from './users';
@@ -18,6 +18,8 @@ export type Principal =
       /** The login session (JWT jti) for via=jwt. */
       loginSessionId?: string;
       tokenType?: TokenType;
+      /** The API token's row id for via=api-token. */
+      tokenId?: number;
       /** The credential's identity for rate limiting (never the secret itself). */
       rateKey: string;
     }
@@ -57,7 +59,7 @@ function fromApiToken(ctx: ServiceContext, value: string, requireType?: TokenTyp
   if (requireType && found.type !== requireType) throw unauthorized(`this endpoint needs an API token of type ${requireType}`);
   const user = findUserById(ctx.db, found.userId);
   if (!user || !user.is_active) throw unauthorized('user inactive');
-  return { kind: 'user', userId: user.id, orgId: user.org_id, roles: userRoles(user), via: 'api-token', tokenType: found.type, rateKey: `t:${found.id}` };
+  return { kind: 'user', userId: user.id, orgId: user.org_id, roles: userRoles(user), via: 'api-token', tokenType: found.type, tokenId: found.id, rateKey: `t:${found.id}` };
 }
 
 /** Resolves the caller for a route's auth kind, or throws 401. */
@@ -89,4 +91,15 @@ export async function authenticate(ctx: ServiceContext, kind: AuthKind, req: Fas
 export function requireUser(principal: Principal): UserPrincipal {
   if (principal.kind !== 'user') throw unauthorized('not signed in');
   return principal;
+}
+
+/**
+ * Narrows to a user signed in with a session JWT (README: Security). API tokens are for work
+ * (sessions, documents, uploads): they cannot manage tokens or two-factor, so a leaked token
+ * never outlives its deletion or takes the account over.
+ */
+export function requireSession(principal: Principal): UserPrincipal & { loginSessionId: string } {
+  const user = requireUser(principal);
+  if (user.via !== 'jwt' || !user.loginSessionId) throw forbidden('an API token cannot do this; sign in (session token) to manage tokens and two-factor');
+  return user as UserPrincipal & { loginSessionId: string };
 }

@@ -6,8 +6,8 @@ import { handle } from '../http/handle';
 import { createApiToken, deleteApiToken, listApiTokens } from './api-tokens';
 import { signSessionToken, TOKEN_TTL } from './jwt';
 import { UNKNOWN_USER_HASH, verifyPassword } from './passwords';
-import { requireUser } from './principal';
-import { assertNotLocked, clearFailures, recordFailure } from './throttle';
+import { requireSession, requireUser } from './principal';
+import { assertNotLocked, recordFailure, recordSuccess, type Attempt } from './throttle';
 import { acceptSecondFactor } from './two-factor';
 import { findUserByEmail, findUserById, toCurrentUser, userRoles, type UserRow } from './users';
 
@@ -28,46 +28,45 @@ export async function issueLogin(ctx: ServiceContext, user: UserRow, remember: b
 }
 
 /** The password step shared by login and MFA login; SSO accounts sign in at their provider only. */
-async function checkPassword(ctx: ServiceContext, username: string, password: string): Promise<UserRow> {
-  const account = accountKey(username);
-  assertNotLocked(account);
-  const user = findUserByEmail(ctx.db, username);
+async function checkPassword(ctx: ServiceContext, attempt: Attempt, password: string): Promise<UserRow> {
+  assertNotLocked(attempt);
+  const user = findUserByEmail(ctx.db, attempt.account);
   const ok = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
   if (!user || !ok || !user.is_active) {
-    recordFailure(account);
+    recordFailure(attempt);
     throw plainError(401, 'wrong username or password');
   }
   if (user.identity_provider !== 'local') throw plainError(401, `this account signs in with ${user.identity_provider}`);
   return user;
 }
 
-const accountKey = (username: string) => `login:${username.toLowerCase()}`;
-
 function setTokenCookie(reply: FastifyReply, token: string): void {
   reply.setCookie(COOKIE, token, { ...COOKIE_OPTIONS, maxAge: COOKIE_MAX_AGE });
 }
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  handle(app, ctx, 'auth.login', async ({ body, reply }) => {
-    const user = await checkPassword(ctx, body.username, body.password);
+  handle(app, ctx, 'auth.login', async ({ body, req, reply }) => {
+    const attempt = { account: body.username, source: req.ip };
+    const user = await checkPassword(ctx, attempt, body.password);
     if (user.two_factor_active === 1) return { login: false, mfa_required: true };
-    clearFailures(accountKey(body.username));
+    recordSuccess(attempt);
     const result = await issueLogin(ctx, user, body.remember_me ?? false);
     setTokenCookie(reply, result.access_token);
     return result;
   });
 
-  handle(app, ctx, 'auth.loginMfa', async ({ body, reply }) => {
-    const user = await checkPassword(ctx, body.username, body.password);
+  handle(app, ctx, 'auth.loginMfa', async ({ body, req, reply }) => {
+    const attempt = { account: body.username, source: req.ip };
+    const user = await checkPassword(ctx, attempt, body.password);
     if (user.two_factor_active !== 1) throw plainError(422, 'two-factor authentication is not active for this account; use the login endpoint');
     // Both fields carry the same value (spec); a client that fills only one is understood too.
     // The route's schema guarantees at least one is non-empty; its shape decides TOTP or backup.
     const code = body.totp_code?.trim() || body.backup_code?.trim() || '';
     if (!acceptSecondFactor(ctx, user, code)) {
-      recordFailure(accountKey(body.username));
+      recordFailure(attempt);
       throw plainError(401, 'wrong, expired or already used code');
     }
-    clearFailures(accountKey(body.username));
+    recordSuccess(attempt);
     const result = await issueLogin(ctx, user, body.remember_me ?? false);
     setTokenCookie(reply, result.access_token);
     return result;
@@ -77,6 +76,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): v
     if (principal.kind === 'user' && principal.loginSessionId) {
       ctx.db.prepare('UPDATE login_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), principal.loginSessionId);
     }
+    // Logging out with an API token ends that token: the credential presented is the one that stops working.
+    if (principal.kind === 'user' && principal.tokenId !== undefined) ctx.db.prepare('DELETE FROM api_tokens WHERE id = ?').run(principal.tokenId);
     reply.clearCookie(COOKIE, COOKIE_OPTIONS);
     return { success: true as const };
   });
@@ -86,12 +87,13 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): v
     return { result: toCurrentUser(user) };
   });
 
-  handle(app, ctx, 'tokens.list', async ({ principal, query }) => ({ result: listApiTokens(ctx.db, requireUser(principal).userId, query) }));
+  // Tokens are managed with a session only: a token that could mint tokens would outlive its own deletion.
+  handle(app, ctx, 'tokens.list', async ({ principal, query }) => ({ result: listApiTokens(ctx.db, requireSession(principal).userId, query) }));
 
-  handle(app, ctx, 'tokens.create', async ({ principal, body }) => createApiToken(ctx.db, ctx.secret, requireUser(principal).userId, body), { status: 201 });
+  handle(app, ctx, 'tokens.create', async ({ principal, body }) => createApiToken(ctx.db, ctx.secret, requireSession(principal).userId, body), { status: 201 });
 
   handle(app, ctx, 'tokens.delete', async ({ principal, params }) => {
-    if (!deleteApiToken(ctx.db, requireUser(principal).userId, params.tokenId)) throw notFound('token');
+    if (!deleteApiToken(ctx.db, requireSession(principal).userId, params.tokenId)) throw notFound('token');
     return { success: true as const };
   });
 }

@@ -8,6 +8,9 @@
  * The identity page signs in accounts whose identity_provider is `microsoft` (made with
  * `user add --identity-provider microsoft`), checks their password, and remembers the browser in
  * an HttpOnly SameSite=Strict cookie so the next sign-in is a single "pick this account" click.
+ * An account with two-factor on then owes a TOTP or backup code on every SSO sign-in, as at
+ * login/mfa. The token goes only to a loopback redirect_uri (RFC 8252) or one the operator
+ * allowed (--sso-redirect-uri), never to any https address a link names.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,7 +21,8 @@ import { handle, SENT } from '../http/handle';
 import { rateLimiter } from '../http/rate-limit';
 import { UNKNOWN_USER_HASH, verifyPassword } from './passwords';
 import { issueLogin } from './routes';
-import { assertNotLocked, clearFailures, recordFailure } from './throttle';
+import { assertNotLocked, recordFailure, recordSuccess } from './throttle';
+import { acceptSecondFactor } from './two-factor';
 import { findUserByEmail, findUserById, type UserRow } from './users';
 
 export const SSO_PROVIDER = 'microsoft';
@@ -27,8 +31,11 @@ const BROWSER_COOKIE = 's2t_idp';
 const FLOW_TTL_S = 10 * 60;
 const BROWSER_TTL_S = 30 * 24 * 60 * 60;
 
-/** RFC 8252 loopback redirects (any port) or https; nothing else, so a token never leaves in clear text. */
-export function allowedRedirect(raw: string): URL | undefined {
+/**
+ * RFC 8252 loopback redirects (http, 127.0.0.1 or [::1], any port), or a URI whose origin and path
+ * equal one the operator allowed; nothing else, so a link cannot send the token to a site of its choosing.
+ */
+export function allowedRedirect(raw: string, allowList: readonly string[] = []): URL | undefined {
   let url: URL;
   try {
     url = new URL(raw);
@@ -36,9 +43,9 @@ export function allowedRedirect(raw: string): URL | undefined {
     return undefined;
   }
   if (url.username || url.password || url.hash) return undefined;
-  if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]')) return url;
-  return undefined;
+  const allowed = allowList.some((entry) => URL.canParse(entry) && new URL(entry).origin === url.origin && new URL(entry).pathname === url.pathname);
+  return allowed ? url : undefined;
 }
 
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -48,10 +55,11 @@ interface FlowRow {
   id: string;
   redirect_uri: string;
   state: string | null;
+  mfa_user_id: number | null;
 }
 
 function openFlow(ctx: ServiceContext, id: string): FlowRow | undefined {
-  return ctx.db.prepare('SELECT id, redirect_uri, state FROM sso_flows WHERE id = ? AND used_at IS NULL AND expires_at > ?').get(id, nowS()) as FlowRow | undefined;
+  return ctx.db.prepare('SELECT id, redirect_uri, state, mfa_user_id FROM sso_flows WHERE id = ? AND used_at IS NULL AND expires_at > ?').get(id, nowS()) as FlowRow | undefined;
 }
 
 function rememberedUser(ctx: ServiceContext, req: FastifyRequest): UserRow | undefined {
@@ -92,16 +100,28 @@ function identityPage(reply: FastifyReply, flow: FlowRow, remembered: UserRow | 
   );
 }
 
+function codePage(reply: FastifyReply, flow: FlowRow, user: UserRow, error?: string): FastifyReply {
+  return page(
+    reply,
+    error ? 401 : 200,
+    `<p>${escapeHtml(user.email)} has two-factor authentication on.</p>${error ? `<p role="alert" id="error">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${IDENTITY_PATH}"><input type="hidden" name="flow" value="${escapeHtml(flow.id)}"><input type="hidden" name="action" value="code">
+<label>Code from your authenticator app, or a backup code <input name="code" autocomplete="one-time-code" required></label>
+<button type="submit" id="verify">Verify</button></form>`,
+  );
+}
+
 const IdentityQuery = z.object({ flow: z.string().min(1).max(128) });
 const IdentityForm = z.discriminatedUnion('action', [
   z.object({ flow: z.string().min(1).max(128), action: z.literal('pick') }),
   z.object({ flow: z.string().min(1).max(128), action: z.literal('password'), email: z.string().min(1).max(320), password: z.string().min(1).max(1024) }),
+  z.object({ flow: z.string().min(1).max(128), action: z.literal('code'), code: z.string().min(1).max(64) }),
 ]);
 
 export function registerSsoRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   handle(app, ctx, 'auth.sso', async ({ query, reply }) => {
-    const redirect = allowedRedirect(query.redirect_uri);
-    if (!redirect) throw validationError('redirect_uri must be http://127.0.0.1 or http://[::1] (any port), or https, without credentials or fragment');
+    const redirect = allowedRedirect(query.redirect_uri, ctx.config.ssoRedirectUris);
+    if (!redirect) throw validationError('redirect_uri must be http://127.0.0.1 or http://[::1] (any port), or one the operator allowed, without credentials or fragment');
     const id = randomBytes(24).toString('base64url');
     ctx.db
       .prepare('INSERT INTO sso_flows (id, provider, redirect_uri, state, expires_at) VALUES (?, ?, ?, ?, ?)')
@@ -129,25 +149,41 @@ export function registerSsoRoutes(app: FastifyInstance, ctx: ServiceContext): vo
     if (!flow) return page(reply, 400, '<p id="error">This sign-in link is unknown, used or expired. Start again from the app.</p>');
 
     let user: UserRow | undefined;
-    if (form.data.action === 'pick') {
+    if (form.data.action === 'code') {
+      // The second step: only for a flow whose first step named the account.
+      user = flow.mfa_user_id === null ? undefined : findUserById(ctx.db, flow.mfa_user_id);
+      if (!user || !user.is_active) return page(reply, 400, '<p id="error">This sign-in has no pending second step. Start again from the app.</p>');
+      const attempt = { account: user.email, source: req.ip };
+      assertNotLocked(attempt);
+      if (!acceptSecondFactor(ctx, user, form.data.code)) {
+        recordFailure(attempt);
+        return codePage(reply, flow, user, 'Wrong, expired or already used code.');
+      }
+      recordSuccess(attempt);
+    } else if (form.data.action === 'pick') {
       user = rememberedUser(ctx, req);
       if (!user) return identityPage(reply, flow, undefined, 'That account is no longer signed in here; sign in again.');
     } else {
-      const account = `login:${form.data.email.toLowerCase()}`;
-      assertNotLocked(account);
+      const attempt = { account: form.data.email, source: req.ip };
+      assertNotLocked(attempt);
       const candidate = findUserByEmail(ctx.db, form.data.email);
       const ok = await verifyPassword(form.data.password, candidate?.password_hash ?? UNKNOWN_USER_HASH);
       if (!candidate || !ok || !candidate.is_active || candidate.identity_provider !== SSO_PROVIDER) {
-        recordFailure(account);
+        recordFailure(attempt);
         return identityPage(reply, flow, rememberedUser(ctx, req), 'Wrong e-mail or password for a Microsoft account.');
       }
-      clearFailures(account);
+      if (candidate.two_factor_active !== 1) recordSuccess(attempt);
       user = candidate;
       const browser = randomBytes(24).toString('base64url');
       ctx.db.prepare('INSERT INTO sso_browser_sessions (id, user_id, expires_at) VALUES (?, ?, ?)').run(browser, user.id, nowS() + BROWSER_TTL_S);
       ctx.db.prepare('DELETE FROM sso_browser_sessions WHERE expires_at < ?').run(nowS());
       // Loopback http: not Secure; SameSite=Strict keeps other sites from using the remembered account.
       reply.setCookie(BROWSER_COOKIE, browser, { httpOnly: true, sameSite: 'strict', path: IDENTITY_PATH, maxAge: BROWSER_TTL_S });
+    }
+    // Two-factor accounts owe their code here too (a remembered browser included) before any token.
+    if (form.data.action !== 'code' && user.two_factor_active === 1) {
+      ctx.db.prepare('UPDATE sso_flows SET mfa_user_id = ? WHERE id = ? AND used_at IS NULL').run(user.id, flow.id);
+      return codePage(reply, flow, user);
     }
     // Single use: a flow id that leaked from the browser history cannot mint a second token.
     if (ctx.db.prepare('UPDATE sso_flows SET used_at = ? WHERE id = ? AND used_at IS NULL').run(new Date().toISOString(), flow.id).changes !== 1) {

@@ -1,39 +1,73 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import { plainError } from '../http/errors';
 import { handle } from '../http/handle';
-import { requireUser } from './principal';
+import { requireSession, type Principal } from './principal';
+import { assertNotLocked, recordFailure, type Attempt } from './throttle';
 import { acceptActiveTotp, checkTotp, consumeBackupCode, disableTwoFactor, enableTwoFactor, newBackupCodes, newPendingSecret } from './two-factor';
-import { findUserById } from './users';
+import { findUserById, type UserRow } from './users';
+
+const ALREADY_ON = 'two-factor is already on; turn it off first (with a current code) to change the authenticator';
 
 /**
- * Two-factor management (README: Interface choices). A wrong code answers 422, never 401, so a
+ * Two-factor management (README: Security, Interface choices). Only a session JWT may call these
+ * (an API token gets 403), changes need proof from the current authenticator, and every wrong
+ * code counts toward the same lockout as the sign-in. A wrong code answers 422, never 401, so a
  * typo does not sign the client out.
  */
 export function registerTwoFactorRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const currentUser = (principal: Parameters<typeof requireUser>[0]) => findUserById(ctx.db, requireUser(principal).userId)!;
+  const caller = (principal: Principal, req: FastifyRequest): { user: UserRow; attempt: Attempt } => {
+    const user = findUserById(ctx.db, requireSession(principal).userId)!;
+    return { user, attempt: { account: user.email, source: req.ip } };
+  };
+  /** Runs a code check under the lockout: 429 while locked, and a wrong code counts. */
+  const proven = (attempt: Attempt, check: () => boolean): boolean => {
+    assertNotLocked(attempt);
+    if (check()) return true;
+    recordFailure(attempt);
+    return false;
+  };
 
-  handle(app, ctx, 'mfa.qrCode', async ({ principal }) => ({ result: await newPendingSecret(ctx, currentUser(principal)) }));
+  handle(app, ctx, 'mfa.qrCode', async ({ principal, req }) => {
+    const { user } = caller(principal, req);
+    if (user.two_factor_active === 1) throw plainError(422, ALREADY_ON);
+    return { result: await newPendingSecret(ctx, user) };
+  });
 
-  handle(app, ctx, 'mfa.backupCodes', async ({ principal }) => ({ result: { backup_codes: newBackupCodes(ctx, currentUser(principal).id) } }));
+  handle(app, ctx, 'mfa.backupCodes', async ({ principal, req, query }) => {
+    const { user, attempt } = caller(principal, req);
+    if (user.two_factor_active !== 1) throw plainError(422, 'two-factor is off; backup codes come with it once it is on');
+    // A proof, not a sign-in: the code is checked, not used up, so the one that just enabled two-factor also serves here.
+    if (!proven(attempt, () => checkTotp(ctx, user, query.totp_code))) throw plainError(422, 'a current totp_code is needed for new backup codes');
+    return { result: { backup_codes: newBackupCodes(ctx, user.id) } };
+  });
 
-  handle(app, ctx, 'mfa.enable', async ({ principal, query }) => {
-    const user = currentUser(principal);
+  handle(app, ctx, 'mfa.enable', async ({ principal, req, query }) => {
+    const { user, attempt } = caller(principal, req);
+    if (user.two_factor_active === 1) throw plainError(422, ALREADY_ON);
     if (!user.totp_pending_secret) throw plainError(422, 'no pending secret: request a qr_code first');
-    if (!enableTwoFactor(ctx, user, query.totp_code.trim())) throw plainError(422, 'wrong or expired totp_code');
+    if (!proven(attempt, () => enableTwoFactor(ctx, user, query.totp_code.trim()))) throw plainError(422, 'wrong or expired totp_code');
     return { result: { two_factor_active: true } };
   });
 
-  handle(app, ctx, 'mfa.disable', async ({ principal, query }) => {
-    const user = currentUser(principal);
+  handle(app, ctx, 'mfa.disable', async ({ principal, req, query }) => {
+    const { user, attempt } = caller(principal, req);
     if (user.two_factor_active !== 1) return { result: { two_factor_active: false } };
-    const ok = (query.token.trim() !== '' && acceptActiveTotp(ctx, user, query.token.trim())) || (query.backup_code.trim() !== '' && consumeBackupCode(ctx, user.id, query.backup_code));
+    const token = query.token.trim();
+    const backup = query.backup_code.trim();
+    const ok = proven(attempt, () => (token !== '' && acceptActiveTotp(ctx, user, token)) || (backup !== '' && consumeBackupCode(ctx, user.id, backup)));
     if (!ok) throw plainError(422, 'a current TOTP code (token) or an unused backup_code is needed');
     disableTwoFactor(ctx, user);
     return { result: { two_factor_active: false } };
   });
 
-  handle(app, ctx, 'mfa.verifyTotp', async ({ principal, body }) => ({ result: { valid: checkTotp(ctx, currentUser(principal), body.totp_code) } }));
+  handle(app, ctx, 'mfa.verifyTotp', async ({ principal, req, body }) => {
+    const { user, attempt } = caller(principal, req);
+    return { result: { valid: proven(attempt, () => checkTotp(ctx, user, body.totp_code)) } };
+  });
 
-  handle(app, ctx, 'mfa.verifyBackupCode', async ({ principal, body }) => ({ result: { valid: consumeBackupCode(ctx, currentUser(principal).id, body.backup_code) } }));
+  handle(app, ctx, 'mfa.verifyBackupCode', async ({ principal, req, body }) => {
+    const { user, attempt } = caller(principal, req);
+    return { result: { valid: proven(attempt, () => consumeBackupCode(ctx, user.id, body.backup_code)) } };
+  });
 }

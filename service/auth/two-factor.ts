@@ -44,15 +44,20 @@ export function checkTotp(ctx: ServiceContext, user: UserRow, code: string): boo
   return totpStep(ctx, user, user.two_factor_active === 1 ? user.totp_secret : user.totp_pending_secret, code.trim()) !== null;
 }
 
-/** Turns two-factor on when the code matches the pending secret; that code is then used up. */
+/**
+ * Turns two-factor on when the code matches the pending secret; that code is then used up. Only
+ * while it is off (compare-and-set on two_factor_active), and backup codes from before are void.
+ */
 export function enableTwoFactor(ctx: ServiceContext, user: UserRow, code: string): boolean {
   const step = totpStep(ctx, user, user.totp_pending_secret, code);
   if (step === null) return false;
-  return (
-    ctx.db
-      .prepare('UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, two_factor_active = 1, totp_last_step = ? WHERE id = ? AND totp_pending_secret = ?')
-      .run(step, user.id, user.totp_pending_secret).changes === 1
-  );
+  return ctx.db.transaction(() => {
+    const changed = ctx.db
+      .prepare('UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, two_factor_active = 1, totp_last_step = ? WHERE id = ? AND totp_pending_secret = ? AND two_factor_active = 0')
+      .run(step, user.id, user.totp_pending_secret).changes === 1;
+    if (changed) ctx.db.prepare('DELETE FROM backup_codes WHERE user_id = ?').run(user.id);
+    return changed;
+  })();
 }
 
 export function disableTwoFactor(ctx: ServiceContext, user: UserRow): void {

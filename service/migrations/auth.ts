@@ -152,4 +152,13 @@ export const authMigrations: Migration[] = [
         SELECT id, 1, 'active', created_at FROM organizations;
     `,
   },
+  {
+    // Numbered after the work migrations (100): a database already at 100 skips any lower number.
+    version: 150,
+    name: 'single sign-on: the second factor of a flow',
+    up: `
+      -- The account that passed the first step of a flow and still owes its second factor.
+      ALTER TABLE sso_flows ADD COLUMN mfa_user_id INTEGER REFERENCES users(id) ON DELETE CASCADE;
+    `,
+  },
 ];

@@ -7,7 +7,8 @@ let svc: RunningService;
 const SSO_USER = { email: 'ms@example.com', password: 'microsoft-pass-1' };
 
 beforeAll(async () => {
-  svc = await startService();
+  // https redirects only where the operator allowed them (issue 14 item 7).
+  svc = await startService({ args: ['--sso-redirect-uri', 'https://app.example.com/sso/done', '--sso-redirect-uri', 'https://x.example.com/<script>"'] });
   await mustAddUser(svc.dataDir, SSO_USER.email, SSO_USER.password, ['CUSTOMER', 'DEVELOPER'], ['--identity-provider', 'microsoft']);
 });
 afterAll(async () => {
@@ -95,7 +96,7 @@ describe('single sign-on through the local identity page', () => {
     expect((await submit({ flow, action: 'teleport' })).status).toBe(422);
   });
 
-  it('refuses every redirect_uri that is not loopback http or https, before any page', async () => {
+  it('refuses every redirect_uri that is not loopback http or allowed by the operator, before any page', async () => {
     for (const bad of [
       'http://localhost:8080/cb',
       'http://example.com/cb',
@@ -108,6 +109,9 @@ describe('single sign-on through the local identity page', () => {
       'https://user:pw@example.com/cb',
       'https://example.com/cb#frag',
       '//evil.example.com/cb',
+      'https://evil.example.com/cb',
+      'https://app.example.com/sso/done/../elsewhere',
+      'https://app.example.com:8443/sso/done',
     ]) {
       const res = await call(svc.url, 'GET', `/api/v3/auth/login/microsoft?redirect_uri=${encodeURIComponent(bad)}`);
       expect(res.status, bad).toBe(422);

@@ -91,9 +91,10 @@ describe('API tokens', () => {
     // A session JWT is not an API token: the legacy header refuses it.
     expect((await call(svc.url, 'GET', '/api/v3/speech-to-text/models', { s2tKey: jwt, headers: JSON_TYPE })).status).toBe(401);
     expect((await call(svc.url, 'GET', '/api/v3/speech-to-text/models', { headers: JSON_TYPE })).status).toBe(401);
-    // Logout with an API token does not revoke it (only sessions end at logout).
+    // Logout with an API token ends that token (issue 14 item 6).
     expect((await call(svc.url, 'POST', '/api/v3/auth/logout', { token: batch })).status).toBe(200);
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: batch })).status).toBe(200);
+    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: batch })).status).toBe(401);
+    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: realtime })).status).toBe(200);
   });
 
   it('a realtime token gets 401 on every route that takes x-svc-s2t-key; a batch token gets past the check', async () => {
