@@ -1,7 +1,10 @@
 /**
- * TTML in the IMSC 1 Text Profile: media time base, clock times, one bottom region, speakers as
- * ttm:agent. The reader takes any TTML it can time: clock, offset and frame times, nested
- * body/div/p/span timing, ttp:frameRate/tickRate, <br/> line breaks.
+ * TTML in the IMSC 1.1 Text Profile (ttp:contentProfiles), which is also IMSC 1.0.1 Text Profile
+ * (ttp:profile, for TTML1 processors): media time base, clock times, one bottom region, speakers as
+ * ttm:agent. Colours use TTML <color> syntax (#rrggbbaa), not CSS: players parse them with TTML
+ * rules (imscJS refuses a CSS alpha such as rgba(0,0,0,0.8)).
+ * The reader takes any TTML it can time: clock, offset and frame times, nested body/div/p/span
+ * timing, ttp:frameRate/tickRate, <br/> line breaks.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { CaptionContent } from '../transcript/model';
@@ -10,6 +13,11 @@ import { CaptionBuilder } from './blocks';
 import { FormatError } from './errors';
 import { speakerPrefix, type ExportSource, type OutCue, type SpeakerStyle } from './source';
 import { cleanLine, decodeUtf8, escapeXml } from './text';
+
+export const IMSC_1_1_TEXT = 'http://www.w3.org/ns/ttml/profile/imsc1.1/text';
+export const IMSC_1_0_1_TEXT = 'http://www.w3.org/ns/ttml/profile/imsc1/text';
+/** Black at 80% opacity (0xcc = 204 of 255), in TTML's #rrggbbaa, which CSS also reads the same way. */
+const CAPTION_BACKGROUND = '#000000cc';
 
 export function writeTtml(cues: OutCue[], src: ExportSource, speakers: SpeakerStyle = 'prefix'): string {
   const nominal = nominalFrameRate(src.frameRate);
@@ -20,12 +28,12 @@ export function writeTtml(cues: OutCue[], src: ExportSource, speakers: SpeakerSt
     '<?xml version="1.0" encoding="UTF-8"?>\n',
     '<tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttp="http://www.w3.org/ns/ttml#parameter" xmlns:tts="http://www.w3.org/ns/ttml#styling"',
     ' xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xmlns:ittp="http://www.w3.org/ns/ttml/profile/imsc1#parameter"',
-    ` ttp:profile="http://www.w3.org/ns/ttml/profile/imsc1/text" ttp:timeBase="media" ttp:frameRate="${nominal}"${multiplier}`,
+    ` ttp:contentProfiles="${IMSC_1_1_TEXT}" ttp:profile="${IMSC_1_0_1_TEXT}" ttp:timeBase="media" ttp:frameRate="${nominal}"${multiplier}`,
     ` xml:lang="${escapeXml(src.language)}">\n<head>\n<metadata>\n<ttm:title>${escapeXml(src.title)}</ttm:title>\n`,
   ];
   for (const [name, id] of agents) out.push(`<ttm:agent type="person" xml:id="${id}"><ttm:name type="full">${escapeXml(name)}</ttm:name></ttm:agent>\n`);
   out.push(
-    '</metadata>\n<styling>\n<style xml:id="s1" tts:textAlign="center" tts:color="white" tts:backgroundColor="rgba(0,0,0,0.8)" tts:fontFamily="proportionalSansSerif" tts:fontSize="100%" tts:lineHeight="125%"/>\n</styling>\n',
+    `</metadata>\n<styling>\n<style xml:id="s1" tts:textAlign="center" tts:color="white" tts:backgroundColor="${CAPTION_BACKGROUND}" tts:fontFamily="proportionalSansSerif" tts:fontSize="100%" tts:lineHeight="125%"/>\n</styling>\n`,
     '<layout>\n<region xml:id="bottom" tts:origin="10% 10%" tts:extent="80% 80%" tts:displayAlign="after"/>\n</layout>\n</head>\n<body region="bottom" style="s1">\n<div>\n',
   );
   for (let i = 0; i < cues.length; i++) {
