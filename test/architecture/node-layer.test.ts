@@ -2,29 +2,8 @@
  * node/ is shared by main and service only: lint refuses an import of it from the renderer, the
  * preload or common, and an import of main from node/; an import of it from main or service passes.
  */
-import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/service';
-
-const probes: string[] = [];
-function probe(rel: string, text: string): string {
-  const file = join(ROOT, rel);
-  writeFileSync(file, text);
-  probes.push(file);
-  return file;
-}
-afterEach(() => probes.splice(0).forEach((f) => rmSync(f, { force: true })));
-
-function eslint(file: string): { code: number; out: string } {
-  try {
-    return { code: 0, out: execFileSync(process.execPath, [join(ROOT, 'node_modules/eslint/bin/eslint.js'), '--no-warn-ignored', file], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' }) };
-  } catch (err) {
-    const e = err as { status: number; stdout: string; stderr: string };
-    return { code: e.status, out: `${e.stdout}${e.stderr}` };
-  }
-}
+import { describe, expect, it } from 'vitest';
+import { eslint, probe } from './lint-probe';
 
 const importer = (from: string) => `import { mediaType } from '${from}';\nexport const f = mediaType;\n`;
 
