@@ -10,8 +10,6 @@ export type { Migration };
  */
 export function openDb(file: string, migrations: Migration[]): Db {
   return openDatabase(file, migrations, {
-    // Under `npm start` Electron runs us with a better-sqlite3 built for its own ABI (scripts/electron-native.mjs).
-    database: { nativeBinding: process.env.S2T_SQLITE_BINDING || undefined },
     tooNew: (found, known) => new Error(`database ${file} has schema version ${found}, newer than this service knows (${known}); upgrade the app`),
   });
 }

@@ -5,7 +5,6 @@
  * second during a drop of a thousand files) never contends with the cache's sync transactions.
  */
 import { openDatabase, SchemaTooNewError, type Db } from '../../node/sqlite';
-import { sqliteOptions } from '../platform/sqlite';
 import { randomUUID } from 'node:crypto';
 import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState } from '../../common/ipc';
 import { MIGRATIONS } from './schema';
@@ -60,7 +59,6 @@ export class WatchStore {
   /** Opens (creating) watch.db with node/sqlite's runner; a file from a newer app is refused, not guessed at. */
   constructor(file: string) {
     this.db = openDatabase(file, WATCH_MIGRATIONS, {
-      database: sqliteOptions(),
       tooNew: (found, known) =>
         new SchemaTooNewError(file, found, known, `The watch-folder database ${file} was written by a newer version of S2T Desktop (schema ${found}; this version knows up to ${known}). Update S2T Desktop, or move that file away to start the watch folders over.`),
     });
