@@ -104,13 +104,14 @@ export class JobRunner {
 
   private async prepareMedia(job: JobRow, session: SessionRow, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
     if (!session.media_path) throw new PermanentEngineError('This session has no media; upload it first.');
-    const info = await probe(session.media_path, signal);
+    // Media longer than --max-media-hours fails here, before anything is converted.
+    const info = await probe(session.media_path, signal, this.ctx.config.maxMediaSeconds);
     // Duration first: a video without sound still shows how long it is beside its error.
     touchSession(this.ctx.db, session.id, { duration: info.durationSec });
     if (!info.hasAudio) throw new MediaError('The media file has no audio track, so there is nothing to transcribe.');
     const dir = sessionMediaDir(this.ctx.config.dataDir, session.session_id);
     const wavPath = join(dir, 'audio.wav');
-    await decodeToWav(session.media_path, wavPath, signal);
+    await decodeToWav(session.media_path, wavPath, signal, this.ctx.config.maxMediaSeconds);
     const durationMs = Math.round(info.durationSec * 1000);
     const estimate = new Date(Date.now() + 2000 + durationMs * ESTIMATE_RTF).toISOString();
     this.progress(job.job_id, 10, estimate);
@@ -121,7 +122,7 @@ export class JobRunner {
     }
     if (session.keep_media && !session.kept_path) {
       const keptPath = join(dir, 'kept.mp3');
-      await encodeKeptCopy(session.media_path, keptPath, signal);
+      await encodeKeptCopy(session.media_path, keptPath, signal, this.ctx.config.maxMediaSeconds);
       touchSession(this.ctx.db, session.id, { kept_path: keptPath });
     }
     this.progress(job.job_id, 15);
