@@ -12,6 +12,7 @@ import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf
 import 'regenerator-runtime/runtime.js';
 import { documentRows, summaryOf } from './rows';
 import type { ExportOptions, ExportSource } from './source';
+import { isRtlParagraph, LTR_LETTER, RTL_LETTER } from './text';
 
 const PAGE_W = 595.28;
 const PAGE_H = 841.89;
@@ -55,20 +56,10 @@ const plainFontkit: Fontkit = {
   },
 };
 
-const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
-const LTR_LETTER = /(?![\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}])[\p{L}\p{N}]/u;
 
 interface DirRun {
   text: string;
   rtl: boolean;
-}
-
-export function isRtlParagraph(text: string): boolean {
-  for (const ch of text) {
-    if (RTL_LETTER.test(ch)) return true;
-    if (LTR_LETTER.test(ch)) return false;
-  }
-  return false;
 }
 
 /**

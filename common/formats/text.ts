@@ -41,6 +41,18 @@ export function escapeXml(s: string): string {
   return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
 }
 
+export const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+export const LTR_LETTER = /(?![\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}])[\p{L}\p{N}]/u;
+
+/** A paragraph is right-to-left when its first strong letter is (the Unicode bidi rule P2). */
+export function isRtlParagraph(text: string): boolean {
+  for (const ch of text) {
+    if (RTL_LETTER.test(ch)) return true;
+    if (LTR_LETTER.test(ch)) return false;
+  }
+  return false;
+}
+
 /** The lines of a text file, whatever its line endings. */
 export function splitLines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);

@@ -2,7 +2,9 @@
  * TTML in the IMSC 1.1 Text Profile (ttp:contentProfiles), which is also IMSC 1.0.1 Text Profile
  * (ttp:profile, for TTML1 processors): media time base, clock times, one bottom region, speakers as
  * ttm:agent. Colours use TTML <color> syntax (#rrggbbaa), not CSS: players parse them with TTML
- * rules (imscJS refuses a CSS alpha such as rgba(0,0,0,0.8)).
+ * rules (imscJS refuses a CSS alpha such as rgba(0,0,0,0.8)). The background is on a span around
+ * the text (tts:backgroundColor is not inherited): on body or p it would paint a band as wide as
+ * the region behind the shortest caption.
  * The reader takes any TTML it can time: clock, offset and frame times, nested body/div/p/span
  * timing, ttp:frameRate/tickRate, <br/> line breaks.
  */
@@ -33,14 +35,14 @@ export function writeTtml(cues: OutCue[], src: ExportSource, speakers: SpeakerSt
   ];
   for (const [name, id] of agents) out.push(`<ttm:agent type="person" xml:id="${id}"><ttm:name type="full">${escapeXml(name)}</ttm:name></ttm:agent>\n`);
   out.push(
-    `</metadata>\n<styling>\n<style xml:id="s1" tts:textAlign="center" tts:color="white" tts:backgroundColor="${CAPTION_BACKGROUND}" tts:fontFamily="proportionalSansSerif" tts:fontSize="100%" tts:lineHeight="125%"/>\n</styling>\n`,
+    `</metadata>\n<styling>\n<style xml:id="s1" tts:textAlign="center" tts:color="white" tts:fontFamily="proportionalSansSerif" tts:fontSize="100%" tts:lineHeight="125%"/>\n<style xml:id="text" tts:backgroundColor="${CAPTION_BACKGROUND}"/>\n</styling>\n`,
     '<layout>\n<region xml:id="bottom" tts:origin="10% 10%" tts:extent="80% 80%" tts:displayAlign="after"/>\n</layout>\n</head>\n<body region="bottom" style="s1">\n<div>\n',
   );
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i];
     const agent = c.speaker ? ` ttm:agent="${agents.get(c.speaker)}"` : '';
     const text = escapeXml(speakerPrefix(c, speakers)) + c.lines.map(escapeXml).join('<br/>');
-    out.push(`<p xml:id="c${i + 1}" begin="${formatClock(c.start_ms, '.')}" end="${formatClock(c.end_ms, '.')}"${agent}>${text}</p>\n`);
+    out.push(`<p xml:id="c${i + 1}" begin="${formatClock(c.start_ms, '.')}" end="${formatClock(c.end_ms, '.')}"${agent}><span style="text">${text}</span></p>\n`);
   }
   out.push('</div>\n</body>\n</tt>\n');
   return out.join('');

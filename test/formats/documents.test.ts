@@ -40,7 +40,7 @@ describe('HTML', () => {
     expect(html).toMatch(/^<!DOCTYPE html>\n<html lang="fr">/);
     expect(html).toContain('<meta charset="utf-8">');
     expect(html).toContain('<title>Q&amp;A &lt;live&gt;</title>');
-    expect(html).toContain('<p>Tom &amp; Jerry meet.</p>');
+    expect(html).toContain('<p dir="auto">Tom &amp; Jerry meet.</p>');
     expect(html).toContain('<p class="segment" data-start-ms="61000"><span class="time">00:01:01</span> <span class="speaker">Ann &lt;the host&gt;:</span> Hi &lt;b&gt;there&lt;/b&gt;</p>');
     expect(html).not.toMatch(/<b>|<script|src=|href=/);
     expect(text(renderExport('html', t, { timestamps: false }))).not.toContain('class="time"');

@@ -6,7 +6,8 @@
  *   generated at every media time event, with no error, fatal or warning, and our text in order;
  *   and ttconv;
  * - SRT: ffmpeg's srt demuxer; SBV: ffmpeg's subviewer demuxer; EBU STL: ttconv;
- * - DOCX: mammoth (no message); PDF: pdftotext; TXT: a fatal UTF-8 decoder.
+ * - DOCX: mammoth (no message); PDF: pdftotext; TXT: a fatal UTF-8 decoder;
+ * - in Chromium: imscJS renders the TTML at every event; the HTML opens with its words and directions.
  * Each file is rendered once and shared by its checks. ttconv reads the short files only: the
  * 3-hour STL costs it 14 s of CPU (TTML 7 s), and imscJS reads the 3-hour TTML.
  * Debian packages: ffmpeg, python3-ttconv, libreoffice-writer-nogui, poppler-utils, fonts-noto-core.
@@ -15,18 +16,22 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import mammoth from 'mammoth';
 import imscDoc from 'imsc/src/main/js/doc.js';
 import imscIsd from 'imsc/src/main/js/isd.js';
 import { WebVTTParser, type VttNode } from 'webvtt-parser';
 import htmlEntities from 'webvtt-parser/html-entities.json';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threeHourTranscript } from '../../bench/formats.bench';
 import type { ExportFormat } from '../../common/api/enums';
 import { outputCues, parseCaptions, renderExport, resolveSource, type ExportInput, type OutCue } from '../../common/formats';
 import { documentRows } from '../../common/formats/rows';
 import type { TranscriptContent } from '../../common/transcript';
 import { pdfFonts, printedText } from '../../main/platform/fonts';
+import { launchChromium } from '../helpers/app';
+import { ROOT } from '../helpers/service';
 
 /** One sentence a script (the PDF draws each from DejaVu Sans or an installed Noto font). */
 const SCRIPTS = [
@@ -127,6 +132,7 @@ function expectWordsInOrder(text: string, words: string[]) {
  * Indic scripts (a vowel sign such as Devanagari ि is drawn before the consonant it follows).
  */
 const REORDERED = /[\u0590-\u08ff\u0900-\u0dff\ufb1d-\ufdff\ufe70-\ufefc]/;
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const letters = (w: string) => [...w.replace(/[^\p{L}\p{M}\p{N}]/gu, '')].sort().join('');
 const decodeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 
@@ -144,7 +150,7 @@ function isdText(e: ImscIsdElement): string {
   if (e.kind === 'br') return '\n';
   if (e.text !== undefined) return e.text;
   const inner = (e.contents ?? []).map(isdText);
-  return e.kind === 'p' ? inner.join('') : inner.filter((s) => s.length).join('\n');
+  return e.kind === 'p' || e.kind === 'span' ? inner.join('') : inner.filter((s) => s.length).join('\n');
 }
 function findKind(e: ImscIsdElement, kind: string): ImscIsdElement | undefined {
   if (e.kind === kind) return e;
@@ -191,13 +197,13 @@ for (const fx of FIXTURES) {
         const root: ImscIsdElement = { kind: 'root', styleAttrs: {}, contents: isd.contents };
         const text = isdText(root);
         if (text) shown.push(text);
-        background ??= findKind(root, 'body')?.styleAttrs['http://www.w3.org/ns/ttml#styling backgroundColor'];
+        background ??= findKind(root, 'span')?.styleAttrs['http://www.w3.org/ns/ttml#styling backgroundColor'];
       }
       expect(reports).toEqual([]);
       const want = wantedCues(fx, 'ttml');
       expect(events.length).toBeGreaterThanOrEqual(want.length);
       expect(shown).toEqual(want.map((c) => c.text));
-      // The caption background is read as we mean it: black, alpha 204 of 255 (80%).
+      // The text's background is read as we mean it: black, alpha 204 of 255 (80%).
       expect(background).toEqual([0, 0, 0, 204]);
     });
 
@@ -262,3 +268,76 @@ for (const fx of FIXTURES) {
     });
   });
 }
+
+/**
+ * In a real browser: imscJS renders our TTML to HTML at every media time event (what dash.js does
+ * on screen), and Chromium opens our HTML export. The page code is plain script text, so the test
+ * transform never touches it.
+ */
+const IMSC_PAGE = `window.renderAll = function (xml) {
+  var reports = [], shown = [], backgrounds = {};
+  var report = function (level) { return function (msg) { reports.push(level + ': ' + msg); return false; }; };
+  var handler = { info: function () { return false; }, warn: report('warn'), error: report('error'), fatal: report('fatal') };
+  var tt = imsc.fromXML(xml, handler);
+  var video = document.getElementById('video');
+  tt.getMediaTimeEvents().forEach(function (t) {
+    video.textContent = '';
+    imsc.renderHTML(imsc.generateISD(tt, t, handler), video, null, 360, 640, false, handler);
+    if (video.innerText) shown.push(video.innerText);
+    video.querySelectorAll('*').forEach(function (e) {
+      var bg = getComputedStyle(e).backgroundColor;
+      if (bg !== 'rgba(0, 0, 0, 0)') backgrounds[e.tagName + ' ' + bg] = true;
+    });
+  });
+  return { reports: reports, shown: shown, backgrounds: Object.keys(backgrounds) };
+};`;
+
+describe('in Chromium: imscJS renders our TTML, and our HTML opens as written', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const fx of FIXTURES) {
+    // The 3-hour file's ISDs are checked above; drawing its 5,300 events here would add 8 s.
+    if (!fx.long) it(`TTML, ${fx.name}: rendered at every event with no error, fatal or warning, showing our cues; the background only behind the text`, async () => {
+      const { bytes } = await render(fx, 'ttml');
+      const page = await browser.newPage();
+      await page.setContent('<!DOCTYPE html><html><body style="margin:0"><div id="video" style="position:relative;width:640px;height:360px"></div></body></html>');
+      await page.addScriptTag({ path: join(ROOT, 'node_modules/imsc/dist/imsc.all.min.js') });
+      await page.addScriptTag({ content: IMSC_PAGE });
+      const result = await page.evaluate('renderAll(' + JSON.stringify(decoder.decode(bytes)) + ')') as { reports: string[]; shown: string[]; backgrounds: string[] };
+      await page.close();
+      expect(result.reports).toEqual([]);
+      // innerText gives a rendered <br> as a newline and trims nothing else.
+      expect(result.shown).toEqual(wantedCues(fx, 'ttml').map((c) => c.text));
+      // The text's own inline boxes carry the background, not a block as wide as the region.
+      expect(result.backgrounds).toEqual(['SPAN rgba(0, 0, 0, 0.8)']);
+    });
+
+    it(`HTML, ${fx.name}: UTF-8, its language and title, every word in order, right-to-left paragraphs laid out right to left`, async () => {
+      const { path } = await render(fx, 'html');
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(path).href);
+      const seen = await page.evaluate(`({
+        charset: document.characterSet,
+        lang: document.documentElement.lang,
+        title: document.title,
+        text: document.body.innerText,
+        directions: Array.from(document.querySelectorAll('p.segment')).map(function (p) { return getComputedStyle(p).direction; })
+      })`) as { charset: string; lang: string; title: string; text: string; directions: string[] };
+      await page.close();
+      const src = resolveSource('html', fx.doc);
+      expect(seen.charset).toBe('UTF-8');
+      expect(seen.lang).toBe(src.language);
+      expect(seen.title).toBe(src.title);
+      expectWordsInOrder(seen.text, wantedWords(fx, 'html'));
+      const rows = documentRows(src, {});
+      expect(seen.directions).toEqual(rows.map((r) => (RTL.test(r.text.match(/[\p{L}]/u)?.[0] ?? '') ? 'rtl' : 'ltr')));
+      if (!fx.long) expect(seen.directions).toContain('rtl');
+    });
+  }
+});
