@@ -1,14 +1,17 @@
 /**
  * Alignment of a given text to the recognised words by sequence alignment (an LCS diff over
  * normalised words, from the `diff` package). Matched words take their recognised times; runs of
- * unmatched words share the gap between their matched neighbours evenly, so every word gets a
- * time and times never go backwards.
+ * unmatched words take the time of what was heard in their place, or share the gap between their
+ * matched neighbours, so every word gets a time and times never go backwards.
  */
 import { diffArrays } from 'diff';
 import type { Segment, Word } from '../../common/transcript/model';
 import { CONTENT_VERSION } from '../../common/transcript/model';
 import { recognize } from './decode';
 import { diarizationNote, PermanentEngineError, type Engine } from './engine';
+
+/** About how long a spoken word lasts (150 words a minute, with their gaps). */
+const TYPICAL_WORD_MS = 400;
 
 const norm = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
 
@@ -25,18 +28,41 @@ export function alignTokens(tokens: string[], recognized: Word[], durationMs: nu
   const b = recognized.map((w) => norm(w.text));
   let i = 0;
   let j = 0;
+  // A run of given words the recogniser heard differently (a substitution: removed beside added)
+  // takes the time of what it heard there, not the whole gap to its matched neighbours.
+  let given: number[] = [];
+  let heard: Word[] = [];
+  const settle = () => {
+    if (given.length > 0 && heard.length > 0) {
+      const from = heard[0].start_ms;
+      const step = Math.max(0, heard.at(-1)!.end_ms - from) / given.length;
+      given.forEach((t, x) => {
+        const start = Math.round(from + step * x);
+        times[t] = { start, end: Math.max(start, Math.round(from + step * (x + 1))), confidence: 0 };
+      });
+    }
+    given = [];
+    heard = [];
+  };
   for (const part of diffArrays(a, b)) {
     const n = part.count ?? part.value.length;
-    if (part.added) j += n;
-    else if (part.removed) i += n;
-    else {
+    if (part.added) {
+      heard.push(...recognized.slice(j, j + n));
+      j += n;
+    } else if (part.removed) {
+      for (let x = 0; x < n; x++) given.push(i + x);
+      i += n;
+    } else {
+      settle();
       for (let k = 0; k < n; k++, i++, j++) {
         const r = recognized[j];
         times[i] = { start: r.start_ms, end: r.end_ms, confidence: r.confidence };
       }
     }
   }
-  // Fill each run of unmatched tokens between the previous matched end and the next matched start.
+  settle();
+  // Words nothing was heard for share the gap between their neighbours; before the first heard
+  // word and after the last, they take about a word's length each next to it, not all the silence to 0 or to the end.
   let k = 0;
   while (k < times.length) {
     if (times[k]) {
@@ -45,9 +71,12 @@ export function alignTokens(tokens: string[], recognized: Word[], durationMs: nu
     }
     let e = k;
     while (e < times.length && !times[e]) e++;
-    const from = k > 0 ? times[k - 1]!.end : 0;
-    const to = e < times.length ? times[e]!.start : Math.max(from, durationMs);
-    const step = Math.max(0, to - from) / (e - k);
+    const n = e - k;
+    let from = k > 0 ? times[k - 1]!.end : null;
+    let to = e < times.length ? times[e]!.start : null;
+    if (from === null) from = Math.max(0, (to ?? 0) - n * TYPICAL_WORD_MS);
+    if (to === null) to = Math.max(from, Math.min(durationMs, from + n * TYPICAL_WORD_MS));
+    const step = Math.max(0, to - from) / n;
     for (let x = k; x < e; x++) {
       const start = Math.round(from + step * (x - k));
       times[x] = { start, end: Math.max(start, Math.round(from + step * (x - k + 1))), confidence: 0 };
@@ -78,9 +107,7 @@ export const alignEngine: Engine = {
     if (!input.wavPath) throw new PermanentEngineError('Alignment needs media.');
     const text = input.text?.trim();
     if (!text) throw new PermanentEngineError('Alignment needs a transcript text.');
-    input.onProgress(20);
-    const recognized = await recognize(input.wavPath, input.language, input.signal);
-    input.onProgress(80);
+    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9) });
     const sentences = splitSegments(text);
     const times = alignTokens(sentences.flat(), recognized, input.durationMs);
     let t = 0;

@@ -4,6 +4,7 @@
  * document of the session.
  */
 import type { DocumentMetadata, TranscriptContent } from '../../common/transcript/model';
+import type { DecoderPool } from './decoder-pool';
 
 export interface EngineInput {
   /** 16 kHz mono WAV of the session's media (absent in upload mode). */
@@ -16,6 +17,9 @@ export interface EngineInput {
   /** The legacy create's punctuation key (decode only: see ./punctuate). */
   punctuation: boolean;
   signal: AbortSignal;
+  /** The service's bound on speech-decoder processes (shared by every running job). */
+  decoders: DecoderPool;
+  /** 0..100 of this engine's work, reported as it goes (decode: chunk by chunk). */
   onProgress(percent: number): void;
 }
 

@@ -12,6 +12,8 @@ import { unseal } from '../auth/secrets';
 import type { ServiceContext } from '../context';
 import { insertDocument } from '../documents/store';
 import { engines, PermanentEngineError, type EngineResult } from '../engines';
+import { DecoderPool } from '../engines/decoder-pool';
+import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, MediaError, probe } from '../media/decode';
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
@@ -30,8 +32,11 @@ export class JobRunner {
   private active = new Map<string, AbortController>();
   private running = new Set<Promise<void>>();
   private stopping = false;
+  private decoders: DecoderPool;
 
-  constructor(private ctx: ServiceContext) {}
+  constructor(private ctx: ServiceContext) {
+    this.decoders = DecoderPool.forService(ctx.config.engineConcurrency);
+  }
 
   /** Settles what a previous run left half-done (downloads, running jobs), then starts claiming. */
   start(): void {
@@ -92,8 +97,11 @@ export class JobRunner {
         diarization: params.diarization,
         punctuation: session.punctuation === 1,
         signal,
+        decoders: this.decoders,
         onProgress: (p) => this.progress(job.job_id, 15 + p * 0.8),
       });
+      const mediaMs = job.kind === 'upload' ? await this.uploadMediaMs(session, signal) : prepared.durationMs || null;
+      assertTimesInMedia(job.kind === 'upload' ? 'uploaded document' : 'transcript', result.transcript, result.captions, mediaMs);
       this.complete(job, session, result);
     } catch (e) {
       if (this.stopping) return;
@@ -127,6 +135,14 @@ export class JobRunner {
     }
     this.progress(job.job_id, 15);
     return { wavPath, durationMs };
+  }
+
+  /** Upload mode with a given text beside real media: the media's duration bounds the given times (null: no media). */
+  private async uploadMediaMs(session: SessionRow, signal: AbortSignal): Promise<number | null> {
+    if (!session.transcript_text || !session.media_path || !/^(audio|video)\//.test(session.media_type ?? '')) return null;
+    const info = await probe(session.media_path, signal);
+    touchSession(this.ctx.db, session.id, { duration: info.durationSec });
+    return info.durationSec > 0 ? Math.round(info.durationSec * 1000) : null;
   }
 
   private async uploadedText(session: SessionRow): Promise<string> {

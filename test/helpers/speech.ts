@@ -1,7 +1,7 @@
 /** Known speech for tests: espeak-ng speaks a given text to a WAV (the voice pocketsphinx hears best). */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -39,4 +39,79 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   for (let i = 1; i <= r.length; i++)
     for (let j = 1; j <= h.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1));
   return r.length ? d[r.length][h.length] / r.length : h.length ? 1 : 0;
+}
+
+export interface PlacedSentence {
+  text: string;
+  /** Where its speech was placed in the file (espeak's own leading and trailing silence trimmed). */
+  startMs: number;
+  endMs: number;
+}
+
+export interface PlacedSpeech {
+  path: string;
+  sentences: PlacedSentence[];
+  durationMs: number;
+}
+
+export interface PlacementSpec {
+  /** Sentences in order; before each, `gapsMs[i]` of digital silence (the first gap is the lead-in; 0 = none). */
+  sentences: string[];
+  gapsMs: number[];
+  /** Silence after the last sentence. */
+  tailMs?: number;
+  sampleRate: number;
+  container: 'wav' | 'mp4';
+}
+
+/**
+ * Sentences placed at known offsets with sox: each espeak sentence is trimmed to its speech,
+ * resampled, and put after a silence of known length, so its start in the file is known to the
+ * sample. 'mp4' wraps the audio (AAC) with a small video track, as a meeting recording is.
+ * Cached by content, like speechWav, with the placements beside it as JSON.
+ */
+export async function placedSpeech(spec: PlacementSpec): Promise<PlacedSpeech> {
+  const dir = join(tmpdir(), 's2t-speech');
+  mkdirSync(dir, { recursive: true });
+  const key = createHash('sha1').update(JSON.stringify({ v: 2, voice: VOICE, ...spec })).digest('hex');
+  const path = join(dir, `placed-${key}.${spec.container}`);
+  const meta = `${path}.json`;
+  if (existsSync(path) && existsSync(meta)) return { path, ...(JSON.parse(readFileSync(meta, 'utf8')) as Omit<PlacedSpeech, 'path'>) };
+  const work = join(dir, `placed-${key}.${process.pid}.parts`);
+  mkdirSync(work, { recursive: true });
+  const rate = String(spec.sampleRate);
+  const parts: string[] = [];
+  const sentences: PlacedSentence[] = [];
+  let samples = 0;
+  const silence = (ms: number) => {
+    const n = Math.round((ms / 1000) * spec.sampleRate);
+    if (n === 0) return;
+    const f = join(work, `${parts.length}.wav`);
+    // The null input's rate is set too, else its default (48 kHz) counts the samples.
+    execFileSync('sox', ['-r', rate, '-c', '1', '-n', '-r', rate, '-c', '1', '-b', '16', f, 'trim', '0s', `${n}s`]);
+    parts.push(f);
+    samples += n;
+  };
+  for (const [i, text] of spec.sentences.entries()) {
+    silence(spec.gapsMs[i] ?? 0);
+    const f = join(work, `${parts.length}.wav`);
+    // Trim espeak's leading and trailing silence, so the placed offset is where the speech begins.
+    execFileSync('sox', [await speechWav(text), '-r', rate, '-c', '1', '-b', '16', f, 'silence', '1', '0.005', '-45d', 'reverse', 'silence', '1', '0.005', '-45d', 'reverse']);
+    const n = Number(execFileSync('soxi', ['-s', f]).toString().trim());
+    sentences.push({ text, startMs: (samples / spec.sampleRate) * 1000, endMs: ((samples + n) / spec.sampleRate) * 1000 });
+    parts.push(f);
+    samples += n;
+  }
+  silence(spec.tailMs ?? 0);
+  const wav = join(work, 'all.wav');
+  execFileSync('sox', [...parts, wav]);
+  const partial = `${path}.${process.pid}.partial.${spec.container}`;
+  if (spec.container === 'mp4') {
+    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=navy:s=160x120:r=5', '-i', wav, '-shortest', '-c:v', 'mpeg4', '-c:a', 'aac', '-b:a', '64k', partial]);
+  } else renameSync(wav, partial);
+  const durationMs = (samples / spec.sampleRate) * 1000;
+  writeFileSync(meta, JSON.stringify({ sentences, durationMs }));
+  renameSync(partial, path);
+  rmSync(work, { recursive: true, force: true });
+  return { path, sentences, durationMs };
 }
