@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../common/ipc';
 import { createCore } from './core';
-import { startEmbeddedService, type EmbeddedService } from './embedded-service';
+import { startEmbeddedService, type EmbeddedService, type LaunchService, type LocalAccount } from './embedded-service';
 import { AppWatch, documentsFromCache } from './watch/in-app';
 import type { Emit, Handlers } from './ipc/registry';
 import type { SecretStore } from './platform/secrets';
@@ -22,12 +22,24 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-export async function startBackend(opts: { dataDir: string; secrets: SecretStore; serviceExecPath?: string; serviceEnv?: NodeJS.ProcessEnv }): Promise<Backend> {
+export interface BackendOptions {
+  dataDir: string;
+  secrets: SecretStore;
+  /** How the embedded service is started: Node's fork by default, Electron's utilityProcess in the app. */
+  launchService?: LaunchService;
+  /**
+   * The embedded service's account, when the caller brings it (tests, scripted setups): then the
+   * caller signs in itself. Without it, the account gets a fresh random password and main signs in.
+   */
+  localAccount?: LocalAccount;
+}
+
+export async function startBackend(opts: BackendOptions): Promise<Backend> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const settings = readSettings(opts.dataDir);
   let service: EmbeddedService | undefined;
   if (!settings.serviceUrl) {
-    service = await startEmbeddedService({ dataDir: join(opts.dataDir, 'local-service'), execPath: opts.serviceExecPath, env: opts.serviceEnv });
+    service = await startEmbeddedService({ dataDir: join(opts.dataDir, 'local-service'), launch: opts.launchService, owner: opts.localAccount });
   }
   const mode = service ? 'local' : 'cloud';
   const serviceUrl = service?.url ?? settings.serviceUrl!;
@@ -48,6 +60,10 @@ export async function startBackend(opts: { dataDir: string; secrets: SecretStore
     throw err;
   }
   const h = core.handlers;
+  // The embedded service is the user's own: sign in to it without asking for a password.
+  if (service && !opts.localAccount && !(await h['auth.state']({})).signedIn) {
+    await h['auth.login']({ username: service.owner.email, password: service.owner.password, rememberMe: true });
+  }
   const watch = new AppWatch({
     dataDir: opts.dataDir,
     client: core.client,

@@ -2,17 +2,59 @@
  * Runs the local speech-to-text service (service/, bundled as dist/service/cli.js) as a child
  * process on a free loopback port, and stops it with the app. main never imports service code:
  * the two only meet over HTTP, exactly as with the cloud.
+ *
+ * The service has one account, the owner's. Its password is made here, fresh at every start, and
+ * handed to the child over the message channel when the child asks for it: never argv, the
+ * environment or a file. The child also ends when this process dies (service/parent-channel.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-export const DEMO_ACCOUNT = { email: 'demo@s2t.local', password: 's2t-demo' } as const;
+/** The owner account's e-mail; its password is random (see ownerCredential). */
+export const OWNER_EMAIL = 'owner@s2t.local';
+/** The child's request for the credential; the same string as service/parent-channel.ts. */
+const OWNER_REQUEST = 's2t:owner-credential?';
+
+export interface LocalAccount {
+  email: string;
+  password: string;
+}
+
+/** A started service process, as Node's fork or Electron's utilityProcess gives it. */
+export interface ServiceProcess {
+  pid: number | undefined;
+  stdout: NodeJS.ReadableStream;
+  postMessage(message: unknown): void;
+  onMessage(fn: (message: unknown) => void): void;
+  onExit(fn: (code: number | null) => void): void;
+  kill(): void;
+}
+
+/** Starts `entry` with `args` in a process that has a message channel to this one. */
+export type LaunchService = (entry: string, args: string[]) => ServiceProcess;
+
+/** Plain Node (browser mode, the watch daemon): child_process.fork, whose IPC channel carries the credential. */
+export const forkService: LaunchService = (entry, args) => {
+  const child = fork(entry, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: [] });
+  return {
+    pid: child.pid,
+    stdout: child.stdout!,
+    postMessage: (m) => child.connected && child.send(m as object),
+    onMessage: (fn) => child.on('message', fn),
+    onExit: (fn) => child.once('exit', (code) => fn(code)),
+    kill: () => child.exitCode === null && child.kill('SIGTERM'),
+  };
+};
 
 export interface EmbeddedService {
   url: string;
+  /** The owner account this run set up; main signs in with it (backend.ts). */
+  owner: LocalAccount;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -23,24 +65,37 @@ function serviceEntry(): string {
   throw new Error(`the local service is not built (${bundled} is missing): run npm run build`);
 }
 
-export async function startEmbeddedService(opts: { dataDir: string; execPath?: string; env?: NodeJS.ProcessEnv }): Promise<EmbeddedService> {
-  const args = [serviceEntry(), '--port', '0', '--data', opts.dataDir, '--demo-user', DEMO_ACCOUNT.email, '--demo-password', DEMO_ACCOUNT.password, '--quiet'];
-  const child: ChildProcess = spawn(opts.execPath ?? process.execPath, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+/** A new owner credential: 192 random bits, made at each start and kept only in memory. */
+export function ownerCredential(): LocalAccount {
+  return { email: OWNER_EMAIL, password: randomBytes(24).toString('base64url') };
+}
+
+export async function startEmbeddedService(opts: { dataDir: string; launch?: LaunchService; owner?: LocalAccount; entry?: string }): Promise<EmbeddedService> {
+  const owner = opts.owner ?? ownerCredential();
+  const child = (opts.launch ?? forkService)(opts.entry ?? serviceEntry(), ['--port', '0', '--data', opts.dataDir, '--owner-from-parent', '--quiet']);
+  // Only this child can ask: the channel is ours alone.
+  child.onMessage((m) => m === OWNER_REQUEST && child.postMessage(owner));
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((res) => child.onExit((code) => ((exitCode = code), res())));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the local service did not start within 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`the local service exited (${code}) before it was ready`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => {
+    void exited.then(() => reject(new Error(`the local service exited (${exitCode}) before it was ready`)));
+    createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       const m = /^listening (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
       if (m) resolve(m[1]);
       else reject(new Error(`the local service said "${line}" instead of its address`));
     });
+  }).catch(async (err: Error) => {
+    child.kill();
+    throw err;
   });
   return {
     url,
+    owner,
+    pid: child.pid,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (exitCode === undefined) child.kill();
       await exited;
     },
   };

@@ -1,26 +1,37 @@
 /**
  * Plain-Node entry: the same core as the Electron app behind the loopback web bridge.
  *   node dist/main/headless.js [--data DIR] [--port N]     browser mode; prints the URL to open
+ *       [--local-account-stdin]   the embedded service's account comes as {"email","password"} JSON
+ *                                 on stdin and the caller signs in itself (tests); without it the
+ *                                 account gets a fresh random password and the app signs in
  */
 import { dirname, join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { startBackend } from './backend';
-import { DEMO_ACCOUNT } from './embedded-service';
 import { startWebBridge } from './ipc/web-bridge';
 import { appDataDir } from './platform/paths';
 import { MemorySecretStore } from './platform/secrets';
 import { runWatchDaemon } from './watch/daemon';
 
+const LocalAccountInput = z.object({ email: z.string().min(3).max(320), password: z.string().min(8).max(1024) });
+
 async function browserMode(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { data: { type: 'string' }, port: { type: 'string', default: '0' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { data: { type: 'string' }, port: { type: 'string', default: '0' }, 'local-account-stdin': { type: 'boolean', default: false } },
+    strict: true,
+  });
   const dataDir = values.data ?? appDataDir();
-  const backend = await startBackend({ dataDir, secrets: new MemorySecretStore() });
+  const localAccount = values['local-account-stdin'] ? LocalAccountInput.parse(JSON.parse(await text(process.stdin))) : undefined;
+  const backend = await startBackend({ dataDir, secrets: new MemorySecretStore(), localAccount });
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
   const bridge = await startWebBridge({ handlers: backend.handlers, staticDir, port: Number(values.port) });
   backend.setEventSink((event, payload) => bridge.emit(event, payload));
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
-  if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}, demo account ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}\n`);
+  if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}\n`);
   const stop = async () => {
     await bridge.close();
     await backend.close();

@@ -2,13 +2,14 @@
  * Electron entry: one window, hardened per Electron's security checklist, wired to the same
  * backend as browser mode. Everything of substance lives in Electron-free modules.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell, utilityProcess } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBackend, type Backend } from './backend';
 import { CacheTooNewError } from './cache/open';
 import { registerElectronTransport, sendEvent } from './ipc/electron-transport';
 import { ElectronSecretStore } from './platform/electron-secrets';
+import { utilityProcessLauncher } from './platform/electron-service-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererIndex = join(here, '..', 'renderer', 'index.html');
@@ -20,8 +21,12 @@ app.enableSandbox();
 if (!app.requestSingleInstanceLock()) app.quit();
 
 app.on('web-contents-created', (_e, contents) => {
-  // No navigation away from the app and no new windows; https links open in the browser.
-  contents.on('will-navigate', (ev, url) => url !== rendererUrl && ev.preventDefault());
+  // No navigation away from the app, by a link, a redirect or a subframe, and no new windows;
+  // https links open in the browser.
+  const stayHome = (ev: { url: string; preventDefault(): void }) => ev.url !== rendererUrl && ev.preventDefault();
+  contents.on('will-navigate', stayHome);
+  contents.on('will-redirect', stayHome);
+  contents.on('will-frame-navigate', stayHome);
   contents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };
@@ -42,11 +47,15 @@ async function createWindow(): Promise<void> {
 }
 
 app.whenReady().then(async () => {
+  // The app needs no permission and no device: requests are refused, and checks (which the
+  // page can make without asking, e.g. navigator.permissions, device enumeration) say no.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setDevicePermissionHandler(() => false);
   Menu.setApplicationMenu(Menu.buildFromTemplate([{ role: 'fileMenu' }, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }]));
   const dataDir = app.getPath('userData');
   const secrets = new ElectronSecretStore(safeStorage, join(dataDir, 'secrets.json'), { allowBasicText: process.env.S2T_ALLOW_BASIC_TEXT_SECRETS === '1' });
-  backend = await startBackend({ dataDir, secrets, serviceExecPath: process.execPath, serviceEnv: { ELECTRON_RUN_AS_NODE: '1' } });
+  backend = await startBackend({ dataDir, secrets, launchService: utilityProcessLauncher(utilityProcess) });
   registerElectronTransport(ipcMain, backend.handlers, (event) => event.senderFrame?.url === rendererUrl && event.sender === win?.webContents);
   backend.setEventSink((event, payload) => win && sendEvent(win.webContents, event, payload));
   await createWindow();

@@ -3,6 +3,8 @@
  *   npm run service -- [--port 0] [--data DIR] [--demo-user EMAIL --demo-password PW] [--allow-private-webhooks]
  *                      [--rate-limit N] [--rate-window-seconds S] [--engine-concurrency N] [--quiet]
  * Prints `listening http://127.0.0.1:PORT` as its first line once it accepts requests.
+ * The demo account (--demo-user/--demo-password) is for `npm run service` and tests; the app's
+ * embedded service runs with --owner-from-parent instead (service/parent-channel.ts).
  *
  *   npm run service -- user add EMAIL --password-stdin --role ROLE [--role ROLE...] --data DIR
  *                      [--org-of EMAIL] [--customer-of EMAIL] [--identity-provider microsoft]

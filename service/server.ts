@@ -8,10 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app';
+import { setOwnerAccount } from './auth/owner-account';
 import { createUser, findUserByEmail } from './auth/users';
 import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuning } from './context';
 import { openDb } from './db';
 import { migrations } from './migrations';
+import { receiveOwnerCredential, watchParent } from './parent-channel';
 import { startWork, stopWork } from './work-routes';
 
 function loadSecret(dataDir: string): Uint8Array {
@@ -34,6 +36,7 @@ function positiveNumber(flag: string, value: string): number {
 }
 
 export async function serve(argv: string[], tuning?: ServiceTuning): Promise<void> {
+  const parent = process.ppid;
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -41,6 +44,9 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       data: { type: 'string', default: '.data/service' },
       'demo-user': { type: 'string' },
       'demo-password': { type: 'string' },
+      // The app's embedded service: the owner account's credential comes over the parent's
+      // message channel, and the service ends with its parent.
+      'owner-from-parent': { type: 'boolean', default: false },
       'allow-private-webhooks': { type: 'boolean', default: false },
       'rate-limit': { type: 'string', default: '6000' },
       'rate-window-seconds': { type: 'string', default: '60' },
@@ -73,6 +79,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     if (!values['demo-password']) throw new Error('--demo-user needs --demo-password');
     if (!findUserByEmail(db, demoUser)) await createUser(db, { email: demoUser, password: values['demo-password'], roles: ['CUSTOMER', 'DEVELOPER'], firstName: 'Demo', lastName: 'User' });
   }
+  if (values['owner-from-parent']) await setOwnerAccount(db, await receiveOwnerCredential());
 
   const app = await buildApp(ctx);
   const address = await app.listen({ host: config.host, port: config.port });
@@ -92,5 +99,6 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (values['owner-from-parent']) watchParent(parent, () => void shutdown('parent gone'));
 }
 

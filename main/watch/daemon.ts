@@ -2,7 +2,7 @@
  * The headless watch daemon: the same watcher as the app, without Electron.
  *   npm run watch -- FOLDER [--language en] [--formats srt,vtt,docx] [--service URL] [--data DIR]
  *                  [--concurrency N] [--stability-ms MS]
- * Without --service it starts the embedded local service and signs in with its demo account;
+ * Without --service it starts the embedded local service and signs in with its owner account;
  * with --service it signs in with S2T_USERNAME / S2T_PASSWORD, or uses the API token S2T_TOKEN
  * (from the environment, never the command line, so they stay out of the process list).
  * Data (queue, tus upload URLs, the embedded service's data) lives in the app-data dir or --data.
@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { ExportFormat } from '../../common/api';
 import { WatchProfile, type WatchProgress } from '../../common/ipc';
 import { ApiClient } from '../api/client';
-import { DEMO_ACCOUNT, startEmbeddedService, type EmbeddedService } from '../embedded-service';
+import { startEmbeddedService, type EmbeddedService } from '../embedded-service';
 import { appDataDir } from '../platform/paths';
 import { PasswordAuth, TokenAuth } from './auth';
 import { WatchService } from './service';
@@ -71,7 +71,7 @@ export async function runWatchDaemon(argv: string[]): Promise<void> {
   if (!baseUrl) {
     embedded = await startEmbeddedService({ dataDir: join(dataDir, 'local-service') });
     baseUrl = embedded.url;
-    auth = new PasswordAuth(DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
+    auth = new PasswordAuth(embedded.owner.email, embedded.owner.password);
   } else if (process.env.S2T_TOKEN) {
     auth = new TokenAuth(process.env.S2T_TOKEN);
   } else if (process.env.S2T_USERNAME && process.env.S2T_PASSWORD) {

@@ -10,6 +10,10 @@ import { chromium, type Browser } from 'playwright-core';
 import { ROOT, tempDir } from './service';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/**
+ * The embedded service's account in tests: startApp hands it to the app (--local-account-stdin),
+ * and the tests sign in with it through the UI. The app itself has no fixed account.
+ */
 export const LOCAL_DEMO = { email: 'demo@s2t.local', password: 's2t-demo' };
 
 export interface RunningApp {
@@ -22,12 +26,19 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** `entry`: the script to run, dist/main/headless.js by default (scripts/start.mjs is `npm start`). */
-export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv; entry?: string } = {}): Promise<RunningApp> {
+/**
+ * `entry`: the script to run, dist/main/headless.js by default (scripts/start.mjs is `npm start`).
+ * `localAccount`: the embedded service's account, LOCAL_DEMO by default; null runs the app as
+ * users do (a random credential it keeps to itself, and it signs in on its own).
+ */
+export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv; entry?: string; localAccount?: { email: string; password: string } | null } = {}): Promise<RunningApp> {
   const entry = join(ROOT, opts.entry ?? 'dist/main/headless.js');
   if (!existsSync(join(ROOT, 'dist/main/headless.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   const dataDir = opts.dataDir ?? tempDir('s2t-app-');
-  const child = spawn(process.execPath, [entry, '--data', dataDir], { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const account = opts.localAccount === undefined ? LOCAL_DEMO : opts.localAccount;
+  const args = [entry, '--data', dataDir, ...(account ? ['--local-account-stdin'] : [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: [account ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  if (account) child.stdin!.end(JSON.stringify(account));
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((res) => child.once('exit', () => res()));

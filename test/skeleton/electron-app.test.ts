@@ -3,55 +3,14 @@
  * against a fake `electron` module, since the Electron binary cannot run on these machines. The
  * main entry starts the real backend (the embedded local service, the cache) underneath.
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { INVOKE_CHANNEL, channelNames } from '../../common/ipc';
+import { runFakeElectronMain as runMain } from '../fixtures/fake-electron/run';
 import { ROOT } from '../helpers/service';
-
-interface Report {
-  windows: { options: { webPreferences: Record<string, unknown> }; loaded?: string; shown?: boolean }[];
-  sandbox: boolean;
-  singleInstance: boolean;
-  menus: number;
-  permissions: { p: string; granted: boolean }[];
-  navigation: { toSelfPrevented: boolean; toElsewherePrevented: boolean };
-  windowOpen: { https?: string; file?: string };
-  ipc: { channel?: string; trusted?: { ok: boolean; value?: { signedIn: boolean; mode: string } }; foreignFrame?: { ok: boolean; error?: { code: string } }; badArgs?: { ok: boolean; error?: { code: string } } };
-  exitCode: number | null;
-}
-
-/** npm start hands Electron a better-sqlite3 built for its ABI; here a copy of Node's own stands in. */
-function sqliteBindingCopy(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 's2t-binding-')), 'better_sqlite3.node');
-  copyFileSync(join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), file);
-  return file;
-}
-
-function runMain(sqliteBinding = sqliteBindingCopy()): Promise<{ report: Report; code: number | null; stderr: string }> {
-  const userData = mkdtempSync(join(tmpdir(), 's2t-fake-electron-'));
-  const child = spawn(process.execPath, ['--import', join(ROOT, 'test/fixtures/fake-electron/register.mjs'), join(ROOT, 'dist/main/index.js')], {
-    cwd: ROOT,
-    env: { ...process.env, FAKE_ELECTRON_USER_DATA: userData, S2T_SQLITE_BINDING: sqliteBinding },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const line = stdout.split('\n').find((l) => l.startsWith('FAKE-ELECTRON '));
-      if (!line) return reject(new Error(`no report (exit ${code}): ${stderr}${stdout}`));
-      resolve({ report: JSON.parse(line.slice('FAKE-ELECTRON '.length)) as Report, code, stderr });
-    });
-  });
-}
 
 describe('Electron main entry under a fake electron', () => {
   it('opens one hardened window on the embedded service, answers only its own frame, and quits cleanly', async () => {
@@ -68,11 +27,12 @@ describe('Electron main entry under a fake electron', () => {
     // Every permission request is denied; navigation away and new windows are refused.
     expect(report.permissions.length).toBe(3);
     expect(report.permissions.every((p) => p.granted === false)).toBe(true);
-    expect(report.navigation).toEqual({ toSelfPrevented: false, toElsewherePrevented: true });
+    expect(report.navigation['will-navigate']).toEqual({ toSelfPrevented: false, toElsewherePrevented: true });
     expect(report.windowOpen).toEqual({ https: 'deny', file: 'deny' });
     // IPC: the real backend answers our window; a foreign frame and malformed arguments are refused.
     expect(report.ipc.channel).toBe(INVOKE_CHANNEL);
-    expect(report.ipc.trusted).toMatchObject({ ok: true, value: { signedIn: false, mode: 'local' } });
+    // Signed in to the embedded service already: main does it with the owner credential.
+    expect(report.ipc.trusted).toMatchObject({ ok: true, value: { signedIn: true, mode: 'local' } });
     expect(report.ipc.foreignFrame).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     expect(report.ipc.badArgs).toMatchObject({ ok: false });
   });
