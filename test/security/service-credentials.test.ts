@@ -6,6 +6,9 @@
  * - 8: eleven wrong passwords from anyone locked the real user out.
  */
 import { request } from 'node:http';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, startService, type RunningService } from '../helpers/service';
 import { call, login, mustAddUser, tokenFor, totpCode } from '../service-auth/client';
@@ -108,6 +111,25 @@ describe('item 4: two-factor needs a session and proof from the current authenti
     expect((await call(svc.url, 'POST', '/api/v3/mfa/2fa/verify_totp', { token: jwt, json: { totp_code: totpCode(secret) } })).status).toBe(429);
     expect((await login(svc.url, USER.email, USER.password)).status).toBe(429);
     expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: jwt })).body.result.two_factor_active).toBe(true);
+  });
+});
+
+describe('item 4: turning two-factor on needs a recent password sign-in', () => {
+  it('a session signed in 11 minutes ago (a stolen long-lived token) cannot bind a new authenticator', async () => {
+    const USER = { email: 'owner4b@example.com', password: 'owner4b-password' };
+    const old = await userWithSession(USER.email, USER.password);
+    const db = new Database(join(svc.dataDir, 'service.db'));
+    try {
+      db.prepare('UPDATE login_sessions SET created_at = ? WHERE id = ?').run(new Date(Date.now() - 11 * 60_000).toISOString(), decodeJwt(old).jti);
+    } finally {
+      db.close();
+    }
+    expect((await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token: old })).status).toBe(403);
+    expect((await call(svc.url, 'POST', '/api/v3/mfa/2fa/enable?totp_code=123456', { token: old })).status).toBe(403);
+    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: old })).body.result.two_factor_active).toBe(false);
+    // Signing in again with the password is the proof.
+    const fresh = await tokenFor(svc.url, USER.email, USER.password);
+    expect((await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token: fresh })).status).toBe(200);
   });
 });
 
