@@ -5,7 +5,27 @@
  * algorithm and right-aligned when a paragraph starts with them.
  */
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import {
+  beginText,
+  endMarkedContent,
+  endText,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFOperator,
+  PDFOperatorNames,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  rotateAndSkewTextRadiansAndTranslate,
+  setFillingColor,
+  setFontAndSize,
+  showText,
+  StandardFonts,
+  type PDFFont,
+  type PDFPage,
+  type RGB,
+} from 'pdf-lib';
 // @pdf-lib/fontkit was compiled with Babel's regenerator and calls a global regeneratorRuntime in
 // its Indic and Universal shapers (pdf-lib issues #785, #1419): without it Devanagari, Tamil...
 // make PDF export throw. The runtime installs that global.
@@ -30,6 +50,8 @@ type GlyphRun = ReturnType<ReturnType<Fontkit['create']>['layout']>;
 
 /** Scripts whose glyphs depend on their neighbours (joining, reordering, marks): these need shaping. */
 const NEEDS_SHAPING = /[\u0300-\u036F\u0483-\u0489\u0591-\u08FF\u0900-\u0DFF\u0E00-\u0FFF\u1000-\u109F\u1780-\u18AF\u200C\u200D\uFB1D-\uFDFF\uFE70-\uFEFF\uD800-\uDFFF]/;
+/** Scripts whose shapers reorder glyphs within a cluster (Indic pre-base vowel signs; Myanmar, Khmer). */
+const REORDERED = /[\u0900-\u0DFF\u1000-\u109F\u1780-\u17FF]/;
 
 /**
  * fontkit as pdf-lib's font engine, except that text needing no shaping (Latin, Greek, Cyrillic,
@@ -232,11 +254,49 @@ export async function writePdf(src: ExportSource, opts: ExportOptions = {}): Pro
   let page: PDFPage = pdf.addPage([PAGE_W, PAGE_H]);
   let y = PAGE_H - MARGIN;
 
+  /**
+   * One font's run. Shapers of the scripts in REORDERED draw some glyphs before the characters
+   * they follow (Devanagari ि before its consonant), and readers extract glyphs in drawing order:
+   * each such word carries its characters as /ActualText (PDF 32000-1 14.9.4), so copying,
+   * searching and pdftotext give the text as written. The span sits inside the text object, where
+   * the font is set: poppler sizes the replacement text by the state at EMC.
+   */
+  const drawRun = (text: string, x: number, size: number, font: PDFFont, color: RGB) => {
+    if (!REORDERED.test(text)) {
+      page.drawText(text, { x, y, size, font, color });
+      return;
+    }
+    const key = page.node.newFontDictionary(font.name, font.ref);
+    for (const word of text.split(/( +)/)) {
+      if (!word) continue;
+      if (word[0] === ' ') {
+        // Spaces drawn as glyphs: readers split words at them.
+        page.drawText(word, { x, y, size, font, color });
+        x += chain.width(word) * size;
+        continue;
+      }
+      // An inline property list: pdf-lib copies a string operand into the stream as it is.
+      const actual = `<</ActualText ${PDFHexString.fromText(word).toString()}>>`;
+      page.pushOperators(
+        pushGraphicsState(),
+        beginText(),
+        setFillingColor(color),
+        setFontAndSize(key, size),
+        rotateAndSkewTextRadiansAndTranslate(0, 0, 0, x, y),
+        PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of('Span'), actual]),
+        showText(font.encodeText(word)),
+        endMarkedContent(),
+        endText(),
+        popGraphicsState(),
+      );
+      x += chain.width(word) * size;
+    }
+  };
   const draw = (text: string, x: number, size: number, color = INK, rtl = false) => {
     const safe = chain.drawable(text);
     if (!rtl && !RTL_LETTER.test(safe)) {
       for (const r of chain.runs(safe)) {
-        page.drawText(r.text, { x, y, size, font: chain.fonts[r.font], color });
+        drawRun(r.text, x, size, chain.fonts[r.font], color);
         x += chain.width(r.text) * size;
       }
       return;
@@ -245,7 +305,7 @@ export async function writePdf(src: ExportSource, opts: ExportOptions = {}): Pro
     for (const d of visualRuns(safe, rtl)) {
       const pieces = chain.runs(d.text);
       for (const r of d.rtl ? pieces.reverse() : pieces) {
-        page.drawText(r.text, { x, y, size, font: chain.fonts[r.font], color });
+        drawRun(r.text, x, size, chain.fonts[r.font], color);
         x += chain.width(r.text) * size;
       }
     }
@@ -263,7 +323,7 @@ export async function writePdf(src: ExportSource, opts: ExportOptions = {}): Pro
     const lines = wrap(chain, safe, size, width);
     // The common case, left-to-right text in the main font: one text object per page's share of
     // the paragraph (less work for pdf-lib, smaller content streams to compress).
-    const runs = rtl || RTL_LETTER.test(safe) ? null : chain.runs(safe);
+    const runs = rtl || RTL_LETTER.test(safe) || REORDERED.test(safe) ? null : chain.runs(safe);
     if (runs && runs.length === 1 && runs[0].font === 0) {
       for (let i = 0; i < lines.length; ) {
         need(lead);
