@@ -32,13 +32,19 @@ async function browserMode(argv: string[]): Promise<void> {
   backend.setEventSink((event, payload) => bridge.emit(event, payload));
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
   if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}\n`);
+  let stopping = false;
   const stop = async () => {
+    // Ctrl+C reaches us twice under npm start (the terminal's and the launcher's): stop once.
+    if (stopping) return;
+    stopping = true;
     await bridge.close();
     await backend.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  // Started by a launcher with a channel (npm start): when the launcher dies, so does the app.
+  if (process.channel) process.once('disconnect', () => void stop());
 }
 
 const [command, ...rest] = process.argv.slice(2);

@@ -14,7 +14,8 @@ function electronBinary() {
 
 function browserMode(reason) {
   console.log(`Electron cannot start here (${reason}); serving browser mode instead.`);
-  const child = spawn(process.execPath, ['dist/main/headless.js', ...process.argv.slice(2)], { stdio: 'inherit' });
+  // The IPC channel is how the app learns that this launcher died (even by SIGKILL): it closes.
+  const child = spawn(process.execPath, ['dist/main/headless.js', ...process.argv.slice(2)], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
 }

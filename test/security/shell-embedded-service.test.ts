@@ -134,4 +134,17 @@ describe('the embedded service and the app', () => {
     await until('the service to stop listening', async () => fetch(app.serviceUrl).then(() => false, () => true), 15_000, 200);
     dirs.push(dataDir);
   }, 90_000);
+
+  it('under npm start, the app and its service stop when the launcher is killed with SIGKILL', async () => {
+    const app = await startApp({ entry: 'scripts/start.mjs', env: { DISPLAY: '', WAYLAND_DISPLAY: '' }, localAccount: null });
+    dirs.push(app.dataDir);
+    const page = app.url.replace(/#.*$/, '');
+    expect((await fetch(page)).status).toBe(200);
+    app.child.kill('SIGKILL');
+    await app.stop();
+    await until('the app and the service to stop listening', async () => {
+      const refused = (url: string) => fetch(url).then(() => false, () => true);
+      return (await refused(page)) && (await refused(app.serviceUrl));
+    }, 15_000, 200);
+  }, 90_000);
 });
