@@ -4,7 +4,7 @@
  * ttm:agent. Colours use TTML <color> syntax (#rrggbbaa), not CSS: players parse them with TTML
  * rules (imscJS refuses a CSS alpha such as rgba(0,0,0,0.8)). The background is on a span around
  * the text (tts:backgroundColor is not inherited): on body or p it would paint a band as wide as
- * the region behind the shortest caption.
+ * the region behind the shortest caption. A cue whose text is right-to-left has tts:direction="rtl".
  * The reader takes any TTML it can time: clock, offset and frame times, nested body/div/p/span
  * timing, ttp:frameRate/tickRate, <br/> line breaks.
  */
@@ -14,7 +14,7 @@ import { formatClock, nominalFrameRate } from '../transcript/timecode';
 import { CaptionBuilder } from './blocks';
 import { FormatError } from './errors';
 import { speakerPrefix, type ExportSource, type OutCue, type SpeakerStyle } from './source';
-import { cleanLine, decodeUtf8, escapeXml } from './text';
+import { cleanLine, decodeUtf8, escapeXml, isRtlParagraph } from './text';
 
 export const IMSC_1_1_TEXT = 'http://www.w3.org/ns/ttml/profile/imsc1.1/text';
 export const IMSC_1_0_1_TEXT = 'http://www.w3.org/ns/ttml/profile/imsc1/text';
@@ -41,8 +41,10 @@ export function writeTtml(cues: OutCue[], src: ExportSource, speakers: SpeakerSt
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i];
     const agent = c.speaker ? ` ttm:agent="${agents.get(c.speaker)}"` : '';
+    // The text's direction, not the speaker prefix's, sets the paragraph's (as in HTML and PDF).
+    const dir = isRtlParagraph(c.lines.join(' ')) ? ' tts:direction="rtl"' : '';
     const text = escapeXml(speakerPrefix(c, speakers)) + c.lines.map(escapeXml).join('<br/>');
-    out.push(`<p xml:id="c${i + 1}" begin="${formatClock(c.start_ms, '.')}" end="${formatClock(c.end_ms, '.')}"${agent}><span style="text">${text}</span></p>\n`);
+    out.push(`<p xml:id="c${i + 1}" begin="${formatClock(c.start_ms, '.')}" end="${formatClock(c.end_ms, '.')}"${agent}${dir}><span style="text">${text}</span></p>\n`);
   }
   out.push('</div>\n</body>\n</tt>\n');
   return out.join('');

@@ -129,6 +129,8 @@ function expectWordsInOrder(text: string, words: string[]) {
 
 /** Hebrew and Arabic letters: right-to-left words, drawn right to left. */
 const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+/** A paragraph's direction by its first letter (the Unicode bidi rule P2, for our fixtures). */
+const firstLetterRtl = (text: string) => RTL.test(text.match(/\p{L}/u)?.[0] ?? '');
 const letters = (w: string) => [...w.replace(/[^\p{L}\p{M}\p{N}]/gu, '')].sort().join('');
 const decodeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 
@@ -272,7 +274,7 @@ for (const fx of FIXTURES) {
  * transform never touches it.
  */
 const IMSC_PAGE = `window.renderAll = function (xml) {
-  var reports = [], shown = [], backgrounds = {};
+  var reports = [], shown = [], directions = [], backgrounds = {};
   var report = function (level) { return function (msg) { reports.push(level + ': ' + msg); return false; }; };
   var handler = { info: function () { return false; }, warn: report('warn'), error: report('error'), fatal: report('fatal') };
   var tt = imsc.fromXML(xml, handler);
@@ -280,13 +282,16 @@ const IMSC_PAGE = `window.renderAll = function (xml) {
   tt.getMediaTimeEvents().forEach(function (t) {
     video.textContent = '';
     imsc.renderHTML(imsc.generateISD(tt, t, handler), video, null, 360, 640, false, handler);
-    if (video.innerText) shown.push(video.innerText);
+    if (video.innerText) {
+      shown.push(video.innerText);
+      directions.push(getComputedStyle(video.querySelector('span')).direction);
+    }
     video.querySelectorAll('*').forEach(function (e) {
       var bg = getComputedStyle(e).backgroundColor;
       if (bg !== 'rgba(0, 0, 0, 0)') backgrounds[e.tagName + ' ' + bg] = true;
     });
   });
-  return { reports: reports, shown: shown, backgrounds: Object.keys(backgrounds) };
+  return { reports: reports, shown: shown, directions: directions, backgrounds: Object.keys(backgrounds) };
 };`;
 
 describe('in Chromium: imscJS renders our TTML, and our HTML opens as written', () => {
@@ -300,17 +305,20 @@ describe('in Chromium: imscJS renders our TTML, and our HTML opens as written', 
 
   for (const fx of FIXTURES) {
     // The 3-hour file's ISDs are checked above; drawing its 5,300 events here would add 8 s.
-    if (!fx.long) it(`TTML, ${fx.name}: rendered at every event with no error, fatal or warning, showing our cues; the background only behind the text`, async () => {
+    if (!fx.long) it(`TTML, ${fx.name}: rendered at every event with no error, fatal or warning, showing our cues right to left where their text is; the background only behind the text`, async () => {
       const { bytes } = await render(fx, 'ttml');
       const page = await browser.newPage();
       await page.setContent('<!DOCTYPE html><html><body style="margin:0"><div id="video" style="position:relative;width:640px;height:360px"></div></body></html>');
       await page.addScriptTag({ path: join(ROOT, 'node_modules/imsc/dist/imsc.all.min.js') });
       await page.addScriptTag({ content: IMSC_PAGE });
-      const result = await page.evaluate('renderAll(' + JSON.stringify(decoder.decode(bytes)) + ')') as { reports: string[]; shown: string[]; backgrounds: string[] };
+      const result = await page.evaluate('renderAll(' + JSON.stringify(decoder.decode(bytes)) + ')') as { reports: string[]; shown: string[]; directions: string[]; backgrounds: string[] };
       await page.close();
       expect(result.reports).toEqual([]);
       // innerText gives a rendered <br> as a newline and trims nothing else.
+      const want = outputCues(resolveSource('ttml', fx.doc));
       expect(result.shown).toEqual(wantedCues(fx, 'ttml').map((c) => c.text));
+      expect(result.directions).toEqual(want.map((c) => (firstLetterRtl(c.lines.join(' ')) ? 'rtl' : 'ltr')));
+      expect(result.directions).toContain('rtl');
       // The text's own inline boxes carry the background, not a block as wide as the region.
       expect(result.backgrounds).toEqual(['SPAN rgba(0, 0, 0, 0.8)']);
     });
@@ -333,7 +341,7 @@ describe('in Chromium: imscJS renders our TTML, and our HTML opens as written', 
       expect(seen.title).toBe(src.title);
       expectWordsInOrder(seen.text, wantedWords(fx, 'html'));
       const rows = documentRows(src, {});
-      expect(seen.directions).toEqual(rows.map((r) => (RTL.test(r.text.match(/[\p{L}]/u)?.[0] ?? '') ? 'rtl' : 'ltr')));
+      expect(seen.directions).toEqual(rows.map((r) => (firstLetterRtl(r.text) ? 'rtl' : 'ltr')));
       if (!fx.long) expect(seen.directions).toContain('rtl');
     });
   }
