@@ -38,17 +38,24 @@ export interface PullContext {
   changed?: (change: { sessions: string[]; documents: string[] }) => void;
 }
 
+/** fn over items, `limit` at a time; after a failure no further item starts, and it rejects once those under way have ended. */
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
+  let failure: { err: unknown } | null = null;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
+      while (next < items.length && !failure) {
         const i = next++;
-        out[i] = await fn(items[i]);
+        try {
+          out[i] = await fn(items[i]);
+        } catch (err) {
+          failure ??= { err };
+        }
       }
     }),
   );
+  if (failure) throw (failure as { err: unknown }).err;
   return out;
 }
 
