@@ -5,7 +5,7 @@ import { stmt } from '../db';
 import { forbidden, unauthorized } from '../http/errors';
 import { resolveApiToken } from './api-tokens';
 import { looksLikeJwt, verifySessionToken } from './jwt';
-import { findUserById, userRoles } from './users';
+import { findUserById, userRoles, type UserRow } from './users';
 
 /** Who is calling, as the handlers see it. */
 export type Principal =
@@ -29,6 +29,18 @@ export type Principal =
 
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
+/** Roles by their stored JSON: parsed and checked once per distinct value rather than on every request (frozen: shared). */
+const rolesByText = new Map<string, Role[]>();
+function rolesOf(user: UserRow): Role[] {
+  let roles = rolesByText.get(user.roles);
+  if (!roles) {
+    roles = Object.freeze(userRoles(user)) as Role[];
+    if (rolesByText.size >= 1000) rolesByText.clear();
+    rolesByText.set(user.roles, roles);
+  }
+  return roles;
+}
+
 function bearerToken(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
   if (!h) return undefined;
@@ -50,7 +62,7 @@ async function fromJwt(ctx: ServiceContext, token: string): Promise<UserPrincipa
   if (!session || session.revoked_at) throw unauthorized('session ended');
   const user = findUserById(ctx.db, claims.uid);
   if (!user || !user.is_active) throw unauthorized('user inactive');
-  return { kind: 'user', userId: user.id, orgId: user.org_id, roles: userRoles(user), via: 'jwt', loginSessionId: claims.jti, rateKey: `s:${claims.jti}` };
+  return { kind: 'user', userId: user.id, orgId: user.org_id, roles: rolesOf(user), via: 'jwt', loginSessionId: claims.jti, rateKey: `s:${claims.jti}` };
 }
 
 function fromApiToken(ctx: ServiceContext, value: string, requireType?: TokenType): UserPrincipal {
@@ -59,7 +71,7 @@ function fromApiToken(ctx: ServiceContext, value: string, requireType?: TokenTyp
   if (requireType && found.type !== requireType) throw unauthorized(`this endpoint needs an API token of type ${requireType}`);
   const user = findUserById(ctx.db, found.userId);
   if (!user || !user.is_active) throw unauthorized('user inactive');
-  return { kind: 'user', userId: user.id, orgId: user.org_id, roles: userRoles(user), via: 'api-token', tokenType: found.type, tokenId: found.id, rateKey: `t:${found.id}` };
+  return { kind: 'user', userId: user.id, orgId: user.org_id, roles: rolesOf(user), via: 'api-token', tokenType: found.type, tokenId: found.id, rateKey: `t:${found.id}` };
 }
 
 /** Resolves the caller for a route's auth kind, or throws 401. */

@@ -2,14 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context';
 import { handle } from '../http/handle';
 import { listRows } from '../http/listing';
-import { toSession, type SessionRow } from './present';
+import { LISTED_SESSION_JSON, toSession, type ListedSessionRow } from './present';
 
 export function registerSessionList(app: FastifyInstance, ctx: ServiceContext): void {
   handle(app, ctx, 'sessions.list', async ({ query, principal }) => {
     if (principal.kind !== 'user') throw new Error('unreachable: bearer route');
-    const page = listRows<SessionRow>(
+    const page = listRows<{ json: string }>(
       ctx.db,
       {
+        select: LISTED_SESSION_JSON,
         from: 'FROM sessions',
         where: ['org_id = ?'],
         args: [principal.orgId],
@@ -18,6 +19,6 @@ export function registerSessionList(app: FastifyInstance, ctx: ServiceContext): 
       },
       query,
     );
-    return { ...page, result: page.result.map((r) => toSession(ctx, r)) };
+    return { ...page, result: page.result.map((r) => toSession(ctx, JSON.parse(r.json) as ListedSessionRow)) };
   });
 }

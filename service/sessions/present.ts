@@ -36,6 +36,20 @@ export interface SessionRow {
   attempts?: number;
 }
 
+/**
+ * The columns toSession reads. A list asks SQLite for each row as one JSON object of these
+ * (LISTED_SESSION_JSON) and parses it: better-sqlite3 builds a row object by setting its
+ * properties one by one through V8's API, which was most of a list request's time; JSON.parse
+ * builds the same object two to three times faster. The same values come back (SQLite's JSON
+ * keeps integers, reals, text and null as they are).
+ */
+export const SESSION_COLUMNS = [
+  'id', 'session_id', 'duration', 'error', 'filename', 'media_type', 'kept_path', 'language', 'status', 'last_modified', 'date_upload', 'date_finished',
+  'date_retried', 'date_session_start', 'waveform_path', 'keep_media', 'diarization', 'session_mode', 'allow_magic_link_export', 'meta_data',
+] as const satisfies readonly (keyof SessionRow)[];
+export type ListedSessionRow = Pick<SessionRow, (typeof SESSION_COLUMNS)[number]>;
+export const LISTED_SESSION_JSON = `json_object(${SESSION_COLUMNS.map((c) => `'${c}', ${c}`).join(', ')}) AS json`;
+
 /** Signed media and waveform links live this long (seconds); a client re-reads the session for fresh ones. */
 export const SIGNED_URL_TTL = 6 * 3600;
 
@@ -54,7 +68,7 @@ export function metaData(row: Pick<SessionRow, 'meta_data'>): Record<string, str
  * media is not kept); wave_info_url a signed link to the waveform once it exists; meta_data is
  * given back as the legacy create received it, when it was given.
  */
-export function toSession(ctx: ServiceContext, row: SessionRow): Session {
+export function toSession(ctx: ServiceContext, row: ListedSessionRow): Session {
   return {
     id: row.id,
     session_id: row.session_id,
