@@ -6,7 +6,8 @@
  *   generated at every media time event, with no error, fatal or warning, and our text in order;
  *   and ttconv;
  * - SRT: ffmpeg's srt demuxer; SBV: ffmpeg's subviewer demuxer; EBU STL: ttconv;
- * - DOCX: mammoth (no message); PDF: pdftotext; TXT: a fatal UTF-8 decoder;
+ * - DOCX: mammoth (no message), and LibreOffice for paragraph direction; PDF: pdftotext; TXT: a
+ *   fatal UTF-8 decoder;
  * - in Chromium: imscJS renders the TTML at every event; the HTML opens with its words and directions.
  * Each file is rendered once and shared by its checks. ttconv reads the short files only: the
  * 3-hour STL costs it 14 s of CPU (TTML 7 s), and imscJS reads the 3-hour TTML.
@@ -243,6 +244,19 @@ for (const fx of FIXTURES) {
       expect([...html.messages, ...raw.messages]).toEqual([]);
       expect(html.value).toMatch(/^<h1>[^<]+<\/h1>/);
       expectWordsInOrder(raw.value, wantedWords(fx, 'docx'));
+    });
+
+    // LibreOffice takes seconds a file: the short one carries the right-to-left paragraphs.
+    if (!fx.long) it('DOCX: LibreOffice lays the right-to-left paragraphs, and only those, out right to left', async () => {
+      const { path } = await render(fx, 'docx');
+      const out = join(dir, 'lo');
+      run('soffice', [`-env:UserInstallation=${pathToFileURL(join(dir, 'lo-profile')).href}`, '--headless', '--convert-to', 'html', '--outdir', out, path]);
+      const html = readFileSync(join(out, `${fx.file}.html`), 'utf8');
+      const rtlParagraphs = [...html.matchAll(/<p dir="rtl"[^>]*>(.*?)<\/p>/gs)].map((m) => decodeXml(m[1].replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim());
+      const rtlRows = documentRows(resolveSource('docx', fx.doc), {}).filter((r) => firstLetterRtl(r.text));
+      expect(rtlRows.length).toBeGreaterThan(0);
+      expect(rtlParagraphs.length).toBe(rtlRows.length);
+      rtlRows.forEach((r, i) => expect(rtlParagraphs[i]).toContain(r.text));
     });
 
     it('PDF: pdftotext extracts every word: in order, right-to-left ones by their letters', async () => {
