@@ -1,9 +1,8 @@
 /**
  * Recordings with known truth for the timing tests and the bench: espeak sentences placed with sox
- * at known offsets (test/helpers/speech placedSpeech), and the check of recognized words against
- * where the sentences were placed.
+ * at known offsets (test/helpers/speech placedSpeech), and the measure of recognized words against
+ * where the sentences were placed. No vitest here: the bench uses it too.
  */
-import { expect } from 'vitest';
 import { placedSpeech, type PlacedSpeech, type PlacementSpec } from '../helpers/speech';
 
 export const SENTENCES = [
@@ -75,20 +74,4 @@ export function firstWords(placed: PlacedSpeech, words: TimedWord[]): SentenceCh
 export function summary(checks: SentenceCheck[]): { worstMs: number; meanAbsMs: number; over: number } {
   const abs = checks.map((c) => Math.abs(c.errorMs));
   return { worstMs: Math.max(...abs), meanAbsMs: abs.reduce((a, b) => a + b, 0) / abs.length, over: abs.filter((x) => x > 300).length };
-}
-
-/** Asserts the rules every stored transcript keeps: inside the media, in time order; and each sentence's first word within 300 ms of where it was placed. Answers the measured errors. */
-export function expectPlacedTimes(label: string, placed: PlacedSpeech, words: TimedWord[], durationMs: number): SentenceCheck[] {
-  expect(words.length, label).toBeGreaterThan(0);
-  words.forEach((w, i) => {
-    expect(w.start_ms, `${label}: word ${i} start`).toBeGreaterThanOrEqual(0);
-    expect(w.end_ms, `${label}: word ${i} end`).toBeGreaterThanOrEqual(w.start_ms);
-    expect(w.end_ms, `${label}: word ${i} ends inside the media`).toBeLessThanOrEqual(durationMs);
-    if (i > 0) expect(w.start_ms, `${label}: word ${i} order`).toBeGreaterThanOrEqual(words[i - 1].start_ms);
-  });
-  const checks = firstWords(placed, words);
-  const s = summary(checks);
-  console.log(`${label}: first words of ${checks.length} sentences: mean |error| ${s.meanAbsMs.toFixed(0)} ms, worst ${s.worstMs.toFixed(0)} ms (${checks.map((x) => Math.round(x.errorMs)).join(' ')})`);
-  checks.forEach((x, i) => expect(Math.abs(x.errorMs), `${label}: sentence ${i + 1} placed at ${(x.placedMs / 1000).toFixed(2)} s, first word "${x.firstWord?.text}" at ${x.firstWord?.start_ms} ms`).toBeLessThanOrEqual(300));
-  return checks;
 }
