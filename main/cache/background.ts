@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { MalformedResponseError } from '../api/errors';
 import { sqliteOptions } from '../platform/sqlite';
 import type { PreparedPage, PulledChanges } from './cache';
@@ -64,13 +64,6 @@ export interface BackgroundWriter {
 type Unnumbered = WriterRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 const CLOSE_WAIT_MS = 10_000;
-/**
- * A page of 100 documents of 5,000 words allocates a few hundred megabytes of short-lived objects
- * in the worker; a young generation this size keeps most of them out of the old one (V8's default
- * semi-space is 16 MB on 64-bit; a running heap cannot be resized, so it is set at start).
- */
-const LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 96 };
-
 /** The worker's script: beside the bundle in a build (dist/main/cache-worker.js), the TypeScript source under tsx/vitest. */
 function spawnWorker(data: WriterData): Worker | null {
   const here = import.meta.url;
@@ -79,11 +72,11 @@ function spawnWorker(data: WriterData): Worker | null {
     // tsx's ESM entry (its require entry cannot register the ESM hooks in a worker).
     const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
     const code = `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(script)}))`;
-    return new Worker(code, { eval: true, workerData: data, resourceLimits: LIMITS });
+    return new Worker(code, { eval: true, workerData: data});
   }
   const script = new URL('./cache-worker.js', here);
   if (!existsSync(fileURLToPath(script))) return null;
-  return new Worker(script, { workerData: data, resourceLimits: LIMITS });
+  return new Worker(script, { workerData: data});
 }
 
 /** The writer thread failed or stopped (as opposed to the page's transaction failing in it). */
