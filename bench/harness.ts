@@ -11,7 +11,11 @@ export interface BenchRow {
   ratio: number | null;
   /** Human-readable target, e.g. "ratio <= 1.5" or "p95 < 50 ms". */
   target: string;
+  /** With several runs (BENCH_RUNS): true only when the target held in every one. */
   met: boolean | null;
+  /** How many runs the row is made of (ours and peer are then medians), and each run's figure. */
+  runs?: number;
+  each?: { ours: number; peer: number | null; ratio: number | null; met: boolean | null }[];
 }
 
 export interface BenchModule {
@@ -35,4 +39,25 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * BENCH_RUNS=N runs a module N times in a row; each row then shows the medians, every run's
+ * ratio, and whether its target held in all N (a target met in some runs only is not met).
+ */
+export async function runRepeated(m: BenchModule, runs = Number(process.env.BENCH_RUNS ?? 1)): Promise<BenchRow[]> {
+  const all: BenchRow[][] = [];
+  for (let i = 0; i < runs; i++) {
+    if (runs > 1) process.stderr.write(`  ${m.name}: run ${i + 1} of ${runs}\n`);
+    all.push(await m.run());
+  }
+  return all[0].map((first) => {
+    const same = all.map((rows) => rows.find((r) => r.name === first.name)).filter((r): r is BenchRow => !!r);
+    const each = same.flatMap((r) => r.each ?? [{ ours: r.ours, peer: r.peer, ratio: r.ratio, met: r.met }]);
+    const peers = each.map((e) => e.peer).filter((p): p is number => p !== null);
+    const ours = percentile(each.map((e) => e.ours), 50);
+    const peer = peers.length ? percentile(peers, 50) : null;
+    const met = first.met === null ? null : each.every((e) => e.met === true);
+    return { ...first, ours, peer, ratio: peer ? Math.round((ours / peer) * 1000) / 1000 : first.ratio, met, runs: each.length, each };
+  });
 }
