@@ -4,10 +4,14 @@
  * next sync — must be exactly what a sync on the main thread alone makes: nothing lost, nothing
  * twice, the search index included.
  */
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventName, SyncState } from '../../common/ipc';
 import { ApiClient, type AuthSource } from '../../main/api';
 import { Cache } from '../../main/cache';
+import { CACHE_FILE, createCore, type Core } from '../../main/core';
+import { MemorySecretStore } from '../../main/platform/secrets';
 import { pull } from '../../main/sync/pull';
 import { DEMO, loginDemo, stopAndRemove, tempDirs, type RunningService, startService } from '../helpers/service';
 import { user } from './fixtures';
@@ -121,5 +125,37 @@ describe('the pull worker', () => {
     await pull({ client, cache: again, accountId });
     expect(contents(again)).toEqual(reference);
     again.close();
+  });
+
+  it('signing out mid-sync leaves whole pages only; signing in again brings the rest', async () => {
+    const dataDir = dirs.make('s2t-parse-worker-core-');
+    const app: { core?: Core } = {};
+    let signedOut: Promise<unknown> | null = null;
+    let runEnded!: () => void;
+    const ended = new Promise<void>((r) => (runEnded = r));
+    const emit = (event: EventName, payload: unknown) => {
+      // On the first applied page, the user signs out while the pull goes on.
+      if (event === 'cache.changed' && !signedOut && app.core) signedOut = app.core.handlers['auth.logout']({});
+      if (event === 'sync.state' && signedOut && !(payload as SyncState).running) runEnded();
+    };
+    const core = (app.core = await createCore({ dataDir, serviceUrl: svc.url, mode: 'cloud', secrets: new MemorySecretStore(), emit, background: false, retries: 1, timeoutMs: 10_000 }));
+    try {
+      expect((await core.handlers['auth.login']({ username: DEMO.email, password: DEMO.password, rememberMe: false })).status).toBe('signed-in');
+      await ended;
+      const db = new Database(join(dataDir, CACHE_FILE), { readonly: true });
+      const sessions = (db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+      const bodies = (db.prepare('SELECT count(*) AS n FROM documents WHERE body IS NOT NULL').get() as { n: number }).n;
+      db.close();
+      expect(sessions % 100).toBe(0);
+      expect(sessions).toBeLessThan(SESSIONS);
+      expect(bodies).toBe(sessions);
+
+      expect((await core.handlers['auth.login']({ username: DEMO.email, password: DEMO.password, rememberMe: false })).status).toBe('signed-in');
+      expect(await core.handlers['sync.now']({})).toMatchObject({ lastError: null, running: false });
+      expect((await core.handlers['sessions.list']({ offset: 0, limit: 500 })).total).toBe(SESSIONS);
+      expect((await core.handlers['search.text']({ q: 'marker149word', limit: 10 })).length).toBe(1);
+    } finally {
+      await core.close();
+    }
   });
 });
