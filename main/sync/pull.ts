@@ -124,11 +124,12 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
   let full = opts.full || !hwm || Date.now() - lastSweep > SWEEP_INTERVAL_MS;
   const result: PullResult = { sessions: 0, documents: 0, swept: false };
   if (!hwm) cache.warmBackgroundWriter(); // a first sync: every page brings content
-  // Document pages are checked in the background writer when there is one (started above, or by an earlier pull).
-  const writer = cache.backgroundWriter();
-  const bg = writer && { writer, batch: writer.newBatch() };
 
   for (let pass = 0; pass < 2; pass++) {
+    // Document pages are checked in the background writer when there is one (started above, or by
+    // an earlier pull); what a pass leaves there is dropped when it ends, by its own batch number.
+    const writer = cache.backgroundWriter();
+    const bg = writer && { writer, batch: writer.newBatch() };
     const seen = new Set<string>();
     let newest = hwm;
     let total = 0;

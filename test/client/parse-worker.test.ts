@@ -14,17 +14,18 @@ import { CACHE_FILE, createCore, type Core } from '../../main/core';
 import { MemorySecretStore } from '../../main/platform/secrets';
 import { pull } from '../../main/sync/pull';
 import { DEMO, loginDemo, stopAndRemove, tempDirs, type RunningService, startService } from '../helpers/service';
-import { user } from './fixtures';
-import { seedService } from './seed';
+import { body, user } from './fixtures';
+import { changeBehindSession, purgeSession, seedService, type Seeded } from './seed';
 
 const SESSIONS = 250; // three pages of the pull: 100, 100, 50
 const dirs = tempDirs();
 let svc: RunningService;
 let client: ApiClient;
+let seeded: Seeded;
 
 beforeAll(async () => {
   svc = await startService();
-  seedService(svc.dataDir, { email: DEMO.email, sessions: SESSIONS, texts: (i) => [`opening words of ${i}`, `marker${i}word appears once`, `closing ${i}`] });
+  seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: SESSIONS, texts: (i) => [`opening words of ${i}`, `marker${i}word appears once`, `closing ${i}`] });
   const token = await loginDemo(svc.url);
   const auth: AuthSource = { accessToken: async () => token, batchKey: async () => null, invalidateBatchKey: async () => {}, unauthorized: () => {} };
   client = new ApiClient({ baseUrl: svc.url, auth, retries: 1 });
@@ -157,5 +158,23 @@ describe('the pull worker', () => {
     } finally {
       await core.close();
     }
+  });
+
+  // Last: it changes the service's data the others compare with.
+  it('a second pass of the same pull (the count disagreed) checks its documents in the worker too', async () => {
+    const { cache, accountId } = openCache();
+    await pull({ client, cache, accountId });
+    expect(cache.backgroundWriter()).not.toBeNull();
+    // Behind the sessions' backs: one session purged, one document rewritten. An incremental pull
+    // sees no session move, finds one session too many, and sweeps in a second pass, which
+    // fetches the rewritten document with its content.
+    purgeSession(svc.dataDir, seeded.sessions[10].sessionId);
+    changeBehindSession(svc.dataDir, { rewrite: { documentId: seeded.sessions[20].documentIds[0], body: body(['rewritten behind the session']) } });
+    const r = await pull({ client, cache, accountId });
+    expect(r.swept).toBe(true);
+    expect(cache.backgroundWriter()).not.toBeNull();
+    expect(cache.sessionCount(accountId)).toBe(SESSIONS - 1);
+    expect(cache.search(accountId, 'rewritten', 10).map((h) => h.document_id)).toEqual([seeded.sessions[20].documentIds[0]]);
+    cache.close();
   });
 });
