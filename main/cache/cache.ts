@@ -256,7 +256,11 @@ export class Cache {
     // Only pages with content are worth the hand-over (an incremental pull's lists are not).
     if (!page.parsed?.size && ![...page.docs.values()].some((list) => list.some((d) => d.body !== null))) return this.applyPreparedPage(accountId, page);
     this.warmBackgroundWriter();
-    if (!this.writer) return this.applyPreparedPage(accountId, page);
+    if (!this.writer) {
+      // Documents checked by a writer that has died since: the caller fetches them again (pull.ts).
+      if (page.parsed?.size) throw new WriterFailure("the cache's background writer is gone");
+      return this.applyPreparedPage(accountId, page);
+    }
     try {
       return await this.writer.apply(accountId, page);
     } catch (err) {

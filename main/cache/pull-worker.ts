@@ -22,9 +22,9 @@ const cache = new Cache(db);
 const held = new Map<number, { batch: number; docs: PreparedDocument[] }>();
 const forgotten = new Set<number>();
 let nextRef = 1;
-let parses = 0;
-/** For the crash test only: the thread ends abruptly on receiving this parse request (test/client/parse-worker.test.ts). */
-const exitAt = Number(process.env.S2T_TEST_PULL_WORKER_EXIT_AT ?? 0);
+/** For the crash tests only: `parse:N` or `apply:N` ends the thread abruptly on receiving that request (test/client/parse-worker.test.ts). */
+const [exitKind, exitAt] = (process.env.S2T_TEST_PULL_WORKER_EXIT_AT ?? ':0').split(':');
+const received = { parse: 0, apply: 0 };
 
 function parse(m: Extract<WriterRequest, { kind: 'parse' }>): ParsedDocuments {
   const { data: checked, text } = checkJsonAnswer('documents.list', m.status, m.bytes);
@@ -77,7 +77,7 @@ parentPort!.on('message', (m: WriterRequest | typeof CLOSE) => {
     for (const [ref, h] of held) if (h.batch === m.batch) held.delete(ref);
     return;
   }
-  if (m.kind === 'parse' && ++parses === exitAt) process.exit(70);
+  if (++received[m.kind] === Number(exitAt) && m.kind === exitKind) process.exit(70);
   let reply: WriterReply;
   try {
     reply = { id: m.id, ok: m.kind === 'parse' ? parse(m) : apply(m.accountId, m.page) };

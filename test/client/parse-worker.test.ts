@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, SyncState } from '../../common/ipc';
 import { ApiClient, type AuthSource } from '../../main/api';
 import { Cache } from '../../main/cache';
+import { WriterFailure } from '../../main/cache/background';
 import { CACHE_FILE, createCore, type Core } from '../../main/core';
 import { MemorySecretStore } from '../../main/platform/secrets';
 import { pull } from '../../main/sync/pull';
@@ -86,7 +87,7 @@ describe('the pull worker', () => {
   it('killed mid-page: the sync goes on without it, and the next one (with a new worker) has nothing left to do', async () => {
     const { cache, accountId, file } = openCache();
     // The worker ends abruptly on its 150th document page: page two, with page one applied or being applied.
-    const first = await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', '150', () => pull({ client, cache, accountId }));
+    const first = await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', 'parse:150', () => pull({ client, cache, accountId }));
     expect(cache.backgroundWriter()).toBeNull(); // it did die, and the main thread did the rest
     expect(first.sessions).toBe(SESSIONS);
     expect(contents(cache)).toEqual(reference);
@@ -103,9 +104,31 @@ describe('the pull worker', () => {
 
   it('killed on its first page of a first sync: the next sync brings everything', async () => {
     const { cache, accountId } = openCache();
-    await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', '1', () => pull({ client, cache, accountId }));
+    await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', 'parse:1', () => pull({ client, cache, accountId }));
     expect(cache.backgroundWriter()).toBeNull();
     expect(contents(cache)).toEqual(reference);
+    cache.close();
+  });
+
+  it('killed while applying a page: the documents it held for that page are fetched again', async () => {
+    const { cache, accountId } = openCache();
+    await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', 'apply:2', () => pull({ client, cache, accountId }));
+    expect(cache.backgroundWriter()).toBeNull();
+    expect(contents(cache)).toEqual(reference);
+    cache.close();
+  });
+
+  it('a page naming documents checked by a writer that has since died is refused, not applied without them', async () => {
+    // The writer died applying page k while part of page k+1 was already checked in it; the
+    // cache is left without a writer. Applying page k+1 must fail so that the pull fetches those
+    // documents again, rather than store the sessions without them.
+    const { cache, accountId } = openCache();
+    const session = { session_id: 'lost-with-the-writer', filename: 'x.wav', language: 'en', status: 'completed', last_modified: '2026-01-01T00:00:00.000Z', data: '{}' };
+    await withEnv('S2T_PULL_WORKER', '0', async () => {
+      const page = { sessions: [session], docs: new Map(), parsed: new Map([[session.session_id, [1]]]) };
+      await expect(cache.applyPullPageInBackground(accountId, page)).rejects.toBeInstanceOf(WriterFailure);
+    });
+    expect(cache.sessionCount(accountId)).toBe(0);
     cache.close();
   });
 
