@@ -31,7 +31,8 @@ export interface ServiceProcess {
   postMessage(message: unknown): void;
   onMessage(fn: (message: unknown) => void): void;
   onExit(fn: (code: number | null) => void): void;
-  kill(): void;
+  /** SIGTERM (a clean shutdown); `force`: SIGKILL. */
+  kill(force?: boolean): void;
 }
 
 /** Starts `entry` with `args` in a process that has a message channel to this one. */
@@ -46,7 +47,7 @@ export const forkService: LaunchService = (entry, args) => {
     postMessage: (m) => child.connected && child.send(m as object),
     onMessage: (fn) => child.on('message', fn),
     onExit: (fn) => child.once('exit', (code) => fn(code)),
-    kill: () => child.exitCode === null && child.kill('SIGTERM'),
+    kill: (force) => child.exitCode === null && child.kill(force ? 'SIGKILL' : 'SIGTERM'),
   };
 };
 
@@ -70,7 +71,16 @@ export function ownerCredential(): LocalAccount {
   return { email: OWNER_EMAIL, password: randomBytes(24).toString('base64url') };
 }
 
-export async function startEmbeddedService(opts: { dataDir: string; launch?: LaunchService; owner?: LocalAccount; entry?: string }): Promise<EmbeddedService> {
+/** How long a stopping service may take before it is killed. */
+const STOP_GRACE_MS = 10_000;
+
+export async function startEmbeddedService(opts: {
+  dataDir: string;
+  launch?: LaunchService;
+  owner?: LocalAccount;
+  entry?: string;
+  stopGraceMs?: number;
+}): Promise<EmbeddedService> {
   const owner = opts.owner ?? ownerCredential();
   const child = (opts.launch ?? forkService)(opts.entry ?? serviceEntry(), ['--port', '0', '--data', opts.dataDir, '--owner-from-parent', '--quiet']);
   // Only this child can ask: the channel is ours alone.
@@ -96,7 +106,11 @@ export async function startEmbeddedService(opts: { dataDir: string; launch?: Lau
     pid: child.pid,
     async stop() {
       if (exitCode === undefined) child.kill();
+      // Quitting the app must not hang on a service that does not finish its shutdown (seen: its
+      // HTTP server waiting on a connection); SQLite in WAL mode is safe against the kill.
+      const timer = setTimeout(() => child.kill(true), opts.stopGraceMs ?? STOP_GRACE_MS);
       await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -24,7 +24,8 @@ export function utilityProcessLauncher(utilityProcess: UtilityProcessLike): Laun
       postMessage: (m) => !exited && child.postMessage(m),
       onMessage: (fn) => child.on('message', fn),
       onExit: (fn) => child.once('exit', (code) => fn(code)),
-      kill: () => !exited && child.kill(),
+      // UtilityProcess.kill() is SIGTERM; a service that will not stop gets SIGKILL by pid.
+      kill: (force) => !exited && (force && child.pid ? process.kill(child.pid, 'SIGKILL') : child.kill()),
     };
   };
 }

@@ -5,7 +5,7 @@
  *   and the app signs in with it by itself; a legacy demo account loses its public password;
  * - the service does not outlive the app, even when the app is killed with SIGKILL.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedService, type EmbeddedService } from '../../main/embedded-service';
@@ -124,6 +124,17 @@ describe('the embedded service credential', () => {
 });
 
 describe('the embedded service and the app', () => {
+  it('is killed when it does not finish its shutdown, so quitting the app cannot hang on it', async () => {
+    const dir = tempDir('s2t-stubborn-');
+    dirs.push(dir);
+    // A service that answers like ours but ignores SIGTERM.
+    const entry = join(dir, 'stubborn.mjs');
+    writeFileSync(entry, "process.on('SIGTERM', () => {}); process.on('message', () => {}); process.send('s2t:owner-credential?'); process.stdout.write('listening http://127.0.0.1:9\\n'); setInterval(() => {}, 1000);\n");
+    const service = await startEmbeddedService({ dataDir: dir, entry, stopGraceMs: 500 });
+    await service.stop();
+    expect(() => process.kill(service.pid!, 0)).toThrow();
+  }, 30_000);
+
   it('stops listening when the app process is killed with SIGKILL', async () => {
     const app = await startApp({ localAccount: null });
     const dataDir = app.dataDir;
