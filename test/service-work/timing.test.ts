@@ -193,7 +193,7 @@ describe('a 10-minute recording', () => {
     expect(done.status, done.error).toBe('completed');
     const moving = [...seen].filter((x) => x > 15 && x < 100).sort((a, b) => a - b);
     console.log(`10 min: progress seen while processing: ${[...seen].sort((a, b) => a - b).join(' ')}`);
-    // ~30 chunks of ~20 s: the old engine reported 31 then 87 and nothing between.
+    // ~12 chunks of ~45 s: the old engine reported 31 then 87 and nothing between.
     expect(moving.length).toBeGreaterThanOrEqual(5);
     const s = await storedDocuments(done.metadata.session_id);
     console.log(`10 min: ${s.transcript.document.metadata.chunks} chunks, ${s.transcript.document.metadata.repaired_chunks} repaired`);
