@@ -9,7 +9,7 @@ import { CONTENT_VERSION } from '../../common/transcript/model';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runTool, ToolError } from '../media/run-tool';
-import { speechMap, writeWavSlice, type Chunk, type Span } from '../media/speech-regions';
+import { speechMap, writeWavSlice, type Span } from '../media/speech-regions';
 import type { DecoderPool } from './decoder-pool';
 import { diarizationNote, PermanentEngineError, type Engine, type EngineInput } from './engine';
 import { PUNCTUATION_NOTE, sentencePerSegment } from './punctuate';
@@ -73,12 +73,16 @@ export const SEGMENT_PAUSE_MS = 400;
 
 /** Silence kept around a chunk's speech when it is decoded: pocketsphinx's VAD wants ~200 ms of it before an utterance. */
 const CHUNK_PAD_MS = 400;
+/** How far a chunk is decoded past a cut made in speech: a few words, so the one on the cut is whole on both sides. */
+const OVERLAP_MS = 2000;
 
 export interface Recognition {
   words: RecognizedWord[];
   /** Chunks whose decoder times broke (outside the chunk or backwards) and were mapped onto the chunk's speech. */
   repairedChunks: number;
   chunks: number;
+  /** Cuts made in speech (no pause for the longest chunk), decoded across from both sides. */
+  cutsInSpeech: number;
 }
 
 export interface RecognizeOptions {
@@ -86,6 +90,8 @@ export interface RecognizeOptions {
   decoders: DecoderPool;
   /** The media's duration as probed (0: unknown): words never end past it. */
   mediaMs?: number;
+  /** Chunk sizes other than the defaults (tests: a cut in speech on a short file). */
+  chunkMs?: { target: number; max: number };
   /** Share of the audio decoded so far, 0..100, after each chunk. */
   onProgress?(percent: number): void;
 }
@@ -99,15 +105,22 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
   if (!decodeSupports(language)) {
     throw new PermanentEngineError(`The local speech engine has no model for language "${language}"; only English (en) is installed (Debian package pocketsphinx-en-us).`);
   }
-  const map = await speechMap(wavPath);
+  const map = await speechMap(wavPath, opts.chunkMs);
   // The decoded WAV can run a few ms past the container's duration (codec padding): the media's own length wins.
   const limit = opts.mediaMs ? Math.min(map.durationMs, opts.mediaMs) : map.durationMs;
   // Each chunk is decoded from just before its first speech to just after its last: a long
   // silence in front of an utterance throws off pocketsphinx's first words (measured: a 2.5 s
   // lead turned "marketing wants more money" into "why").
+  // Across a cut made in speech (no pause for 90 s), both neighbours decode OVERLAP_MS past it and
+  // each keeps only the words that start on its own side, so the word on the cut is heard whole once.
   const chunks = map.chunks
     .filter((c) => c.startMs < limit)
-    .map((c) => ({ ...c, startMs: Math.max(c.startMs, c.speech.startMs - CHUNK_PAD_MS), endMs: Math.min(c.endMs, c.speech.endMs + CHUNK_PAD_MS, limit) }));
+    .map((c) => {
+      const startMs = c.forcedStart ? Math.max(0, c.startMs - OVERLAP_MS) : Math.max(c.startMs, c.speech.startMs - CHUNK_PAD_MS);
+      const endMs = c.forcedEnd ? Math.min(limit, c.endMs + OVERLAP_MS) : Math.min(c.endMs, c.speech.endMs + CHUNK_PAD_MS, limit);
+      const speech = { startMs: c.forcedStart ? startMs : c.speech.startMs, endMs: c.forcedEnd ? endMs : c.speech.endMs };
+      return { ...c, startMs, endMs, speech, own: { startMs: c.forcedStart ? c.startMs : -Infinity, endMs: c.forcedEnd ? c.endMs : Infinity } };
+    });
   const dir = await mkdtemp(join(dirname(wavPath), 'chunks-'));
   try {
     const total = chunks.reduce((n, c) => n + c.endMs - c.startMs, 0) || 1;
@@ -122,15 +135,16 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
           await rm(file, { force: true });
           const placed = placeChunkWords(raw, chunk);
           if (placed.repaired) repaired++;
+          const own = placed.words.filter((w) => w.start_ms >= chunk.own.startMs && w.start_ms < chunk.own.endMs);
           done += chunk.endMs - chunk.startMs;
           opts.onProgress?.((100 * done) / total);
-          return placed.words;
+          return own;
         }, opts.signal),
       ),
     );
     const words = perChunk.flat();
     markPauses(words, map.pauses.filter((p) => p.endMs - p.startMs >= SEGMENT_PAUSE_MS));
-    return { words, repairedChunks: repaired, chunks: chunks.length };
+    return { words, repairedChunks: repaired, chunks: chunks.length, cutsInSpeech: chunks.filter((c) => c.forcedEnd).length };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -154,7 +168,7 @@ async function runDecoder(file: string, signal: AbortSignal): Promise<Recognized
  * decoder's times leave the chunk or go backwards, its time base slipped: the words keep their
  * order and relative lengths but are mapped onto the span where our speech map heard speech.
  */
-export function placeChunkWords(words: RecognizedWord[], chunk: Chunk): { words: RecognizedWord[]; repaired: boolean } {
+export function placeChunkWords(words: RecognizedWord[], chunk: Span & { speech: Span }): { words: RecognizedWord[]; repaired: boolean } {
   if (words.length === 0) return { words, repaired: false };
   const length = chunk.endMs - chunk.startMs;
   const broken = words.some((w, i) => w.start_ms < 0 || w.end_ms > length || (i > 0 && w.start_ms < words[i - 1].start_ms));

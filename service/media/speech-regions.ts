@@ -3,8 +3,9 @@
  * decodeToWav made is read as 10 ms frames of loudness; frames quieter than a threshold set from
  * this recording's own levels (its noise floor and its speech level) are silence, and runs of
  * silence of at least MIN_PAUSE_MS are pauses. The recording is then cut into chunks for the
- * speech engine, always in a pause (or, in speech that never pauses for MAX_CHUNK_MS, in its
- * quietest stretch), so no chunk boundary cuts a word, and each chunk knows its offset exactly.
+ * speech engine in pauses, so no chunk boundary cuts a word, and each chunk knows its offset
+ * exactly. Speech that never pauses for MAX_CHUNK_MS is cut at its quietest stretch, and the
+ * engine decodes across such a cut from both sides and keeps each word once.
  */
 import { createReadStream } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
@@ -121,6 +122,9 @@ export function findPauses(levels: Float32Array, threshold = silenceThreshold(le
 export interface Chunk extends Span {
   /** The speech inside the chunk (first to last loud frame), for checking what the decoder reports. */
   speech: Span;
+  /** The cut before or after it is in speech (no pause for MAX_CHUNK_MS): decode across it and de-duplicate. */
+  forcedStart: boolean;
+  forcedEnd: boolean;
 }
 
 /**
@@ -131,6 +135,7 @@ export interface Chunk extends Span {
 export function planChunks(levels: Float32Array, threshold = silenceThreshold(levels), pauses = findPauses(levels, threshold), targetMs = TARGET_CHUNK_MS, maxMs = MAX_CHUNK_MS): Chunk[] {
   const totalMs = levels.length * FRAME_MS;
   const cuts: number[] = [];
+  const forced = new Set<number>();
   let start = 0;
   const mids = pauses.map((p) => Math.round((p.startMs + p.endMs) / 2 / FRAME_MS) * FRAME_MS);
   let k = 0;
@@ -143,7 +148,10 @@ export function planChunks(levels: Float32Array, threshold = silenceThreshold(le
     if (next !== null && next - start <= maxMs) cut = next;
     else if (totalMs - start <= maxMs) break;
     else if (j > k && mids[j - 1] - start >= targetMs / 4) cut = mids[j - 1];
-    else cut = quietestCut(levels, start + targetMs / 2, start + maxMs);
+    else {
+      cut = quietestCut(levels, start + targetMs / 2, start + maxMs);
+      forced.add(cut);
+    }
     cuts.push(cut);
     start = cut;
   }
@@ -151,7 +159,7 @@ export function planChunks(levels: Float32Array, threshold = silenceThreshold(le
   const chunks: Chunk[] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {
     const speech = loudSpan(levels, threshold, bounds[i], bounds[i + 1]);
-    if (speech) chunks.push({ startMs: bounds[i], endMs: bounds[i + 1], speech });
+    if (speech) chunks.push({ startMs: bounds[i], endMs: bounds[i + 1], speech, forcedStart: forced.has(bounds[i]), forcedEnd: forced.has(bounds[i + 1]) });
   }
   return chunks;
 }
@@ -190,12 +198,12 @@ function loudSpan(levels: Float32Array, threshold: number, fromMs: number, toMs:
 }
 
 /** The speech map of a WAV: its header, its pauses and its chunks. */
-export async function speechMap(path: string): Promise<{ wav: PcmWav; pauses: Span[]; chunks: Chunk[]; durationMs: number }> {
+export async function speechMap(path: string, chunkMs: { target: number; max: number } = { target: TARGET_CHUNK_MS, max: MAX_CHUNK_MS }): Promise<{ wav: PcmWav; pauses: Span[]; chunks: Chunk[]; durationMs: number }> {
   const wav = await readWavHeader(path);
   const levels = await frameLevels(path, wav);
   const threshold = silenceThreshold(levels);
   const pauses = findPauses(levels, threshold);
-  return { wav, pauses, chunks: planChunks(levels, threshold, pauses), durationMs: Math.round((wav.dataBytes / 2 / wav.sampleRate) * 1000) };
+  return { wav, pauses, chunks: planChunks(levels, threshold, pauses, chunkMs.target, chunkMs.max), durationMs: Math.round((wav.dataBytes / 2 / wav.sampleRate) * 1000) };
 }
 
 /** Writes the samples of [startMs, endMs) of a PCM WAV as a WAV of its own (pocketsphinx reads files). */

@@ -37,9 +37,12 @@ export function meetingSpec(seconds: number, sampleRate: number, container: 'wav
   return { sentences, gapsMs, tailMs: 1000, sampleRate, container };
 }
 
-/** Speech from 0 s with no pause at all between sentences (about 15 s). */
-export function noPauseSpec(sampleRate: number, container: 'wav' | 'mp4'): PlacementSpec {
-  const sentences = SENTENCES.slice(0, 4);
+/**
+ * Speech from 0 s with no pause at all between sentences (4 sentences: about 15 s). `commas: false`
+ * drops the commas, where espeak pauses 300 ms, for speech with no pause anywhere.
+ */
+export function noPauseSpec(sampleRate: number, container: 'wav' | 'mp4', count = 4, commas = true): PlacementSpec {
+  const sentences = Array.from({ length: count }, (_, i) => (commas ? SENTENCES[i % SENTENCES.length] : SENTENCES[i % SENTENCES.length].replace(/,/g, '')));
   return { sentences, gapsMs: sentences.map(() => 0), tailMs: 300, sampleRate, container };
 }
 
