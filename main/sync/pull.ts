@@ -38,8 +38,49 @@ export interface PullContext {
   changed?: (change: { sessions: string[]; documents: string[] }) => void;
 }
 
-/** fn over items, `limit` at a time; after a failure no further item starts, and it rejects once those under way have ended. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+/**
+ * At most `n` requests at once. A page's documents checked in the background writer hold a slot
+ * only while downloading, not while they wait for the writer (which may be applying the page
+ * before): so the downloads go on while a page is written, as they did when this thread checked
+ * them. `close` makes every later `take` answer false (a page that failed starts nothing more).
+ */
+class Slots {
+  /** Each waiter is handed a slot (true) by give, or refused (false) by close. */
+  private waiting: ((got: boolean) => void)[] = [];
+  private closed = false;
+  constructor(private free: number) {}
+  async take(): Promise<boolean> {
+    if (this.closed) return false;
+    if (this.free > 0) {
+      this.free--;
+      return true;
+    }
+    return new Promise<boolean>((r) => this.waiting.push(r));
+  }
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next(true);
+    else this.free++;
+  }
+  close(): void {
+    this.closed = true;
+    for (const next of this.waiting.splice(0)) next(false);
+  }
+  async run<R>(fn: () => Promise<R>): Promise<R> {
+    if (!(await this.take())) throw new Error('the page has failed');
+    try {
+      return await fn();
+    } finally {
+      this.give();
+    }
+  }
+}
+
+/** Where a pass's document pages are checked, and the slots of the page being fetched. */
+type Background = { writer: BackgroundWriter; batch: number; slots: Slots };
+
+/** fn over items, `limit` at a time; after a failure no further item starts (onFailure is told), and it rejects once those under way have ended. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>, onFailure?: () => void): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let failure: { err: unknown } | null = null;
@@ -50,6 +91,7 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
         try {
           out[i] = await fn(items[i]);
         } catch (err) {
+          if (!failure) onFailure?.();
           failure ??= { err };
         }
       }
@@ -68,30 +110,51 @@ type SessionDocs = { prepared: PreparedDocument[] } | { refs: number[] };
  * the UI, never parses a body. Should the writer die, the documents are fetched again and
  * checked here.
  */
-async function documentsOf(ctx: PullContext, sessionId: string, bg: { writer: BackgroundWriter; batch: number } | null): Promise<SessionDocs> {
+async function documentsOf(ctx: PullContext, sessionId: string, bg: Background | null): Promise<SessionDocs> {
   const input = { params: { sessionId }, query: { include_content: true } } as const;
   if (bg) {
     const refs: number[] = [];
+    let seen = 0;
+    let more = false;
+    let holding = false;
+    const take = async () => {
+      if (!(await bg.slots.take())) throw new Error('the page has failed');
+      holding = true;
+    };
+    const give = () => {
+      if (holding) bg.slots.give();
+      holding = false;
+    };
     const checkAnswer = async (status: number, bytes: Uint8Array) => {
+      give(); // downloaded: the slot goes to the next download while the writer checks this one
       const parsed = await bg.writer.parseDocuments(bg.batch, sessionId, status, bytes);
       refs.push(parsed.ref);
+      seen += parsed.count;
+      more = parsed.count >= PAGE_SIZE && seen < parsed.total; // as pages() decides
       // What paging needs: how many came, of how many.
       return { data: { count: parsed.count, total_results: parsed.total, result: new Array<null>(parsed.count).fill(null) } };
     };
     try {
-      for await (const _page of ctx.client.pages('documents.list', input, { signal: ctx.signal, pageSize: PAGE_SIZE, checkAnswer }));
+      await take();
+      // A slot for the request of the next page, when there is one.
+      for await (const _page of ctx.client.pages('documents.list', input, { signal: ctx.signal, pageSize: PAGE_SIZE, checkAnswer })) if (more) await take();
       return { refs };
     } catch (err) {
       if (!(err instanceof WriterFailure)) throw err;
+    } finally {
+      give();
     }
   }
-  const prepared: PreparedDocument[] = [];
-  for await (const page of ctx.client.pages('documents.list', input, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
-    const texts = page.body ? listMemberTexts(page.body, 'result', 'document') : null;
-    const usable = texts?.length === page.items.length;
-    page.items.forEach((doc, i) => prepared.push(prepareDocument(doc, sessionId, usable && doc.document ? texts[i] : undefined)));
-  }
-  return { prepared };
+  const onThisThread = async (): Promise<SessionDocs> => {
+    const prepared: PreparedDocument[] = [];
+    for await (const page of ctx.client.pages('documents.list', input, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
+      const texts = page.body ? listMemberTexts(page.body, 'result', 'document') : null;
+      const usable = texts?.length === page.items.length;
+      page.items.forEach((doc, i) => prepared.push(prepareDocument(doc, sessionId, usable && doc.document ? texts[i] : undefined)));
+    }
+    return { prepared };
+  };
+  return bg ? bg.slots.run(onThisThread) : onThisThread();
 }
 
 /** A full pass's check of a session whose version looks unchanged: do its documents on the service differ from ours? */
@@ -106,9 +169,11 @@ async function documentsDiffer(ctx: PullContext, sessionId: string): Promise<boo
 }
 
 /** The documents to apply for a session, or null when its cached documents are current. */
-async function documentsToApply(ctx: PullContext, s: Session, full: boolean, bg: { writer: BackgroundWriter; batch: number } | null): Promise<SessionDocs | null> {
-  if (ctx.cache.sessionNeedsDocs(s) || (full && (await documentsDiffer(ctx, s.session_id)))) return documentsOf(ctx, s.session_id, bg);
-  return null;
+async function documentsToApply(ctx: PullContext, s: Session, full: boolean, bg: Background | null): Promise<SessionDocs | null> {
+  if (ctx.cache.sessionNeedsDocs(s)) return documentsOf(ctx, s.session_id, bg);
+  if (!full) return null;
+  const differ = bg ? await bg.slots.run(() => documentsDiffer(ctx, s.session_id)) : await documentsDiffer(ctx, s.session_id);
+  return differ ? documentsOf(ctx, s.session_id, bg) : null;
 }
 
 export interface PullResult {
@@ -129,7 +194,7 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
     // Document pages are checked in the background writer when there is one (started above, or by
     // an earlier pull); what a pass leaves there is dropped when it ends, by its own batch number.
     const writer = cache.backgroundWriter();
-    const bg = writer && { writer, batch: writer.newBatch() };
+    const checkedIn = writer && { writer, batch: writer.newBatch() };
     const seen = new Set<string>();
     let newest = hwm;
     let total = 0;
@@ -144,7 +209,9 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
       if (r.done) return null;
       const items = r.value.items as Session[];
       // Each session's documents are turned into rows as they arrive (in the writer, or here), between downloads.
-      const docLists = await mapLimit(items, DOC_CONCURRENCY, (s) => documentsToApply(ctx, s, full, bg));
+      // With the writer every session of the page is under way at once, the slots bounding the downloads.
+      const bg = checkedIn && { ...checkedIn, slots: new Slots(DOC_CONCURRENCY) };
+      const docLists = await mapLimit(items, bg ? items.length : DOC_CONCURRENCY, (s) => documentsToApply(ctx, s, full, bg), () => bg?.slots.close());
       const page = preparePullPage(items, new Map());
       page.parsed = new Map();
       items.forEach((s, i) => {
@@ -197,7 +264,7 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
       await applying?.catch(() => {});
       await next?.catch(() => {});
       await pages.return(undefined);
-      if (bg) bg.writer.forget(bg.batch); // whatever a failed or cancelled pass parsed and did not apply
+      if (checkedIn) checkedIn.writer.forget(checkedIn.batch); // whatever a failed or cancelled pass parsed and did not apply
     }
     if (full) {
       const gone = cache.sweepSessions(accountId, seen);
