@@ -10,6 +10,7 @@ import { createCore } from './core';
 import { startEmbeddedService, type EmbeddedService, type LaunchService, type LocalAccount } from './embedded-service';
 import { AppWatch, documentsFromCache } from './watch/in-app';
 import type { Emit, Handlers } from './ipc/registry';
+import { localSignIn, type LocalSignIn } from './local-sign-in';
 import type { SecretStore } from './platform/secrets';
 import { readSettings } from './settings';
 
@@ -48,8 +49,14 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   // Watch folders, once the core they run on exists; the core's callbacks reach them through this.
   const folders: { watch?: AppWatch } = {};
   // They run while someone is signed in: the core's auth.changed starts and stops them.
+  // On the app's own credential, a session that ends by itself is renewed (main/local-sign-in.ts).
+  let local: LocalSignIn | undefined;
   const coreEmit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
-    if (event === 'auth.changed') void folders.watch?.setSignedIn((payload as EventPayload<'auth.changed'>).signedIn);
+    if (event === 'auth.changed') {
+      const { signedIn } = payload as EventPayload<'auth.changed'>;
+      void folders.watch?.setSignedIn(signedIn);
+      local?.authChanged(signedIn);
+    }
     emit(event, payload);
   };
   let core;
@@ -61,8 +68,9 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   }
   const h = core.handlers;
   // The embedded service is the user's own: sign in to it without asking for a password.
-  if (service && !opts.localAccount && !(await h['auth.state']({})).signedIn) {
-    await h['auth.login']({ username: service.owner.email, password: service.owner.password, rememberMe: true });
+  if (service && !opts.localAccount) {
+    local = localSignIn(h, service.owner);
+    if (!(await h['auth.state']({})).signedIn) await local.signIn();
   }
   const watch = new AppWatch({
     dataDir: opts.dataDir,
@@ -76,7 +84,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   folders.watch = watch;
   // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
-  const handlers: Handlers = { ...core.handlers, ...watch.handlers };
+  const handlers: Handlers = { ...core.handlers, ...watch.handlers, ...local?.handlers };
   return {
     handlers,
     mode,

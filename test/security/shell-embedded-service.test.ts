@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedService, type EmbeddedService } from '../../main/embedded-service';
 import { startApp, type RunningApp } from '../helpers/app';
@@ -81,6 +82,32 @@ describe('the embedded service credential', () => {
     // (Node's fork adds only the channel's own descriptor number and serialization mode.)
     const added = procText(service, 'environ').filter((kv) => !procText(app.child.pid!, 'environ').includes(kv));
     expect(added.sort()).toEqual(['NODE_CHANNEL_FD=3', 'NODE_CHANNEL_SERIALIZATION_MODE=json']);
+  }, 90_000);
+
+  it('signs in again by itself when its session ends, and stays signed out once the person signs out', async () => {
+    const app = await startApp({ localAccount: null });
+    running.push(app);
+    const { ws, call } = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
+    const signedIn = async () => ((await call('auth.state')).value as { signedIn: boolean }).signedIn;
+    expect(await signedIn()).toBe(true);
+    const db = new Database(join(app.dataDir, 'local-service', 'service.db'));
+    const live = () => (db.prepare('SELECT count(*) AS n FROM login_sessions WHERE revoked_at IS NULL').get() as { n: number }).n;
+    try {
+      // The service ends every session, as an expiry or a revocation would; the next call the
+      // app makes is refused, and it signs in again on its own.
+      db.prepare('UPDATE login_sessions SET revoked_at = ?').run(new Date().toISOString());
+      expect(live()).toBe(0);
+      await call('sync.now');
+      await until('a new session', async () => live() === 1 && (await signedIn()));
+      // The person's own sign-out is final until the next start.
+      expect(await call('auth.logout')).toMatchObject({ ok: true, value: { signedIn: false } });
+      expect(await call('sync.state')).toMatchObject({ ok: true });
+      expect(await signedIn()).toBe(false);
+      expect(live()).toBe(0);
+    } finally {
+      db.close();
+      ws.close();
+    }
   }, 90_000);
 
   it('is nowhere in the child process or its files, is new at each start, and keeps the account', async () => {
