@@ -20,8 +20,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MalformedResponseError } from '../api/errors';
 import { sqliteOptions } from '../platform/sqlite';
-import type { PreparedPage, PulledChanges } from './cache';
-import type { Db } from './open';
+import type { Db } from './db';
+import type { PreparedPage, PulledChanges } from './pull-apply';
 
 /** What a checked documents page left in the worker: its documents are kept under `ref`. */
 export interface ParsedDocuments {

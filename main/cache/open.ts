@@ -13,7 +13,8 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, unlinkSync } from 'node:fs';
-import { configure as configureDb, migrate as migrateDb, SchemaTooNewError, type Db } from '../../node/sqlite';
+import { configure as configureDb, migrate as migrateDb, SchemaTooNewError } from '../../node/sqlite';
+import type { Db } from './db';
 import { sqliteOptions } from '../platform/sqlite';
 import { cacheMigrations, type CacheMigration } from './migrations';
 

@@ -10,13 +10,12 @@ import { checkJsonAnswer } from '../api/check';
 import { MalformedResponseError } from '../api/errors';
 import { listMemberTexts } from '../api/json-members';
 import { CLOSE, type ParsedDocuments, type WriterData, type WriterError, type WriterReply, type WriterRequest } from './background';
-import { Cache, prepareDocument, type PreparedDocument, type PreparedPage } from './cache';
+import { applyPreparedPage, prepareDocument, type PreparedDocument, type PreparedPage } from './pull-apply';
 import { configure } from './open';
 
 const data = workerData as WriterData;
 const db = new Database(data.file, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {});
 configure(db);
-const cache = new Cache(db);
 
 /** Checked documents waiting for the page that names them, by ref. */
 const held = new Map<number, { batch: number; docs: PreparedDocument[] }>();
@@ -50,7 +49,7 @@ function apply(accountId: number, page: PreparedPage) {
       }
       page.docs.set(sessionId, docs);
     }
-    return cache.applyPreparedPage(accountId, page);
+    return applyPreparedPage(db, accountId, page);
   } finally {
     for (const ref of refs) held.delete(ref);
   }

@@ -1,7 +1,7 @@
 /**
  * The search rows of cached documents (text_segments) and their full-text entries (text_fts).
  *
- * Rows are written and indexed by SearchRows.replace, which adds the full-text entries in one run
+ * Rows are written and indexed by replaceSearchRows, which adds the full-text entries in one run
  * after all of its deletes and inserts rather than by a trigger per inserted row. FTS5 writes its
  * pending terms out as a new index segment at every statement savepoint, and SQLite opens one for
  * each statement that fires a trigger: with a trigger per row, a first sync wrote one tiny index
@@ -9,7 +9,7 @@
  * (text_segments_ad): every row is indexed by the time replace returns, so it never removes
  * entries that were not added.
  */
-import type { Db } from './open';
+import { stmt, type WritableDb } from './db';
 
 export interface SearchRow {
   start_ms: number;
@@ -72,24 +72,30 @@ export function segmentRows(body: unknown): SearchRow[] {
   return out;
 }
 
-/** Writes documents' search rows, each in the caller's transaction. */
-export class SearchRows {
-  private readonly st;
+/** Replaces each document's search rows with the given ones (none: null or empty), in the caller's transaction. */
+export function replaceSearchRows(db: WritableDb, docs: Iterable<[documentId: string, rows: SearchRow[] | null]>): void {
+  const del = stmt(db, 'DELETE FROM text_segments WHERE document_id = ?');
+  const insert = stmt(db, 'INSERT INTO text_segments (document_id, start_ms, starts, text) VALUES (?, ?, ?, ?)');
+  const index = stmt(db, 'INSERT INTO text_fts (rowid, text) VALUES (?, ?)');
+  const given = new Map(docs); // a document given twice: the last rows count, written once
+  for (const id of given.keys()) del.run(id);
+  const added: [rowid: number | bigint, text: string][] = [];
+  for (const [id, rows] of given) for (const r of rows ?? []) added.push([insert.run(id, r.start_ms, r.starts, r.text).lastInsertRowid, r.text]);
+  for (const [rowid, text] of added) index.run(rowid, text);
+}
 
-  constructor(db: Db) {
-    this.st = {
-      delete: db.prepare('DELETE FROM text_segments WHERE document_id = ?'),
-      insert: db.prepare('INSERT INTO text_segments (document_id, start_ms, starts, text) VALUES (?, ?, ?, ?)'),
-      index: db.prepare('INSERT INTO text_fts (rowid, text) VALUES (?, ?)'),
-    };
-  }
+/** Replaces one document's search rows; `body` as JSON text or as the parsed object. */
+export function reindexDocument(db: WritableDb, documentId: string, body: string | object | null): void {
+  replaceSearchRows(db, [[documentId, body ? segmentRows(typeof body === 'string' ? JSON.parse(body) : body) : null]]);
+}
 
-  /** Replaces each document's rows with the given ones (none: null or empty). */
-  replace(docs: Iterable<[documentId: string, rows: SearchRow[] | null]>): void {
-    const given = new Map(docs); // a document given twice: the last rows count, written once
-    for (const id of given.keys()) this.st.delete.run(id);
-    const added: [rowid: number | bigint, text: string][] = [];
-    for (const [id, rows] of given) for (const r of rows ?? []) added.push([this.st.insert.run(id, r.start_ms, r.starts, r.text).lastInsertRowid, r.text]);
-    for (const [rowid, text] of added) this.st.index.run(rowid, text);
+/** Every document's search rows again (a rebuilt cache's carried-over documents), a batch at a time. */
+export function reindexAll(db: WritableDb): void {
+  const BATCH = 100;
+  const ids = (stmt(db, 'SELECT id FROM documents').all() as { id: string }[]).map((r) => r.id);
+  const bodies = stmt(db, 'SELECT id, body FROM documents WHERE id IN (SELECT value FROM json_each(?))');
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const docs = bodies.all(JSON.stringify(ids.slice(i, i + BATCH))) as { id: string; body: string | null }[];
+    replaceSearchRows(db, docs.map((d) => [d.id, d.body ? segmentRows(JSON.parse(d.body)) : null]));
   }
 }

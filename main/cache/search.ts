@@ -3,7 +3,7 @@
  * cues, up to ROW_WORDS words; see segmentRows). A hit carries a snippet with the matched words
  * between « and », and the media time of the first matched word, so the UI can jump there.
  */
-import type { Db } from './open';
+import { stmt, type ReadableDb } from './db';
 
 export interface SearchHit {
   session_id: string;
@@ -46,11 +46,10 @@ function hitTime(text: string, starts: string, segmentStart: number, terms: stri
   return segmentStart;
 }
 
-export function searchText(db: Db, accountId: number, q: string, limit: number): SearchHit[] {
+export function searchText(db: ReadableDb, accountId: number, q: string, limit: number): SearchHit[] {
   const query = ftsQuery(q);
   if (!query) return [];
-  const rows = db
-    .prepare(`SELECT t.document_id, t.start_ms, t.starts, t.text, snippet(text_fts, 0, '«', '»', '…', 12) AS snippet, d.filename, d.session_id
+  const rows = stmt(db, `SELECT t.document_id, t.start_ms, t.starts, t.text, snippet(text_fts, 0, '«', '»', '…', 12) AS snippet, d.filename, d.session_id
       FROM text_fts JOIN text_segments t ON t.rowid = text_fts.rowid
       JOIN documents d ON d.id = t.document_id JOIN sessions s ON s.session_id = d.session_id
       WHERE text_fts MATCH ? AND d.deleted = 0 AND s.account_id = ?

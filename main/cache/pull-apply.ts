@@ -1,0 +1,132 @@
+/**
+ * What a pull writes: pages of sessions and their documents turned into rows (plain data, so a
+ * page can be handed to the background writer, background.ts), and each page applied in one
+ * IMMEDIATE transaction.
+ */
+import type { Document, Session } from '../../common/api';
+import { stmt, type WritableDb } from './db';
+import { documentRow, deleteDocumentRow, metaOf, type DocumentRow } from './documents';
+import { outboxCountOfDocument, unfinishedCreations } from './outbox';
+import { replaceSearchRows, segmentRows, type SearchRow } from './search-rows';
+import { sessionVersion } from './sessions';
+
+/** What a pulled page changed: the ids of sessions and documents. */
+export interface PulledChanges {
+  sessions: string[];
+  documents: string[];
+}
+
+/** A service document as the columns it is stored in, with its search rows (null: no content). */
+export interface PreparedDocument extends Pick<DocumentRow, 'id' | 'session_id' | 'filename' | 'type' | 'language' | 'last_modified' | 'finished' | 'timecode_offset' | 'meta' | 'body'> {
+  segments: SearchRow[] | null;
+}
+
+/**
+ * A pulled page turned into rows: every string the transaction writes, made beforehand (plain
+ * data, so it can be handed to the background writer without copying objects).
+ */
+export interface PreparedPage {
+  sessions: { session_id: string; filename: string; language: string; status: string | null; last_modified: string | null; data: string }[];
+  docs: Map<string, PreparedDocument[]>;
+  /** Sessions whose documents the background writer checked and holds, by its refs (background.ts); only it can apply them. */
+  parsed?: Map<string, number[]>;
+}
+
+/**
+ * `bodyText`: the body's JSON exactly as the service sent it (cut from the checked page by
+ * main/api/json-members.ts), stored as it is rather than serialised again. A key the schema does
+ * not know stays in it; readers ignore it, as they do on the service's side.
+ */
+export function prepareDocument(d: Document, sessionId: string, bodyText?: string): PreparedDocument {
+  return {
+    id: d.id, session_id: d.session_id ?? sessionId, filename: d.filename, type: d.type, language: d.language, last_modified: d.last_modified,
+    finished: d.finished ? 1 : 0, timecode_offset: d.timecode_offset, meta: metaOf(d),
+    body: d.document ? (bodyText ?? JSON.stringify(d.document)) : null, segments: d.document ? segmentRows(d.document) : null,
+  };
+}
+
+export function preparePullPage(sessions: Session[], docs: Map<string, Document[]>): PreparedPage {
+  const out: PreparedPage = { sessions: [], docs: new Map() };
+  for (const s of sessions) {
+    out.sessions.push({ session_id: s.session_id, filename: s.filename, language: s.language, status: s.status ?? null, last_modified: s.last_modified ?? null, data: JSON.stringify(s) });
+    const list = docs.get(s.session_id);
+    if (list) out.docs.set(s.session_id, list.map((d) => prepareDocument(d, s.session_id)));
+  }
+  return out;
+}
+
+const UPSERT_SESSION = `
+  INSERT INTO sessions (session_id, account_id, filename, language, status, last_modified, data, deleted_on_server)
+  VALUES (@session_id, @account_id, @filename, @language, @status, @last_modified, @data, 0)
+  ON CONFLICT(session_id) DO UPDATE SET account_id = excluded.account_id, filename = excluded.filename, language = excluded.language,
+    status = excluded.status, last_modified = excluded.last_modified, data = excluded.data, deleted_on_server = 0`;
+
+const UPSERT_DOCUMENT = `
+  INSERT INTO documents (id, session_id, filename, type, language, last_modified, finished, timecode_offset, meta, body, base_body, server_version, local_state, local_only, deleted, deleted_on_server)
+  VALUES (@id, @session_id, @filename, @type, @language, @last_modified, @finished, @timecode_offset, @meta, @body, NULL, @last_modified, 'synced', 0, 0, 0)
+  ON CONFLICT(id) DO UPDATE SET session_id = excluded.session_id, filename = excluded.filename, type = excluded.type, language = excluded.language,
+    last_modified = excluded.last_modified, finished = excluded.finished, timecode_offset = excluded.timecode_offset, meta = excluded.meta,
+    body = COALESCE(excluded.body, documents.body), base_body = NULL, server_version = excluded.last_modified, local_state = 'synced', deleted_on_server = 0`;
+
+/**
+ * One pulled page (already turned into rows, preparePullPage) in one transaction: the sessions,
+ * and for each session whose documents were fetched, its complete document list. Documents with
+ * unsent edits are left to the push, which merges; documents gone from the service vanish unless
+ * they hold unsent edits (then flagged).
+ */
+export function applyPreparedPage(db: WritableDb, accountId: number, page: PreparedPage): PulledChanges {
+  const changedDocs: string[] = [];
+  const changedSessions: string[] = [];
+  const searchRows: [string, SearchRow[]][] = [];
+  // IMMEDIATE: the write lock is taken at BEGIN (waiting on busy_timeout), so another
+  // connection's commit between our first read and first write cannot fail the page.
+  db.transaction(() => {
+    for (const s of page.sessions) {
+      const before = sessionVersion(db, s.session_id);
+      stmt(db, UPSERT_SESSION).run({ ...s, account_id: accountId });
+      if (before !== s.last_modified) changedSessions.push(s.session_id);
+      const list = page.docs.get(s.session_id);
+      if (!list) continue;
+      const seen = new Set<string>();
+      const creating = unfinishedCreations(db, s.session_id);
+      for (const d of list) {
+        seen.add(d.id);
+        // Maybe made by a send of ours whose answer was lost: left for the push to find and adopt.
+        if (creating.has(d.filename) && !documentRow(db, d.id)) continue;
+        if (upsertPreparedDocument(db, d, searchRows)) changedDocs.push(d.id);
+      }
+      for (const local of stmt(db, 'SELECT id, local_only FROM documents WHERE session_id = ?').all(s.session_id) as { id: string; local_only: number }[]) {
+        if (seen.has(local.id) || local.local_only) continue;
+        if (outboxCountOfDocument(db, local.id) > 0) stmt(db, 'UPDATE documents SET deleted_on_server = 1 WHERE id = ?').run(local.id);
+        else deleteDocumentRow(db, local.id);
+        changedDocs.push(local.id);
+      }
+      stmt(db, 'UPDATE sessions SET docs_version = ? WHERE session_id = ?').run(s.last_modified, s.session_id);
+    }
+    replaceSearchRows(db, searchRows); // once for the page (search-rows.ts says why)
+  }).immediate();
+  return { sessions: changedSessions, documents: changedDocs };
+}
+
+/** A document as the service has it; skipped while it has unsent edits. True when something changed. */
+export function upsertServerDocument(db: WritableDb, d: Document, sessionId: string): boolean {
+  return db.transaction(() => {
+    const searchRows: [string, SearchRow[]][] = [];
+    const changed = upsertPreparedDocument(db, prepareDocument(d, sessionId), searchRows);
+    replaceSearchRows(db, searchRows);
+    return changed;
+  })();
+}
+
+/** Writes the document's row; its search rows, when it has content, go into `searchRows` for the caller to write. */
+function upsertPreparedDocument(db: WritableDb, d: PreparedDocument, searchRows: [string, SearchRow[]][]): boolean {
+  const cur = stmt(db, 'SELECT server_version, body IS NOT NULL AS has_body, local_state FROM documents WHERE id = ?').get(d.id) as
+    | { server_version: string | null; has_body: number; local_state: string }
+    | undefined;
+  if (cur && outboxCountOfDocument(db, d.id) > 0) return false;
+  if (cur && cur.server_version === d.last_modified && (cur.has_body || d.body === null) && cur.local_state === 'synced') return false;
+  const { segments, ...row } = d;
+  stmt(db, UPSERT_DOCUMENT).run(row);
+  if (segments) searchRows.push([d.id, segments]);
+  return true;
+}
