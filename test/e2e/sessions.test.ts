@@ -59,6 +59,16 @@ afterAll(async () => {
   await app?.stop();
 });
 
+/** The words of a session's transcript as the service stored them, lowercased. */
+async function serviceWords(serviceUrl: string, q: string): Promise<string[]> {
+  const auth = { authorization: `Bearer ${await serviceLogin(serviceUrl)}` };
+  const sessions = (await (await fetch(`${serviceUrl}/api/v3/speech-to-text/session?q=${q}`, { headers: auth })).json()) as { result: { session_id: string }[] };
+  const url = `${serviceUrl}/api/v3/speech-to-text/session/${sessions.result[0].session_id}/document?include_content=true`;
+  const docs = (await (await fetch(url, { headers: auth })).json()) as { result: { document: { content: { kind: string; segments?: { words: { text: string }[] }[] } } }[] };
+  const transcript = docs.result.find((d) => d.document.content.kind === 'transcript')!;
+  return transcript.document.content.segments!.flatMap((s) => s.words.map((w) => w.text.toLowerCase()));
+}
+
 describe('browser mode', () => {
   it('signs in with the demo account and lists the sessions made through the service', async () => {
     await createSessions(app.serviceUrl);
@@ -88,8 +98,13 @@ describe('browser mode', () => {
     await list.getByRole('button', { name: /board-meeting\.wav/ }).click();
     const transcript = page.getByRole('list', { name: 'Transcript' });
     await expect.poll(() => transcript.textContent(), { timeout: 20_000 }).toMatch(/\w+/);
+    // The editor shows every word the service recognised, in order; real speech is only partly heard
+    // (pocketsphinx's error rate on espeak is about 60%), so one key word of the phrase is required.
+    const recognised = await serviceWords(app.serviceUrl, 'board-meeting');
     const heard = (await transcript.textContent())!.toLowerCase();
-    expect(['hello', 'end', 'test'].filter((w) => heard.includes(w)).length).toBeGreaterThanOrEqual(2);
+    expect(recognised.length).toBeGreaterThan(0);
+    expect(heard.replace(/\s+/g, '')).toContain(recognised.join(''));
+    expect(['hello', 'end', 'test'].some((w) => recognised.includes(w))).toBe(true);
     expect(await page.locator('audio').count()).toBe(1);
 
     // Edit the first segment and save: the cache takes it at once (and the outbox sends it).
@@ -125,6 +140,12 @@ describe('browser mode', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(app.url);
     const list = page.getByRole('list', { name: 'Sessions' });
+    await expect
+      .poll(async () => {
+        await page.getByTitle('Sync now').click();
+        return list.getByRole('button', { name: /customer-interview\.wav.*Completed/i }).count();
+      }, { timeout: 90_000, interval: 1000 })
+      .toBe(1);
     await list.getByRole('button', { name: /customer-interview\.wav/ }).click();
     await expect.poll(() => page.locator('.segment .seg-text').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     // Another device deletes the document on the service; this app has not heard yet.
