@@ -1,21 +1,12 @@
 import type { z } from 'zod';
 import { issueText } from '../../node/zod-issues';
 import { channels, type ChannelName, type EventName, type EventPayload, type IpcError, type ResultOf } from '../../common/ipc';
+import { UserFacingError } from './user-facing-error';
 
 /** One async function a channel; arguments arrive already validated. */
 export type Handlers = { [C in ChannelName]: (args: z.output<(typeof channels)[C]['args']>) => Promise<ResultOf<C>> };
 
 export type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
-
-/** An error meant for the person using the app: its message is shown as it is. */
-export class UserFacingError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export type DispatchResult = { ok: true; value: unknown } | { ok: false; error: IpcError };
 

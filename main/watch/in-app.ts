@@ -8,7 +8,8 @@
 import { join } from 'node:path';
 import type { ApiClient } from '../api/client';
 import type { CoreHandlers } from '../core';
-import { UserFacingError, type Emit } from '../ipc/registry';
+import type { Emit } from '../ipc/registry';
+import { UserFacingError } from '../ipc/user-facing-error';
 import { SignedInAuth } from './auth';
 import type { DeliverableDoc } from './deliver';
 import { watchHandlers } from './ipc';

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { watchChannels, type WatchItem, type WatchState } from '../../common/ipc';
-import { UserFacingError } from '../ipc/registry';
+import { UserFacingError } from '../ipc/user-facing-error';
 import type { WatchService } from './service';
 
 type Args<C extends keyof typeof watchChannels> = z.output<(typeof watchChannels)[C]['args']>;

@@ -1,0 +1,36 @@
+/**
+ * What the core's handler modules share. createCore (main/core.ts) builds one CoreContext and
+ * hands each area (auth, sessions, documents, sync, search, export, media) the part it needs;
+ * each area returns the handlers of its own channels, and createCore merges them.
+ */
+import type { WatchChannelName } from '../../../common/ipc';
+import type { ApiClient } from '../../api/client';
+import type { Cache } from '../../cache/cache';
+import type { SyncEngine } from '../../sync/engine';
+import type { Emit, Handlers } from '../registry';
+import { UserFacingError } from '../user-facing-error';
+
+/** The core answers every channel but watch.*, which main/watch serves beside it (see backend.ts). */
+export type CoreHandlers = Omit<Handlers, WatchChannelName>;
+
+/** The handlers of one area: the channels named `<area>.*`. */
+export type AreaHandlers<Area extends string> = Pick<CoreHandlers, Extract<keyof CoreHandlers, `${Area}.${string}`>>;
+
+export interface CoreContext {
+  cache: Cache;
+  client: ApiClient;
+  engine: SyncEngine;
+  emit: Emit;
+  serviceUrl: string;
+  /** The signed-in account's cache id, or null when nobody is signed in. */
+  accountId(): number | null;
+  /** A local write: the UI hears of it, watch folders refresh their exports, and the outbox goes soon. */
+  changedLocally(documents: string[], sessionId: string | undefined): void;
+}
+
+/** The signed-in account's id, or a UserFacingError for a channel that needs one. */
+export function requireAccount(ctx: Pick<CoreContext, 'accountId'>): number {
+  const id = ctx.accountId();
+  if (id === null) throw new UserFacingError('NOT_SIGNED_IN', 'Please sign in first.');
+  return id;
+}
