@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { issueText } from '../../node/zod-issues';
 import { channels, type ChannelName, type EventName, type EventPayload, type IpcError, type ResultOf } from '../../common/ipc';
+import { classifyFailure, describeFailure } from '../api/failure';
 import { UserFacingError } from './user-facing-error';
 
 /** One async function a channel; arguments arrive already validated. */
@@ -30,6 +31,8 @@ export async function dispatch(handlers: Handlers, channel: unknown, args: unkno
     return { ok: true, value };
   } catch (err) {
     if (err instanceof UserFacingError) return { ok: false, error: { code: err.code, message: err.message } };
+    const failure = classifyFailure(err);
+    if (failure) return { ok: false, error: { code: failure.code, message: describeFailure(failure, 'request') } };
     const e = err as { code?: unknown; message?: unknown };
     return { ok: false, error: { code: typeof e.code === 'string' ? e.code : 'INTERNAL', message: typeof e.message === 'string' ? e.message : 'something went wrong' } };
   }

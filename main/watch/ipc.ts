@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { watchChannels, type WatchItem, type WatchState } from '../../common/ipc';
+import { classifyFailure, describeFailure } from '../api/failure';
 import { UserFacingError } from '../ipc/user-facing-error';
 import type { WatchService } from './service';
 
@@ -14,7 +15,8 @@ async function userFacing<T>(fn: () => T | Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof UserFacingError) throw err;
-    throw new UserFacingError('WATCH', (err as Error).message);
+    const failure = classifyFailure(err);
+    throw new UserFacingError('WATCH', failure ? describeFailure(failure, 'request') : (err as Error).message);
   }
 }
 

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { Document, TranscribeBody } from '../../common/api';
 import type { WatchFolder, WatchItemState, WatchProgress } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { classifyFailure, describeFailure, isTransient } from '../api/failure';
 import { alignText } from './align-text';
 import { claim } from './claim';
 import { findSubmittedSession } from './lost-submit';
@@ -40,13 +40,8 @@ const REUSE_WAIT_MS = 2000;
 const POLL_GAP_MS = 100;
 /** A message for a person from whatever went wrong. */
 function reason(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.transport) return `waiting for the service (${err.message})`;
-    if (err.status === 401) return 'waiting for sign-in: the service refused our credentials';
-    if (err.status === 413) return 'the service refused the file as too large';
-    if (err.status === 415 || err.status === 422 || err.status === 400) return `the service cannot use this file: ${err.message}`;
-    return `the service answered ${err.status}: ${err.message}`;
-  }
+  const failure = classifyFailure(err);
+  if (failure) return describeFailure(failure, 'watch');
   const e = err as NodeJS.ErrnoException;
   if (e?.code === 'ENOENT') return 'the file is gone from the folder';
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return `no permission to read or write: ${e.path ?? ''}`.trim();
@@ -172,9 +167,10 @@ export class WatchQueue {
     const { store } = this.opts;
     const message = reason(err);
     // Waiting is not failing: a transient error keeps the item's state, to try again at not_before.
-    const transient = err instanceof ApiError && (err.transport || err.status === 401 || err.status === 408 || err.status === 429 || err.status >= 500);
-    const offline = err instanceof ApiError && (err.transport || err.status === 401);
-    const asked = err instanceof ApiError && typeof err.details.retryAfterMs === 'number' ? err.details.retryAfterMs : null;
+    const failure = classifyFailure(err);
+    const transient = isTransient(failure);
+    const offline = failure?.kind === 'offline' || failure?.kind === 'signed-out';
+    const asked = failure?.retryAfterMs ?? null;
     if (transient && (offline || asked !== null || item.attempts < TRANSIENT_LIMIT)) {
       // Offline (or signed out) waits as long as it takes, a rate limit as long as it asks;
       // a failing service gets a few tries.
@@ -265,7 +261,8 @@ export class WatchQueue {
       job = await uploader.withFreshToken(() => client.call('batch.transcribe', { body }, { signal }));
     } catch (err) {
       // A plain refusal made no job: nothing to look for next time.
-      if (err instanceof ApiError && !err.transport && err.status >= 400 && err.status < 500 && err.code !== 'ABORTED') store.update(item.id, { submitted_at: null });
+      const failure = classifyFailure(err);
+      if (failure && failure.status >= 400 && failure.status < 500) store.update(item.id, { submitted_at: null });
       throw err;
     }
     this.emit(store.update(item.id, { job_id: job.job_id, session_id: job.metadata.session_id, submitted_at: null, state: 'transcribing', error: null, attempts: 0 }));

@@ -2,7 +2,7 @@
 import type { CurrentUser } from '../../../common/api';
 import type { AuthState, LoginOutcome } from '../../../common/ipc';
 import type { Credentials } from '../../api/credentials';
-import { ApiError } from '../../api/errors';
+import { classifyFailure, describeFailure } from '../../api/failure';
 import type { Cache } from '../../cache/cache';
 import type { Emit } from '../registry';
 import type { AreaHandlers, CoreContext } from './context';
@@ -48,12 +48,8 @@ export class SignIn {
 
 /** A person-readable sentence for a failed sign-in. */
 function refusal(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.transport) return `The service at this address cannot be reached (${err.message}).`;
-    if (err.status === 401 || err.status === 403) return 'The e-mail address or password is wrong.';
-    return err.message;
-  }
-  return (err as Error).message;
+  const failure = classifyFailure(err);
+  return failure ? describeFailure(failure, 'sign-in') : (err as Error).message;
 }
 
 export function authHandlers(ctx: CoreContext & { credentials: Credentials; signIn: SignIn }): AreaHandlers<'auth'> {
