@@ -1,7 +1,6 @@
 /**
- * One classification of a failed service call, which the IPC layer and watch folders map from
- * (sync keeps its own in main/sync/errors.ts for now), and the one place its message is worded
- * for a person. The kind says what the app does about it:
+ * One classification of a failed service call, which sync, the IPC layer and watch folders map
+ * from, and the one place its message is worded for a person. The kind says what the app does about it:
  *   offline       no answer at all (unreachable, timed out): wait for the network
  *   signed-out    401: the credentials are gone or refused; wait for a sign-in
  *   rate-limited  429: wait as long as the service asks
@@ -54,9 +53,11 @@ export function isTransient(f: Failure | null): boolean {
 
 /**
  * Where the message is read: the sign-in screen, a watch-folder item (lower case, it follows the
- * file's name), or any other request answered over IPC.
+ * file's name), the sync status (SyncState.lastError: what happened and what the app does about
+ * it), or any other request answered over IPC. The technical detail stays in brackets, so a
+ * support request can quote it.
  */
-export type FailureReader = 'sign-in' | 'watch' | 'request';
+export type FailureReader = 'sign-in' | 'watch' | 'sync' | 'request';
 
 /** The failure in words for the person using the app. */
 export function describeFailure(f: Failure, reader: FailureReader): string {
@@ -72,6 +73,17 @@ export function describeFailure(f: Failure, reader: FailureReader): string {
     if (status === 413) return 'the service refused the file as too large';
     if (status === 415 || status === 422 || status === 400) return `the service cannot use this file: ${detail}`;
     return `the service answered ${status}: ${detail}`;
+  }
+  if (reader === 'sync') {
+    if (kind === 'offline') return 'The service cannot be reached. Your changes are kept here and will be sent when it is back.';
+    if (kind === 'aborted') return 'Syncing was stopped.';
+    if (kind === 'signed-out') return 'Your session has ended. Please sign in again to sync.';
+    if (f.code === 'MALFORMED_RESPONSE') {
+      return `The service sent an answer this app does not understand (${detail}). Syncing will try again; if this keeps happening, the app may need an update.`;
+    }
+    if (kind === 'rate-limited') return 'The service asked the app to slow down. Syncing will resume shortly.';
+    if (status >= 500) return `The service had a problem (HTTP ${status}: ${detail}). Syncing will try again shortly.`;
+    return `The service refused a request (HTTP ${status}: ${detail}).`;
   }
   switch (kind) {
     case 'offline':

@@ -27,10 +27,11 @@ import type { Document } from '../../common/api';
 import type { DocumentMutation } from '../../common/ipc';
 import type { DocumentBody, DocumentContent } from '../../common/transcript/model';
 import { ApiError } from '../api/errors';
+import { classifyFailure } from '../api/failure';
 import type { ApiClient } from '../api/client';
 import { MAX_FAILURES, type Cache, type OutboxEntry } from '../cache/cache';
 import { liveShareLink } from '../cache/share-links';
-import { describeBlocked } from './errors';
+import { describeBlocked, stopsTheRun } from './errors';
 import { mergeContent } from './merge';
 
 export interface PushContext {
@@ -51,11 +52,16 @@ export interface PushResult {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 /** Conflicts that a fresh read and merge can resolve: someone changed the document between our read and our write. */
 const isRace = (e: unknown) => e instanceof ApiError && (e.status === 412 || e.status === 409);
-/** The service (or our own request check) refuses this entry for good; retrying cannot help. */
-const isRefusal = (e: unknown) =>
-  e instanceof ApiError && ((e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 408 && e.status !== 429) || (e.status === 0 && e.code === 'BAD_REQUEST'));
-/** Failures that say nothing about this entry: no answer, cancelled, signed out, slow down. */
-const isTransient = (e: unknown) => e instanceof ApiError && (e.transport || e.code === 'ABORTED' || e.status === 401 || e.status === 408 || e.status === 429);
+/**
+ * The service (or our own request check) refuses this entry for good; retrying cannot help. A
+ * malformed success answer is refused too, but counts against the entry instead: it may pass.
+ */
+const isRefusal = (e: unknown) => {
+  const f = classifyFailure(e);
+  return f?.kind === 'refused' && (f.status === 0 || f.status >= 400);
+};
+/** Failures that say nothing about this entry: no answer, cancelled, signed out, slow down, or a 408 (the request never arrived whole). */
+const isTransient = (e: unknown) => stopsTheRun(e) || classifyFailure(e)?.status === 408;
 /** Error answers for this many documents in one push: the service itself is unwell, so stop. */
 const MAX_FAILED_DOCUMENTS_A_PUSH = 3;
 /** Mutations go out once per attempt: the outbox, not the client, decides about retrying. */

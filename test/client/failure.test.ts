@@ -61,6 +61,7 @@ it('a 500 is server; an ApiError reaching dispatch becomes an IpcError with its 
   const { f } = await failureOf(c.call('account.me'));
   expect(f).toMatchObject({ kind: 'server', status: 500 });
   expect(isTransient(f)).toBe(true);
+  expect(describeFailure(f, 'sync')).toMatch(/^The service had a problem \(HTTP 500: .*\)\. Syncing will try again shortly\.$/);
   const handlers = { 'sync.state': () => c.call('account.me') } as unknown as Handlers;
   const reply = await dispatch(handlers, 'sync.state', {});
   expect(reply).toEqual({ ok: false, error: { code: f.code, message: describeFailure(f, 'request') } });
@@ -79,6 +80,7 @@ it('a closed port is offline', async () => {
   expect(isTransient(f)).toBe(true);
   expect(describeFailure(f, 'watch')).toMatch(/^waiting for the service \(/);
   expect(describeFailure(f, 'sign-in')).toMatch(/^The service at this address cannot be reached \(/);
+  expect(describeFailure(f, 'sync')).toBe('The service cannot be reached. Your changes are kept here and will be sent when it is back.');
 });
 
 it('a cancelled request is aborted, not offline and not worth retrying', async () => {
