@@ -1,18 +1,16 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { registerAuthRoutes } from './auth/routes';
-import { registerSsoRoutes } from './auth/sso';
-import { registerTwoFactorRoutes } from './auth/two-factor-routes';
+import { authPlugin } from './auth/plugin';
+import { batchPlugin } from './batch/plugin';
 import type { ServiceContext } from './context';
+import { documentsPlugin } from './documents/plugin';
 import { HttpError } from './http/errors';
 import { drainRefusedBody } from './http/refused-body';
-import { registerFolderRoutes } from './lists/folders';
-import { registerGlossaryRoutes } from './lists/glossaries';
-import { registerOtherLists } from './lists/other-lists';
-import { registerModelRoutes } from './models/routes';
-import { registerSessionList } from './sessions/list';
-import { registerWorkRoutes } from './work-routes';
+import { listsPlugin } from './lists/plugin';
+import { modelsPlugin } from './models/plugin';
+import { sessionsPlugin } from './sessions/plugin';
+import { workPlugin } from './work/plugin';
 
 /** Loopback names a client may use in Host; anything else (DNS rebinding) is refused. */
 function allowedHost(host: string | undefined, port: number): boolean {
@@ -28,6 +26,10 @@ function malformedMultipart(err: Error): boolean {
   return !('statusCode' in err && err.statusCode) && String(err.stack ?? '').includes('/@fastify/busboy/');
 }
 
+/**
+ * The service as a Fastify app: the Host check, error answers, then one plugin per area. The work
+ * plugin starts the job runner, webhook deliveries and tus clean-up on ready and stops them on close.
+ */
 export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   const app = Fastify({ bodyLimit: ctx.config.bodyLimitBytes, logger: false, trustProxy: false, return503OnClosing: true });
 
@@ -62,14 +64,8 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
     reply.code(404).send({ error: 'not_found', error_description: `no route for ${req.method} ${req.url.split('?')[0]}`, status: 404 });
   });
 
-  registerAuthRoutes(app, ctx);
-  registerTwoFactorRoutes(app, ctx);
-  registerSsoRoutes(app, ctx);
-  registerModelRoutes(app, ctx);
-  registerFolderRoutes(app, ctx);
-  registerGlossaryRoutes(app, ctx);
-  registerOtherLists(app, ctx);
-  registerSessionList(app, ctx);
-  registerWorkRoutes(app, ctx);
+  // Background work first: the sessions and batch areas reach the job runner as app.jobs.
+  await app.register(workPlugin, { ctx });
+  for (const area of [authPlugin, modelsPlugin, listsPlugin, sessionsPlugin, documentsPlugin, batchPlugin]) await app.register(area, { ctx });
   return app;
 }

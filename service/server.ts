@@ -14,7 +14,6 @@ import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuni
 import { openDb } from './db';
 import { migrations } from './migrations';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
-import { startWork, stopWork } from './work-routes';
 
 function loadSecret(dataDir: string): Uint8Array {
   const file = join(dataDir, 'secret.key');
@@ -82,9 +81,12 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
   if (values['owner-from-parent']) await setOwnerAccount(db, await receiveOwnerCredential());
 
   const app = await buildApp(ctx);
-  const address = await app.listen({ host: config.host, port: config.port });
+  // listen() readies the app first, which starts the background work (service/work/plugin.ts).
+  const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
+    await app.close();
+    throw err;
+  });
   baseUrl = address.replace('localhost', '127.0.0.1');
-  startWork(ctx);
   process.stdout.write(`listening ${baseUrl}\n`);
 
   let closing = false;
@@ -92,8 +94,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     if (closing) return;
     closing = true;
     ctx.log.info('shutting down', { signal });
-    await stopWork(ctx);
-    await app.close();
+    await app.close(); // also stops the background work (onClose)
     db.close();
     process.exit(0);
   };

@@ -40,7 +40,7 @@ function requireJob(ctx: ServiceContext, jobId: string, orgId: number): JobRow {
   return job;
 }
 
-export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, runner: () => JobRunner | null): void {
+export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobRunner): void {
   handle(app, ctx, 'batch.upload', async ({ principal, req }) => {
     const p = user(principal);
     if (!req.isMultipart()) throw plainError(415, 'Content-Type must be multipart/form-data with a part named file');
@@ -106,7 +106,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, r
         });
       })
       .immediate();
-    runner()?.tick();
+    jobs.tick();
     return toJob(ctx.db, findJob(ctx.db, jobId)!);
   });
 
@@ -132,7 +132,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, r
       if (e instanceof IllegalTransition) throw documentError(409, 'conflict', `a ${e.from} job cannot be cancelled`);
       throw e;
     }
-    runner()?.abort(job.job_id);
+    jobs.abort(job.job_id);
     return toJob(ctx.db, findJob(ctx.db, job.job_id)!);
   });
 }

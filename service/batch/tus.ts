@@ -97,14 +97,14 @@ export function tusFileId(url: string): string | undefined {
   return /^[A-Za-z0-9_-]{1,128}$/.test(id) ? id : undefined;
 }
 
-export interface TusMount {
-  server: Server;
-  cleanUpExpired(): Promise<number>;
+function tusStore(ctx: ServiceContext): ChecksumFileStore {
+  return new ChecksumFileStore({ directory: tusDir(ctx.config.dataDir), expirationPeriodInMilliseconds: TUS_EXPIRY_MS });
 }
 
-export function mountTus(app: FastifyInstance, ctx: ServiceContext): TusMount {
+/** Registers the tus routes in a scope of their own (they parse no body). */
+export async function mountTus(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const directory = tusDir(ctx.config.dataDir);
-  const store = new ChecksumFileStore({ directory, expirationPeriodInMilliseconds: TUS_EXPIRY_MS });
+  const store = tusStore(ctx);
   const server = new Server({
     path: TUS_PATH,
     datastore: store,
@@ -165,7 +165,7 @@ export function mountTus(app: FastifyInstance, ctx: ServiceContext): TusMount {
     }
   };
 
-  void app.register(async (tus) => {
+  await app.register(async (tus) => {
     // tus bodies (application/offset+octet-stream) are read by @tus/server itself, as a stream.
     tus.removeAllContentTypeParsers();
     tus.addContentTypeParser('*', (_req, _payload, done) => done(null));
@@ -173,16 +173,14 @@ export function mountTus(app: FastifyInstance, ctx: ServiceContext): TusMount {
       tus.route({ method: ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'], url, handler, exposeHeadRoute: false });
     }
   });
+}
 
-  return {
-    server,
-    async cleanUpExpired() {
-      const removed = await removeExpiredUploads(store);
-      const forget = ctx.db.prepare("DELETE FROM uploads WHERE via = 'tus' AND file_id = ?");
-      for (const id of removed) forget.run(id);
-      return removed.length;
-    },
-  };
+/** Removes expired unfinished tus uploads and forgets their rows; answers how many. */
+export async function cleanUpExpiredTus(ctx: ServiceContext): Promise<number> {
+  const removed = await removeExpiredUploads(tusStore(ctx));
+  const forget = ctx.db.prepare("DELETE FROM uploads WHERE via = 'tus' AND file_id = ?");
+  for (const id of removed) forget.run(id);
+  return removed.length;
 }
 
 /**

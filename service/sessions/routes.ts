@@ -55,7 +55,7 @@ function mediaTypeHeader(req: FastifyRequest): string {
   return mediaType(req.headers['content-type']);
 }
 
-export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext, runner: () => JobRunner | null): void {
+export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobRunner): void {
   handle(app, ctx, 'sessions.create', async ({ body, principal }) => {
     const p = user(principal);
     if (body.webhook_url) {
@@ -170,7 +170,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
       ctx.db.prepare('DELETE FROM documents WHERE session_pk = ?').run(session.id);
       touchSession(ctx.db, session.id, { filename: '', transcript_text: null, media_path: null, kept_path: null, waveform_path: null });
     }).immediate();
-    for (const j of open) runner()?.abort(j.job_id);
+    for (const j of open) jobs.abort(j.job_id);
     await rm(join(ctx.config.dataDir, 'media', session.session_id), { recursive: true, force: true });
     return { count: 1, total_results: 1, result: toSession(ctx, sessionByPk(ctx.db, session.id)) };
   });
