@@ -23,11 +23,13 @@ export interface RouteDef<
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
+  A extends AuthKind = AuthKind,
 > {
   method: HttpMethod;
   /** With {name} path parameters, as the spec writes them. */
   path: string;
-  auth: AuthKind;
+  /** Kept as its literal, so the service can type the caller a handler sees from it. */
+  auth: A;
   params: P;
   query: Q;
   body: { kind: BodyKind; schema: B };
@@ -43,10 +45,10 @@ const NoParams = z.object({});
 const NoQuery = z.object({});
 const NoBody = z.undefined();
 
-interface RouteInput<P, Q, B, R> {
+interface RouteInput<P, Q, B, R, A> {
   method: HttpMethod;
   path: string;
-  auth: AuthKind;
+  auth: A;
   params?: P;
   query?: Q;
   body?: { kind: BodyKind; schema: B };
@@ -61,7 +63,8 @@ export function route<
   Q extends z.ZodType = typeof NoQuery,
   B extends z.ZodType = typeof NoBody,
   R extends z.ZodType = z.ZodType,
->(def: RouteInput<P, Q, B, R>): RouteDef<P, Q, B, R> {
+  A extends AuthKind = AuthKind,
+>(def: RouteInput<P, Q, B, R, A>): RouteDef<P, Q, B, R, A> {
   return {
     ...def,
     params: (def.params ?? NoParams) as P,

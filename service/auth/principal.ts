@@ -29,6 +29,15 @@ export type Principal =
 
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
+/** The caller a route's auth kind yields, so a handler on a bearer route gets a user without a check or a cast. */
+export type PrincipalFor<A extends AuthKind> = A extends 'bearer' | 's2t-key'
+  ? UserPrincipal
+  : A extends 'magic-link'
+    ? Extract<Principal, { kind: 'magic-link' }>
+    : A extends 'signed'
+      ? Extract<Principal, { kind: 'signed' }>
+      : Extract<Principal, { kind: 'anonymous' }>;
+
 /** Roles by their stored JSON: parsed and checked once per distinct value rather than on every request (frozen: shared). */
 const rolesByText = new Map<string, Role[]>();
 function rolesOf(user: UserRow): Role[] {
@@ -75,7 +84,11 @@ function fromApiToken(ctx: ServiceContext, value: string, requireType?: TokenTyp
 }
 
 /** Resolves the caller for a route's auth kind, or throws 401. */
-export async function authenticate(ctx: ServiceContext, kind: AuthKind, req: FastifyRequest): Promise<Principal> {
+export async function authenticate<A extends AuthKind>(ctx: ServiceContext, kind: A, req: FastifyRequest): Promise<PrincipalFor<A>> {
+  return (await authenticateAs(ctx, kind, req)) as PrincipalFor<A>;
+}
+
+async function authenticateAs(ctx: ServiceContext, kind: AuthKind, req: FastifyRequest): Promise<Principal> {
   switch (kind) {
     case 'bearer': {
       const token = bearerToken(req);

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { listDocuments, toDocument } from '../documents/store';
 import { documentError, plainError, validationError } from '../http/errors';
@@ -32,8 +31,6 @@ interface UploadRow {
 /** Text documents accepted by batch upload for session_mode upload. */
 const DOCUMENT_NAME = /\.(txt|json|srt|vtt|sbv|ttml|xml)$/i;
 
-const user = (p: { kind: string }) => p as UserPrincipal;
-
 function requireJob(ctx: ServiceContext, jobId: string, orgId: number): JobRow {
   const job = findJob(ctx.db, jobId);
   if (!job || sessionByPk(ctx.db, job.session_pk).org_id !== orgId) throw documentError(404, 'not_found', 'job does not exist');
@@ -42,7 +39,7 @@ function requireJob(ctx: ServiceContext, jobId: string, orgId: number): JobRow {
 
 export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobRunner): void {
   handle(app, ctx, 'batch.upload', async ({ principal, req }) => {
-    const p = user(principal);
+    const p = principal;
     if (!req.isMultipart()) throw plainError(415, 'Content-Type must be multipart/form-data with a part named file');
     const fileId = `file_${randomBytes(12).toString('base64url')}`;
     const path = join(uploadsDir(ctx.config.dataDir), fileId);
@@ -68,7 +65,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
   });
 
   handle(app, ctx, 'batch.transcribe', async ({ body, principal }) => {
-    const p = user(principal);
+    const p = principal;
     const upload = ctx.db.prepare('SELECT * FROM uploads WHERE file_id = ?').get(body.file_id) as UploadRow | undefined;
     if (!upload || upload.org_id !== p.orgId) throw documentError(404, 'not_found', 'file_id does not exist');
     if (!upload.complete) throw documentError(409, 'conflict', 'the upload of this file is not complete');
@@ -110,17 +107,17 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     return toJob(ctx.db, findJob(ctx.db, jobId)!);
   });
 
-  handle(app, ctx, 'batch.job', async ({ params, principal }) => toJob(ctx.db, requireJob(ctx, params.jobId, user(principal).orgId)));
+  handle(app, ctx, 'batch.job', async ({ params, principal }) => toJob(ctx.db, requireJob(ctx, params.jobId, principal.orgId)));
 
   handle(app, ctx, 'batch.jobResult', async ({ params, principal }) => {
-    const job = requireJob(ctx, params.jobId, user(principal).orgId);
+    const job = requireJob(ctx, params.jobId, principal.orgId);
     const session = sessionByPk(ctx.db, job.session_pk);
     const docs = job.status === 'completed' ? listDocuments(ctx.db, session.id).rows.filter((d) => d.job_id === job.job_id) : [];
     return { job_id: job.job_id, session_id: session.session_id, status: job.status, documents: docs.map((d) => toDocument(d)) };
   });
 
   handle(app, ctx, 'batch.jobCancel', async ({ params, principal }) => {
-    const job = requireJob(ctx, params.jobId, user(principal).orgId);
+    const job = requireJob(ctx, params.jobId, principal.orgId);
     try {
       ctx.db
         .transaction(() => {

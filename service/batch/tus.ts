@@ -138,7 +138,7 @@ export async function mountTus(app: FastifyInstance, ctx: ServiceContext): Promi
     let principal: UserPrincipal | null = null;
     if (req.method !== 'OPTIONS') {
       try {
-        principal = (await authenticate(ctx, 'bearer', req)) as UserPrincipal;
+        principal = await authenticate(ctx, 'bearer', req);
       } catch (err) {
         limiter.hit(`ip:${req.ip}`, reply);
         throw err;

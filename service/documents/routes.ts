@@ -22,8 +22,6 @@ import { registerSharedDocumentRoutes } from './shared-routes';
 import { findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
 
-const orgOf = (p: { kind: string }) => (p as UserPrincipal).orgId;
-
 /** A body-rewriting write: preconditions, compare-and-set, fresh validators. */
 function rewrite(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, doc: ScopedDocument, cols: Parameters<typeof updateDocument>[2]): ScopedDocument {
   checkPreconditions(req, doc);
@@ -34,11 +32,11 @@ function rewrite(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, 
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   downloadTtl(); // a malformed S2T_DOWNLOAD_TTL_SECONDS fails here, at start
-  const owned = (params: { sessionId: string; documentId: string }, principal: { kind: string }) =>
-    requireDocument(ctx.db, params.sessionId, params.documentId, orgOf(principal));
+  const owned = (params: { sessionId: string; documentId: string }, principal: UserPrincipal) =>
+    requireDocument(ctx.db, params.sessionId, params.documentId, principal.orgId);
 
   handle(app, ctx, 'documents.list', async ({ params, query, principal }) => {
-    const session = requireSession(ctx.db, params.sessionId, orgOf(principal));
+    const session = requireSession(ctx.db, params.sessionId, principal.orgId);
     const { rows, total } = listDocuments(ctx.db, session.id, query.limit ?? 25, query.offset ?? 0);
     return { count: rows.length, total_results: total, result: rows.map((r) => toDocument(r, { withContent: query.include_content === true })) };
   });
@@ -74,7 +72,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   });
 
   handle(app, ctx, 'documents.copy', async ({ params, body, principal }) => {
-    const src = requireDocument(ctx.db, params.sessionId, body.source_document_id, orgOf(principal));
+    const src = requireDocument(ctx.db, params.sessionId, body.source_document_id, principal.orgId);
     // The copy keeps the source's engine original, so reset_to_original works on it too.
     const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: parseBody(src), original: JSON.parse(src.original) as DocumentBody, timecodeOffset: src.timecode_offset });
     return toDocument(findDocument(ctx.db, id)!);
@@ -83,7 +81,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.merge', async ({ body, principal }) => {
     const docs = body.document_ids.map((id) => {
       const d = findDocument(ctx.db, id);
-      if (!d || d.org_id !== orgOf(principal)) throw documentError(404, 'not_found', `document ${id} does not exist`);
+      if (!d || d.org_id !== principal.orgId) throw documentError(404, 'not_found', `document ${id} does not exist`);
       return d;
     });
     if (new Set(docs.map((d) => d.type)).size > 1) throw validationError('document_ids: all documents must be of one type (document or caption)');

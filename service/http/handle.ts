@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { mediaType } from '../../node/content-type';
 import { issueText as zodIssueText } from '../../node/zod-issues';
 import { routes, toRouterPath, type Role, type RouteId, type Routes } from '../../common/api';
-import { authenticate, type Principal } from '../auth/principal';
+import { authenticate, type Principal, type PrincipalFor } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { forbidden, notFound, plainError, validationError } from './errors';
 import { rateLimiter } from './rate-limit';
@@ -15,7 +15,8 @@ export interface HandlerInput<K extends RouteId> {
   query: z.output<R<K>['query']>;
   /** Parsed for json and form bodies; undefined for multipart and media (read `req` yourself). */
   body: z.output<R<K>['body']['schema']>;
-  principal: Principal;
+  /** Typed from the route's auth kind: a UserPrincipal on bearer and s2t-key routes. */
+  principal: PrincipalFor<R<K>['auth']>;
   req: FastifyRequest;
   reply: FastifyReply;
 }

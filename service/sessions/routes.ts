@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LegacyResult } from '../../common/api';
 import type { TranscriptContent } from '../../common/transcript/model';
-import type { UserPrincipal } from '../auth/principal';
 import { mediaType } from '../../node/content-type';
 import type { ServiceContext } from '../context';
 import { resolveShare } from '../documents/share';
@@ -24,8 +23,6 @@ import { attachMedia, createSessionRow, storeMedia } from './create';
 import { downloadMediaSource } from './media-source';
 import { toSession, type SessionRow } from './present';
 import { findSession, requireSession, sessionByPk, touchSession } from './repo';
-
-const user = (p: { kind: string }) => p as UserPrincipal;
 
 function assertNotBusy(ctx: ServiceContext, session: SessionRow): void {
   const open = ctx.db.prepare("SELECT job_id FROM jobs WHERE session_pk = ? AND status IN ('pending', 'processing')").get(session.id);
@@ -57,7 +54,7 @@ function mediaTypeHeader(req: FastifyRequest): string {
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobRunner): void {
   handle(app, ctx, 'sessions.create', async ({ body, principal }) => {
-    const p = user(principal);
+    const p = principal;
     if (body.webhook_url) {
       try {
         await checkUrl(body.webhook_url, webhookPolicy(ctx.config.allowPrivateWebhooks, true, ctx.tuning?.outbound));
@@ -89,7 +86,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
   });
 
   handle(app, ctx, 'sessions.get', async ({ params, principal }) => {
-    const s = requireSession(ctx.db, params.sessionId, user(principal).orgId);
+    const s = requireSession(ctx.db, params.sessionId, principal.orgId);
     return { count: 1, total_results: 1, result: toSession(ctx, s) };
   });
 
@@ -100,7 +97,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
   });
 
   handle(app, ctx, 'sessions.upload', async ({ params, principal, req }) => {
-    const session = requireSession(ctx.db, params.sessionId, user(principal).orgId);
+    const session = requireSession(ctx.db, params.sessionId, principal.orgId);
     const type = mediaTypeHeader(req);
     const documentMode = session.session_mode === 'upload';
     if (!/^(audio|video)\/[\w.+-]+$/.test(type) && !(documentMode && /^(text\/[\w.+-]+|application\/json)$/.test(type))) {
@@ -118,7 +115,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
   });
 
   handle(app, ctx, 'sessions.align', async ({ params, principal, req }) => {
-    const session = requireSession(ctx.db, params.sessionId, user(principal).orgId);
+    const session = requireSession(ctx.db, params.sessionId, principal.orgId);
     if (!req.isMultipart()) throw plainError(415, 'Content-Type must be multipart/form-data with parts media and transcript');
     assertNotBusy(ctx, session);
     const dir = sessionMediaDir(ctx.config.dataDir, session.session_id);
@@ -155,12 +152,12 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
   });
 
   handle(app, ctx, 'sessions.result', async ({ params, principal }) => {
-    const session = requireSession(ctx.db, params.sessionId, user(principal).orgId);
+    const session = requireSession(ctx.db, params.sessionId, principal.orgId);
     return legacyResult(ctx, session);
   });
 
   handle(app, ctx, 'sessions.delete', async ({ params, principal }) => {
-    const session = requireSession(ctx.db, params.sessionId, user(principal).orgId);
+    const session = requireSession(ctx.db, params.sessionId, principal.orgId);
     const open = ctx.db.prepare("SELECT job_id, status FROM jobs WHERE session_pk = ? AND status IN ('pending', 'processing')").all(session.id) as { job_id: string; status: string }[];
     ctx.db.transaction(() => {
       for (const j of open) {
