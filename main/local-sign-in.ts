@@ -11,12 +11,12 @@ export interface LocalSignIn {
   /** To be told every auth.changed: a session that ended by itself is renewed. */
   authChanged(signedIn: boolean): void;
   /** auth.logout, remembering that the person chose it. */
-  handlers: Pick<CoreHandlers, 'auth.logout'>;
+  handlers: Pick<CoreHandlers, 'auth.logout' | 'auth.signInLocal'>;
 }
 
 export function localSignIn(core: CoreHandlers, owner: LocalAccount): LocalSignIn {
   let signedOutByUser = false;
-  const signIn = () => core['auth.login']({ username: owner.email, password: owner.password, rememberMe: true });
+  const signIn = async () => core['auth.login']({ username: owner.email, password: owner.password, rememberMe: true });
   return {
     signIn,
     authChanged(signedIn) {
@@ -26,6 +26,10 @@ export function localSignIn(core: CoreHandlers, owner: LocalAccount): LocalSignI
       'auth.logout': async (args) => {
         signedOutByUser = true;
         return core['auth.logout'](args);
+      },
+      'auth.signInLocal': async () => {
+        signedOutByUser = false;
+        return signIn();
       },
     },
   };

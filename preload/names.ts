@@ -6,7 +6,7 @@
 import type { ChannelName, EventName } from '../common/ipc';
 
 export const channelNames = [
-  'auth.state', 'auth.login', 'auth.loginMfa', 'auth.logout',
+  'auth.state', 'auth.login', 'auth.loginMfa', 'auth.logout', 'auth.signInLocal',
   'sessions.list', 'sessions.get',
   'documents.get', 'documents.save', 'documents.mutate', 'documents.merge', 'documents.shareLinks', 'documents.discardUnsent',
   'export.render', 'search.text',

@@ -199,6 +199,8 @@ export const channels = {
   },
   'auth.loginMfa': { args: z.object({ code: z.string().min(1).max(64) }), result: LoginOutcome },
   'auth.logout': { args: Empty, result: AuthState },
+  /** Local mode: sign in to this computer's own service with the credential the app holds for it. */
+  'auth.signInLocal': { args: Empty, result: LoginOutcome },
   'sessions.list': { args: Page, result: z.object({ items: z.array(SessionSummary), total: z.number().int() }) },
   'sessions.get': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ session: SessionSummary, documents: z.array(DocumentSummary) }).nullable() },
   'documents.get': { args: z.object({ documentId: z.string().min(1) }), result: DocumentRecord.nullable() },

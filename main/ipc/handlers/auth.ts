@@ -99,6 +99,8 @@ export function authHandlers(ctx: CoreContext & { credentials: Credentials; sign
         return { status: 'refused', message: refusal(err) };
       }
     },
+    // Answered by main/local-sign-in.ts when the app holds its embedded service's credential.
+    'auth.signInLocal': async () => ({ status: 'refused', message: 'This app does not hold a password for this service: sign in with your e-mail address and password.' }),
     'auth.logout': async () => {
       if (signIn.signedIn) await client.call('auth.logout', {}, { retries: 0, timeoutMs: 5000 }).catch(() => {});
       signIn.signedIn = false;

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { AuthState } from '../../../common/ipc';
+import type { AuthState, LoginOutcome } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import './account.css';
 
@@ -12,12 +12,11 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(state.message ?? null);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function attempt(request: () => Promise<LoginOutcome>) {
     setBusy(true);
     setMessage(null);
     try {
-      const outcome = needCode ? await call('auth.loginMfa', { code }) : await call('auth.login', { username, password, rememberMe: remember });
+      const outcome = await request();
       if (outcome.status === 'signed-in') onSignedIn(outcome.state);
       else if (outcome.status === 'mfa-required') setNeedCode(true);
       else setMessage(outcome.message);
@@ -28,11 +27,24 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
     }
   }
 
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void attempt(() => (needCode ? call('auth.loginMfa', { code }) : call('auth.login', { username, password, rememberMe: remember })));
+  }
+
   return (
     <div className="signin">
       <form className="card" onSubmit={submit} aria-label="Sign in">
         <h1>S2T Desktop</h1>
         <p className="muted">{state.mode === 'local' ? 'Sign in to the local speech-to-text service on this computer.' : `Sign in to ${state.serviceUrl}`}</p>
+        {state.mode === 'local' && !needCode && (
+          <>
+            <button type="button" className="primary" disabled={busy} onClick={() => void attempt(() => call('auth.signInLocal', {}))}>
+              Continue on this computer
+            </button>
+            <p className="muted">Or sign in with an account of this computer's service:</p>
+          </>
+        )}
         {!needCode ? (
           <>
             <label>
@@ -55,7 +67,6 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
         )}
         {message && <p className="error" role="alert">{message}</p>}
         <button type="submit" disabled={busy}>{busy ? 'Signing in…' : needCode ? 'Verify' : 'Sign in'}</button>
-        {state.mode === 'local' && !needCode && <p className="hint">Local demo account: demo@s2t.local / s2t-demo</p>}
       </form>
     </div>
   );
