@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Role } from './enums';
 
 /**
  * How a route authenticates:
@@ -34,6 +35,10 @@ export interface RouteDef<
   query: Q;
   body: { kind: BodyKind; schema: B };
   response: { kind: ResponseKind; schema: R };
+  /** Status of a successful json answer; 200 when absent. */
+  status?: number;
+  /** The caller needs at least one of these roles (403 otherwise); anyone the auth kind admits when absent. */
+  roles?: readonly Role[];
   /** Safe to repeat after a lost response; the client retries only these. */
   idempotent: boolean;
   /** Listing routes: offset/limit paging over an envelope (or the tokens' nested envelope). */
@@ -53,6 +58,8 @@ interface RouteInput<P, Q, B, R, A> {
   query?: Q;
   body?: { kind: BodyKind; schema: B };
   response: { kind: ResponseKind; schema: R };
+  status?: number;
+  roles?: readonly Role[];
   idempotent?: boolean;
   paged?: 'envelope' | 'nested-envelope';
   summary: string;

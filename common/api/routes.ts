@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { DocumentBody } from '../transcript/model';
 import { envelope, ListQuery, single, wrapped } from './envelope';
-import { ExportFormat, JobStatus, SessionMode, TokenType, TranslationLanguage, WebhookEvent, YearsValid } from './enums';
+import { ExportFormat, JobStatus, SessionMode, TokenType, TranslationLanguage, WebhookEvent, YearsValid, type Role } from './enums';
 import {
   ApiToken,
   BatchUpload,
@@ -133,8 +133,13 @@ export const ExportQuery = z.object({
   frame_rate: z.coerce.number().positive().max(120).optional(),
 });
 
-function listRoute(path: string, summary: string, opts: { auth?: 'bearer' | 's2t-key'; item?: z.ZodType } = {}) {
-  return route({ method: 'GET', path, auth: opts.auth ?? 'bearer', query: ListQuery, response: { kind: 'json', schema: envelope(opts.item ?? ListItem) }, paged: 'envelope', summary });
+/** Who may read the role-guarded lists (README: Interface choices); SYSOP may read them all. */
+const SYSOP: readonly Role[] = ['SYSOP'];
+const RESELLER: readonly Role[] = ['RESELLER', 'SYSOP'];
+const ORGADMIN: readonly Role[] = ['ORGADMIN', 'SYSOP'];
+
+function listRoute(path: string, summary: string, opts: { auth?: 'bearer' | 's2t-key'; item?: z.ZodType; roles?: readonly Role[] } = {}) {
+  return route({ method: 'GET', path, auth: opts.auth ?? 'bearer', query: ListQuery, response: { kind: 'json', schema: envelope(opts.item ?? ListItem) }, paged: 'envelope', roles: opts.roles, summary });
 }
 
 export const routes = {
@@ -171,7 +176,7 @@ export const routes = {
   'tokens.create': route({
     method: 'POST', path: `${BASE}/tokens`, auth: 'bearer', summary: 'Create an API token; token_value is shown only here',
     body: { kind: 'json', schema: z.object({ name: z.string().min(1).max(100), type: TokenType, years_valid: YearsValid }) },
-    response: { kind: 'json', schema: ApiToken },
+    response: { kind: 'json', schema: ApiToken }, status: 201,
   }),
   'tokens.delete': route({
     method: 'DELETE', path: `${BASE}/tokens/{tokenId}`, auth: 'bearer', summary: 'Delete an API token',
@@ -220,7 +225,7 @@ export const routes = {
   'glossaries.create': route({
     method: 'POST', path: '/api/v4/glossaries', auth: 'bearer', summary: 'Create a glossary',
     body: { kind: 'json', schema: z.object({ name: z.string().min(1).max(200), source_language: z.string().min(1).max(32), target_language: z.string().max(32).nullable().optional(), entries: z.array(GlossaryEntry).max(10000).optional() }) },
-    response: { kind: 'json', schema: single(Glossary) },
+    response: { kind: 'json', schema: single(Glossary) }, status: 201,
   }),
   'glossaries.update': route({
     method: 'PUT', path: '/api/v4/glossaries/{id}', auth: 'bearer', summary: 'Update a glossary (entries replace the old ones)',
@@ -238,7 +243,7 @@ export const routes = {
   'folders.create': route({
     method: 'POST', path: `${BASE}/folders`, auth: 'bearer', summary: 'Create a folder',
     body: { kind: 'json', schema: z.object({ name: z.string().min(1).max(200), parent_id: z.number().int().nullable().optional() }) },
-    response: { kind: 'json', schema: single(Folder) },
+    response: { kind: 'json', schema: single(Folder) }, status: 201,
   }),
   'folders.get': route({
     method: 'GET', path: `${BASE}/folders/{id}`, auth: 'bearer', summary: 'A folder',
@@ -260,24 +265,24 @@ export const routes = {
   'subscription.list': listRoute(`${BASE}/subscription`, 'The current subscription'),
   'invoices.list': listRoute(`${BASE}/invoices`, 'Invoices'),
   'customModels.list': listRoute(`${BASE}/custom_models`, 'Custom models'),
-  'reseller.customers': listRoute(`${BASE}/reseller/customer`, 'Reseller customers'),
-  'reseller.plans': listRoute(`${BASE}/reseller/plan`, 'Reseller plans'),
+  'reseller.customers': listRoute(`${BASE}/reseller/customer`, 'Reseller customers', { roles: RESELLER }),
+  'reseller.plans': listRoute(`${BASE}/reseller/plan`, 'Reseller plans', { roles: RESELLER }),
   'userPreferences.list': listRoute(`${BASE}/user_preferences`, 'User preferences'),
   'mandates.list': listRoute(`${BASE}/mandates`, 'Mandates'),
-  'organization.users': listRoute(`${BASE}/organization/user`, 'Users of the organization'),
-  'organization.groups': listRoute(`${BASE}/organization/group`, 'Teams of the organization'),
+  'organization.users': listRoute(`${BASE}/organization/user`, 'Users of the organization', { roles: ORGADMIN }),
+  'organization.groups': listRoute(`${BASE}/organization/group`, 'Teams of the organization', { roles: ORGADMIN }),
   'organization.groupUsers': route({
     method: 'GET', path: `${BASE}/organization/group/{id}/users`, auth: 'bearer', summary: 'Users of a team',
-    params: z.object({ id: numericId }), query: ListQuery, response: { kind: 'json', schema: envelope(ListItem) }, paged: 'envelope',
+    params: z.object({ id: numericId }), query: ListQuery, response: { kind: 'json', schema: envelope(ListItem) }, paged: 'envelope', roles: ORGADMIN,
   }),
-  'admin.customers': listRoute(`${BASE}/admin/customer`, 'Admin: customers'),
-  'admin.plans': listRoute(`${BASE}/admin/plan`, 'Admin: plans'),
-  'admin.billing': listRoute(`${BASE}/admin/billing`, 'Admin: billing'),
-  'admin.languageConfig': listRoute(`${BASE}/admin/languageconfig`, 'Admin: language configuration'),
-  'admin.usage': listRoute(`${BASE}/admin/usage`, 'Admin: usage'),
-  'admin.usageTraffic': listRoute(`${BASE}/admin/usage/traffic`, 'Admin: usage traffic'),
-  'admin.stranded': listRoute(`${BASE}/admin/stranded`, 'Admin: stranded sessions'),
-  'admin.priorityQueue': listRoute(`${BASE}/admin/priority-queue`, 'Admin: priority queue'),
+  'admin.customers': listRoute(`${BASE}/admin/customer`, 'Admin: customers', { roles: SYSOP }),
+  'admin.plans': listRoute(`${BASE}/admin/plan`, 'Admin: plans', { roles: SYSOP }),
+  'admin.billing': listRoute(`${BASE}/admin/billing`, 'Admin: billing', { roles: SYSOP }),
+  'admin.languageConfig': listRoute(`${BASE}/admin/languageconfig`, 'Admin: language configuration', { roles: SYSOP }),
+  'admin.usage': listRoute(`${BASE}/admin/usage`, 'Admin: usage', { roles: SYSOP }),
+  'admin.usageTraffic': listRoute(`${BASE}/admin/usage/traffic`, 'Admin: usage traffic', { roles: SYSOP }),
+  'admin.stranded': listRoute(`${BASE}/admin/stranded`, 'Admin: stranded sessions', { roles: SYSOP }),
+  'admin.priorityQueue': listRoute(`${BASE}/admin/priority-queue`, 'Admin: priority queue', { roles: SYSOP }),
 
   // --- Sessions -----------------------------------------------------------------------------
   'sessions.list': listRoute(`${STT}/session`, 'Sessions of the organization', { item: Session }),

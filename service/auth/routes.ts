@@ -90,7 +90,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): v
   // Tokens are managed with a session only: a token that could mint tokens would outlive its own deletion.
   handle(app, ctx, 'tokens.list', async ({ principal, query }) => ({ result: listApiTokens(ctx.db, requireSession(principal).userId, query) }));
 
-  handle(app, ctx, 'tokens.create', async ({ principal, body }) => createApiToken(ctx.db, ctx.secret, requireSession(principal).userId, body), { status: 201 });
+  handle(app, ctx, 'tokens.create', async ({ principal, body }) => createApiToken(ctx.db, ctx.secret, requireSession(principal).userId, body));
 
   handle(app, ctx, 'tokens.delete', async ({ principal, params }) => {
     if (!deleteApiToken(ctx.db, requireSession(principal).userId, params.tokenId)) throw notFound('token');

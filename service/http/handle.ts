@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { mediaType } from '../../node/content-type';
 import { issueText as zodIssueText } from '../../node/zod-issues';
-import { routes, toRouterPath, type Role, type RouteId, type Routes } from '../../common/api';
+import { routes, toRouterPath, type RouteId, type Routes } from '../../common/api';
 import { authenticate, type Principal, type PrincipalFor } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { forbidden, notFound, plainError, validationError } from './errors';
@@ -26,22 +26,16 @@ export const SENT = Symbol('sent');
 
 export type Handler<K extends RouteId> = (input: HandlerInput<K>) => Promise<z.input<R<K>['response']['schema']> | typeof SENT>;
 
-export interface HandleOptions {
-  /** The caller needs at least one of these roles (403 otherwise). */
-  roles?: Role[];
-  /** Status for a successful JSON answer (default 200). */
-  status?: number;
-}
-
 const issueText = (error: z.ZodError) => zodIssueText(error, 'body');
 
 /**
  * Registers one route of the table: parses params, query and body with the route's zod schemas
  * (422 with `{error}` when they do not fit; 404 for a malformed path id), authenticates for the
- * route's auth kind, checks roles, runs the handler and validates what it answers against the
- * response schema, so the service can never send what the contract does not allow.
+ * route's auth kind, checks the route's roles, runs the handler and validates what it answers
+ * against the response schema, so the service can never send what the contract does not allow;
+ * a good JSON answer gets the route's status.
  */
-export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceContext, id: K, handler: Handler<K>, opts: HandleOptions = {}): void {
+export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceContext, id: K, handler: Handler<K>): void {
   const def = routes[id];
   app.route({
     method: def.method,
@@ -59,7 +53,8 @@ export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceCont
         throw err;
       }
       limiter.hit(principal.rateKey, reply);
-      if (opts.roles && (principal.kind !== 'user' || !principal.roles.some((r) => opts.roles!.includes(r)))) throw forbidden();
+      const roles = def.roles;
+      if (roles && (principal.kind !== 'user' || !principal.roles.some((r) => roles.includes(r)))) throw forbidden();
       const query = def.query.safeParse(req.query ?? {});
       if (!query.success) throw validationError(issueText(query.error));
       let body: unknown = undefined;
@@ -78,7 +73,7 @@ export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceCont
         ctx.log.error('response does not match the contract', { route: id, issues: issueText(checked.error) });
         throw plainError(500, 'internal error');
       }
-      reply.code(opts.status ?? 200).header('content-type', 'application/json; charset=utf-8');
+      reply.code(def.status ?? 200).header('content-type', 'application/json; charset=utf-8');
       return JSON.stringify(checked.data);
     },
   });

@@ -59,7 +59,6 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: ServiceContext):
       const id = Number(ctx.db.prepare('INSERT INTO folders (org_id, parent_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(orgId, body.parent_id ?? null, body.name, now, now).lastInsertRowid);
       return one(find(orgId, id)!);
     },
-    { status: 201 },
   );
 
   handle(app, ctx, 'folders.get', async ({ principal, params }) => one(mustFind(requireUser(principal).orgId, params.id)));

@@ -115,7 +115,6 @@ export function registerGlossaryRoutes(app: FastifyInstance, ctx: ServiceContext
       })();
       return withEntries(find(orgId, id)!);
     },
-    { status: 201 },
   );
 
   handle(app, ctx, 'glossaries.update', async ({ principal, params, body }) => {

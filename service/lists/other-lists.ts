@@ -2,13 +2,14 @@
  * The spec's other list endpoints. The spec shows only their envelope; the rows are our choice
  * (README: Interface choices), each read from a real table and scoped to the caller.
  *
- * Roles: admin lists need SYSOP; reseller lists need RESELLER; organization lists need ORGADMIN;
- * SYSOP may also read the reseller and organization lists (of its own organization). A caller
- * without the role gets 403. Admin lists span every organization; all others are scoped to the
- * caller's organization (or, for user_preferences, the caller).
+ * Roles (in the route table, common/api/routes.ts, checked by handle()): admin lists need SYSOP;
+ * reseller lists need RESELLER; organization lists need ORGADMIN; SYSOP may also read the reseller
+ * and organization lists (of its own organization). A caller without the role gets 403. Admin
+ * lists span every organization; all others are scoped to the caller's organization (or, for
+ * user_preferences, the caller).
  */
 import type { FastifyInstance } from 'fastify';
-import type { Role, RouteId } from '../../common/api';
+import type { RouteId } from '../../common/api';
 import { requireUser, type UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { notFound } from '../http/errors';
@@ -23,9 +24,6 @@ type ListRouteId = Extract<
   | 'admin.customers' | 'admin.plans' | 'admin.billing' | 'admin.usage' | 'admin.usageTraffic' | 'admin.stranded' | 'admin.priorityQueue'
 >;
 
-const ADMIN: Role[] = ['SYSOP'];
-const RESELLER: Role[] = ['RESELLER', 'SYSOP'];
-const ORGADMIN: Role[] = ['ORGADMIN', 'SYSOP'];
 
 /** Sessions that have sat queued or processing this long are stranded. */
 const STRANDED_AFTER_MS = 60 * 60 * 1000;
@@ -34,7 +32,7 @@ const SUBSCRIPTIONS = 'FROM subscriptions s JOIN plans p ON p.id = s.plan_id';
 const SUBSCRIPTION_COLUMNS = 's.id, s.status, s.started_at, p.id AS plan_id, p.name AS plan_name, p.monthly_minutes, p.price_cents';
 const USERS = "id, email, first_name, last_name, json(roles) AS roles, is_active = 1 AS is_active, identity_provider";
 
-const LISTS: Record<ListRouteId, { roles?: Role[]; spec: (p: UserPrincipal) => ListSpec }> = {
+const LISTS: Record<ListRouteId, { spec: (p: UserPrincipal) => ListSpec }> = {
   'subscriptions.list': {
     spec: (p) => ({ select: SUBSCRIPTION_COLUMNS, from: SUBSCRIPTIONS, where: ['s.org_id = ?'], args: [p.orgId], searchable: ['p.name', 's.status'], sortable: { started_at: 's.started_at', status: 's.status', plan_name: 'p.name' }, tieBreak: 's.id' }),
   },
@@ -48,11 +46,9 @@ const LISTS: Record<ListRouteId, { roles?: Role[]; spec: (p: UserPrincipal) => L
     spec: (p) => ({ select: 'id, name, language, status, created_at', from: 'FROM custom_models', where: ['org_id = ?'], args: [p.orgId], searchable: ['name', 'language'], sortable: { created_at: 'created_at', name: 'name', language: 'language', status: 'status' } }),
   },
   'reseller.customers': {
-    roles: RESELLER,
     spec: (p) => ({ select: 'id, name, created_at', from: 'FROM organizations', where: ['reseller_org_id = ?'], args: [p.orgId], searchable: ['name'], sortable: { created_at: 'created_at', name: 'name' } }),
   },
   'reseller.plans': {
-    roles: RESELLER,
     spec: () => ({ select: 'id, name, description, monthly_minutes, price_cents', from: 'FROM plans', where: [], args: [], searchable: [], sortable: { id: 'id' }, defaultDirection: 'asc' }),
   },
   'userPreferences.list': {
@@ -62,44 +58,36 @@ const LISTS: Record<ListRouteId, { roles?: Role[]; spec: (p: UserPrincipal) => L
     spec: (p) => ({ select: 'id, method, created_at', from: 'FROM mandates', where: ['org_id = ?'], args: [p.orgId], searchable: [], sortable: { created_at: 'created_at' } }),
   },
   'organization.users': {
-    roles: ORGADMIN,
     spec: (p) => ({ select: USERS, from: 'FROM users', where: ['org_id = ?'], args: [p.orgId], searchable: [], sortable: { id: 'id' }, defaultDirection: 'asc' }),
   },
   'organization.groups': {
-    roles: ORGADMIN,
     spec: (p) => ({ select: 'id, name, created_at', from: 'FROM org_groups', where: ['org_id = ?'], args: [p.orgId], searchable: [], sortable: { id: 'id' }, defaultDirection: 'asc' }),
   },
   'admin.customers': {
-    roles: ADMIN,
     spec: () => ({
       select: 'o.id, o.name, o.created_at, o.reseller_org_id, (SELECT COUNT(*) FROM users u WHERE u.org_id = o.id) AS user_count',
       from: 'FROM organizations o', where: [], args: [], searchable: ['o.name'], sortable: { id: 'o.id' }, tieBreak: 'o.id', defaultDirection: 'asc',
     }),
   },
   'admin.plans': {
-    roles: ADMIN,
     spec: () => ({ select: 'id, name, description, monthly_minutes, price_cents', from: 'FROM plans', where: [], args: [], searchable: ['name', 'description'], sortable: { id: 'id' }, defaultDirection: 'asc' }),
   },
   'admin.billing': {
-    roles: ADMIN,
     spec: () => ({ select: 'id, org_id, number, amount_cents, issued_at', from: 'FROM invoices', where: [], args: [], searchable: ['number'], sortable: { issued_at: 'issued_at' } }),
   },
   'admin.usage': {
-    roles: ADMIN,
     spec: () => ({
       from: 'FROM (SELECT o.id, o.name, COUNT(s.id) AS sessions, COALESCE(SUM(s.duration), 0) AS duration FROM organizations o LEFT JOIN sessions s ON s.org_id = o.id GROUP BY o.id)',
       where: [], args: [], searchable: ['name'], sortable: { id: 'id' }, tieBreak: 'id', defaultDirection: 'asc',
     }),
   },
   'admin.usageTraffic': {
-    roles: ADMIN,
     spec: () => ({
       from: 'FROM (SELECT substr(created_at, 1, 10) AS id, COUNT(*) AS sessions, COALESCE(SUM(duration), 0) AS duration FROM sessions GROUP BY substr(created_at, 1, 10))',
       where: [], args: [], searchable: ['id'], sortable: { id: 'id' }, tieBreak: 'id',
     }),
   },
   'admin.stranded': {
-    roles: ADMIN,
     spec: () => ({
       select: 'id, session_id, org_id, filename, status, last_modified', from: 'FROM sessions',
       where: ["status IN ('queued', 'processing')", 'last_modified < ?'], args: [new Date(Date.now() - STRANDED_AFTER_MS).toISOString()],
@@ -107,7 +95,6 @@ const LISTS: Record<ListRouteId, { roles?: Role[]; spec: (p: UserPrincipal) => L
     }),
   },
   'admin.priorityQueue': {
-    roles: ADMIN,
     spec: () => ({
       select: 'id, session_id, org_id, filename, status, created_at', from: 'FROM sessions', where: ["status = 'queued'"], args: [],
       searchable: ['session_id', 'filename'], sortable: { created_at: 'created_at' }, defaultDirection: 'asc',
@@ -133,7 +120,6 @@ export function registerOtherLists(app: FastifyInstance, ctx: ServiceContext): v
         const page = listRows<Record<string, unknown>>(ctx.db, def.spec(requireUser(principal)), query);
         return { ...page, result: page.result.map(present) };
       },
-      { roles: def.roles },
     );
   }
 
@@ -142,7 +128,6 @@ export function registerOtherLists(app: FastifyInstance, ctx: ServiceContext): v
     ctx,
     'admin.languageConfig',
     async ({ query }) => listArray(languageModels(), { searchable: ['key', 'name', 'bcp47'], sortable: ['id', 'key', 'name'] }, query),
-    { roles: ADMIN },
   );
 
   handle(
@@ -159,6 +144,5 @@ export function registerOtherLists(app: FastifyInstance, ctx: ServiceContext): v
       );
       return { ...page, result: page.result.map(present) };
     },
-    { roles: ORGADMIN },
   );
 }
