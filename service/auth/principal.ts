@@ -112,19 +112,12 @@ async function authenticateAs(ctx: ServiceContext, kind: AuthKind, req: FastifyR
   }
 }
 
-/** Narrows to a signed-in user; handle() already answered 401 for the other kinds on bearer and s2t-key routes. */
-export function requireUser(principal: Principal): UserPrincipal {
-  if (principal.kind !== 'user') throw unauthorized('not signed in');
-  return principal;
-}
-
 /**
  * Narrows to a user signed in with a session JWT (README: Security). API tokens are for work
  * (sessions, documents, uploads): they cannot manage tokens or two-factor, so a leaked token
  * never outlives its deletion or takes the account over.
  */
-export function requireSession(principal: Principal): UserPrincipal & { loginSessionId: string } {
-  const user = requireUser(principal);
+export function requireSession(user: UserPrincipal): UserPrincipal & { loginSessionId: string } {
   if (user.via !== 'jwt' || !user.loginSessionId) throw forbidden('an API token cannot do this; sign in (session token) to manage tokens and two-factor');
   return user as UserPrincipal & { loginSessionId: string };
 }

@@ -6,7 +6,7 @@ import { handle } from '../http/handle';
 import { createApiToken, deleteApiToken, listApiTokens } from './api-tokens';
 import { signSessionToken, TOKEN_TTL } from './jwt';
 import { UNKNOWN_USER_HASH, verifyPassword } from './passwords';
-import { requireSession, requireUser } from './principal';
+import { requireSession } from './principal';
 import { assertNotLocked, recordFailure, recordSuccess, type Attempt } from './throttle';
 import { acceptSecondFactor } from './two-factor';
 import { findUserByEmail, findUserById, toCurrentUser, userRoles, type UserRow } from './users';
@@ -73,17 +73,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): v
   });
 
   handle(app, ctx, 'auth.logout', async ({ principal, reply }) => {
-    if (principal.kind === 'user' && principal.loginSessionId) {
+    if (principal.loginSessionId) {
       ctx.db.prepare('UPDATE login_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), principal.loginSessionId);
     }
     // Logging out with an API token ends that token: the credential presented is the one that stops working.
-    if (principal.kind === 'user' && principal.tokenId !== undefined) ctx.db.prepare('DELETE FROM api_tokens WHERE id = ?').run(principal.tokenId);
+    if (principal.tokenId !== undefined) ctx.db.prepare('DELETE FROM api_tokens WHERE id = ?').run(principal.tokenId);
     reply.clearCookie(COOKIE, COOKIE_OPTIONS);
     return { success: true as const };
   });
 
   handle(app, ctx, 'account.me', async ({ principal }) => {
-    const user = findUserById(ctx.db, requireUser(principal).userId)!;
+    const user = findUserById(ctx.db, principal.userId)!;
     return { result: toCurrentUser(user) };
   });
 

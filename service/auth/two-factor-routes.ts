@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import { forbidden, plainError } from '../http/errors';
 import { handle } from '../http/handle';
-import { requireSession, type Principal } from './principal';
+import { requireSession, type UserPrincipal } from './principal';
 import { assertNotLocked, recordFailure, type Attempt } from './throttle';
 import { acceptActiveTotp, checkTotp, consumeBackupCode, disableTwoFactor, enableTwoFactor, newBackupCodes, newPendingSecret } from './two-factor';
 import { findUserById, type UserRow } from './users';
@@ -19,7 +19,7 @@ const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
  * typo does not sign the client out.
  */
 export function registerTwoFactorRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const caller = (principal: Principal, req: FastifyRequest): { user: UserRow; attempt: Attempt; signedInAt: number } => {
+  const caller = (principal: UserPrincipal, req: FastifyRequest): { user: UserRow; attempt: Attempt; signedInAt: number } => {
     const session = requireSession(principal);
     const user = findUserById(ctx.db, session.userId)!;
     const row = ctx.db.prepare('SELECT created_at FROM login_sessions WHERE id = ?').get(session.loginSessionId) as { created_at: string } | undefined;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Folder } from '../../common/api';
-import { requireUser } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { notFound, validationError } from '../http/errors';
 import { handle } from '../http/handle';
@@ -42,7 +41,7 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: ServiceContext):
   handle(app, ctx, 'folders.list', async ({ principal, query }) => {
     const page = listRows<FolderRow>(
       ctx.db,
-      { from: 'FROM folders', where: ['org_id = ?'], args: [requireUser(principal).orgId], searchable: ['name'], sortable: { created_at: 'created_at', name: 'name COLLATE NOCASE', updated_at: 'updated_at' } },
+      { from: 'FROM folders', where: ['org_id = ?'], args: [principal.orgId], searchable: ['name'], sortable: { created_at: 'created_at', name: 'name COLLATE NOCASE', updated_at: 'updated_at' } },
       query,
     );
     return { ...page, result: page.result.map(toFolder) };
@@ -53,7 +52,7 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: ServiceContext):
     ctx,
     'folders.create',
     async ({ principal, body }) => {
-      const { orgId } = requireUser(principal);
+      const { orgId } = principal;
       checkParent(orgId, body.parent_id);
       const now = new Date().toISOString();
       const id = Number(ctx.db.prepare('INSERT INTO folders (org_id, parent_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(orgId, body.parent_id ?? null, body.name, now, now).lastInsertRowid);
@@ -61,10 +60,10 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: ServiceContext):
     },
   );
 
-  handle(app, ctx, 'folders.get', async ({ principal, params }) => one(mustFind(requireUser(principal).orgId, params.id)));
+  handle(app, ctx, 'folders.get', async ({ principal, params }) => one(mustFind(principal.orgId, params.id)));
 
   handle(app, ctx, 'folders.update', async ({ principal, params, body }) => {
-    const { orgId } = requireUser(principal);
+    const { orgId } = principal;
     const row = mustFind(orgId, params.id);
     if (body.parent_id !== undefined) checkParent(orgId, body.parent_id, row.id);
     ctx.db
@@ -74,7 +73,7 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: ServiceContext):
   });
 
   handle(app, ctx, 'folders.delete', async ({ principal, params }) => {
-    const row = mustFind(requireUser(principal).orgId, params.id);
+    const row = mustFind(principal.orgId, params.id);
     // Subfolders go with it (ON DELETE CASCADE).
     ctx.db.prepare('DELETE FROM folders WHERE id = ?').run(row.id);
     return { success: true as const };

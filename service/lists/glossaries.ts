@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Glossary } from '../../common/api';
-import { requireUser } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { notFound, validationError } from '../http/errors';
 import { handle } from '../http/handle';
@@ -79,7 +78,7 @@ export function registerGlossaryRoutes(app: FastifyInstance, ctx: ServiceContext
         select: SELECT,
         from: 'FROM glossaries g',
         where: ['g.org_id = ?'],
-        args: [requireUser(principal).orgId],
+        args: [principal.orgId],
         searchable: ['g.name', 'g.source_language', 'g.target_language'],
         sortable: { created_at: 'g.created_at', name: 'g.name COLLATE NOCASE', updated_at: 'g.updated_at' },
         tieBreak: 'g.id',
@@ -90,7 +89,7 @@ export function registerGlossaryRoutes(app: FastifyInstance, ctx: ServiceContext
   });
 
   handle(app, ctx, 'glossaries.get', async ({ principal, params, query }) => {
-    const row = mustFind(requireUser(principal).orgId, params.id);
+    const row = mustFind(principal.orgId, params.id);
     if (!query.include_entries) return { count: 1, total_results: 1, result: toGlossary(row) };
     return withEntries(row, query.limit ?? DEFAULT_ENTRY_LIMIT);
   });
@@ -100,7 +99,7 @@ export function registerGlossaryRoutes(app: FastifyInstance, ctx: ServiceContext
     ctx,
     'glossaries.create',
     async ({ principal, body }) => {
-      const { orgId } = requireUser(principal);
+      const { orgId } = principal;
       const source = language('source_language', body.source_language);
       const target = body.target_language == null ? null : language('target_language', body.target_language);
       if (target === source) throw validationError('target_language must differ from source_language');
@@ -118,7 +117,7 @@ export function registerGlossaryRoutes(app: FastifyInstance, ctx: ServiceContext
   );
 
   handle(app, ctx, 'glossaries.update', async ({ principal, params, body }) => {
-    const { orgId } = requireUser(principal);
+    const { orgId } = principal;
     const row = mustFind(orgId, params.id);
     const target = body.target_language === undefined ? row.target_language : body.target_language === null ? null : language('target_language', body.target_language);
     if (target === row.source_language) throw validationError('target_language must differ from source_language');
@@ -130,7 +129,7 @@ export function registerGlossaryRoutes(app: FastifyInstance, ctx: ServiceContext
   });
 
   handle(app, ctx, 'glossaries.delete', async ({ principal, params }) => {
-    const row = mustFind(requireUser(principal).orgId, params.id);
+    const row = mustFind(principal.orgId, params.id);
     ctx.db.prepare('DELETE FROM glossaries WHERE id = ?').run(row.id);
     return { success: true as const };
   });
