@@ -6,6 +6,7 @@ import { batchPlugin } from './batch/plugin';
 import type { ServiceContext } from './context';
 import { documentsPlugin } from './documents/plugin';
 import { HttpError } from './http/errors';
+import { newRateLimiter } from './http/rate-limit';
 import { drainRefusedBody } from './http/refused-body';
 import { listsPlugin } from './lists/plugin';
 import { modelsPlugin } from './models/plugin';
@@ -38,6 +39,7 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
     if (!allowedHost(req.headers.host, port)) throw new HttpError(421, { error: 'unexpected Host header' });
   });
 
+  app.decorate('rateLimiter', newRateLimiter(ctx));
   await app.register(formbody);
   await app.register(cookie);
 

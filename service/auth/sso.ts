@@ -18,7 +18,6 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import { plainError, validationError } from '../http/errors';
 import { handle, SENT } from '../http/handle';
-import { rateLimiter } from '../http/rate-limit';
 import { UNKNOWN_USER_HASH, verifyPassword } from './passwords';
 import { issueLogin } from './routes';
 import { assertNotLocked, recordFailure, recordSuccess } from './throttle';
@@ -132,7 +131,7 @@ export function registerSsoRoutes(app: FastifyInstance, ctx: ServiceContext): vo
   });
 
   app.get(IDENTITY_PATH, async (req, reply) => {
-    rateLimiter(ctx).hit(`ip:${req.ip}`, reply);
+    app.rateLimiter.hit(`ip:${req.ip}`, reply);
     const q = IdentityQuery.safeParse(req.query);
     const flow = q.success ? openFlow(ctx, q.data.flow) : undefined;
     if (!flow) return page(reply, 400, '<p id="error">This sign-in link is unknown, used or expired. Start again from the app.</p>');
@@ -140,7 +139,7 @@ export function registerSsoRoutes(app: FastifyInstance, ctx: ServiceContext): vo
   });
 
   app.post(IDENTITY_PATH, async (req, reply) => {
-    rateLimiter(ctx).hit(`ip:${req.ip}`, reply);
+    app.rateLimiter.hit(`ip:${req.ip}`, reply);
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') throw plainError(415, 'Content-Type must be application/x-www-form-urlencoded');
     const form = IdentityForm.safeParse(req.body);

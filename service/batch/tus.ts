@@ -17,7 +17,6 @@ import { TUS_PATH } from '../../common/api';
 import { authenticate, type UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { plainError } from '../http/errors';
-import { rateLimiter } from '../http/rate-limit';
 import { sanitizeFilename, tusDir } from '../media/paths';
 import { sniffFile } from '../media/sniff';
 
@@ -134,7 +133,7 @@ export async function mountTus(app: FastifyInstance, ctx: ServiceContext): Promi
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     // tus requests carry everything in headers; a query string could only confuse which upload is meant.
     if (req.url.includes('?')) throw plainError(400, 'tus requests take no query string');
-    const limiter = rateLimiter(ctx);
+    const limiter = app.rateLimiter;
     let principal: UserPrincipal | null = null;
     if (req.method !== 'OPTIONS') {
       try {

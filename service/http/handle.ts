@@ -6,7 +6,6 @@ import { routes, toRouterPath, type RouteId, type Routes } from '../../common/ap
 import { authenticate, type Principal, type PrincipalFor } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { forbidden, notFound, plainError, validationError } from './errors';
-import { rateLimiter } from './rate-limit';
 
 type R<K extends RouteId> = Routes[K];
 
@@ -43,7 +42,7 @@ export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceCont
     handler: async (req, reply) => {
       const params = def.params.safeParse(req.params ?? {});
       if (!params.success) throw notFound('resource');
-      const limiter = rateLimiter(ctx);
+      const limiter = app.rateLimiter;
       let principal: Principal;
       try {
         principal = await authenticate(ctx, def.auth, req);

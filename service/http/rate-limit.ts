@@ -42,13 +42,13 @@ class RateLimiter {
   }
 }
 
-const limiters = new WeakMap<ServiceContext, RateLimiter>();
-
-export function rateLimiter(ctx: ServiceContext): RateLimiter {
-  let l = limiters.get(ctx);
-  if (!l) {
-    l = new RateLimiter(ctx.config.rateLimit.max, ctx.config.rateLimit.windowMs);
-    limiters.set(ctx, l);
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's one rate limiter (decorated in app.ts), shared by every route and plugin. */
+    rateLimiter: RateLimiter;
   }
-  return l;
+}
+
+export function newRateLimiter(ctx: ServiceContext): RateLimiter {
+  return new RateLimiter(ctx.config.rateLimit.max, ctx.config.rateLimit.windowMs);
 }
