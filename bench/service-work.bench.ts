@@ -22,7 +22,7 @@ import { parsePocketsphinx, recognize } from '../service/engines/decode';
 import { DecoderPool } from '../service/engines/decoder-pool';
 import { decodeToWav } from '../service/media/decode';
 import { wordErrorRate } from '../test/helpers/speech';
-import { fixture, meetingSpec } from '../test/service-work/timing-fixtures';
+import { fixture, meetingSpec } from '../test/service/work/timing-fixtures';
 import { row, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -21,7 +21,7 @@ configure(db);
 const held = new Map<number, { batch: number; docs: PreparedDocument[] }>();
 const forgotten = new Set<number>();
 let nextRef = 1;
-/** For the crash tests only: `parse:N` or `apply:N` ends the thread abruptly on receiving that request (test/client/parse-worker.test.ts). */
+/** For the crash tests only: `parse:N` or `apply:N` ends the thread abruptly on receiving that request (test/main/sync/parse-worker.test.ts). */
 const [exitKind, exitAt] = (process.env.S2T_TEST_PULL_WORKER_EXIT_AT ?? ':0').split(':');
 const received = { parse: 0, apply: 0 };
 

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { z } from 'zod';
 
 export const ROOT = resolve(__dirname, '../..');
 export const DEMO = { email: 'demo@example.com', password: 'demo-password-1' };
@@ -108,14 +109,21 @@ export function tempDirs(): TempDirs {
   };
 }
 
-/** Logs in over HTTP with the demo account and returns the access token. */
-export async function loginDemo(url: string): Promise<string> {
+/** An account to sign in with (DEMO, or the app's LOCAL_DEMO). */
+export interface Account {
+  email: string;
+  password: string;
+}
+
+const TokenLogin = z.object({ access_token: z.string().min(1) });
+
+/** Logs in over HTTP (the token login) and returns the access token; any other answer throws. */
+export async function serviceLogin(url: string, account: Account): Promise<string> {
   const res = await fetch(`${url}/api/v3/auth/login?login_type=token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: DEMO.email, password: DEMO.password }),
+    body: new URLSearchParams({ username: account.email, password: account.password }),
   });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  const body = (await res.json()) as { access_token: string };
-  return body.access_token;
+  return TokenLogin.parse(await res.json()).access_token;
 }

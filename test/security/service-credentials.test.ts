@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, startService, type RunningService } from '../helpers/service';
-import { call, login, mustAddUser, tokenFor, totpCode } from '../service-auth/client';
+import { call, login, mustAddUser, tokenFor, totpCode } from '../service/auth/client';
 
 let svc: RunningService;
 

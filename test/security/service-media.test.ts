@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe, MediaError } from '../../service/media/decode';
 import { startService, stopAndRemove, tempDir, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { batchUpload, client, PASSAGE, putMedia, sessionDone, type Client } from '../service-work/helpers';
+import { batchUpload, client, PASSAGE, putMedia, sessionDone, type Client } from '../service/work/helpers';
 
 let svc: RunningService;
 let c: Client;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBlockedAddress } from '../../service/net/ssrf';
 import { startService, stopAndRemove, type RunningService } from '../helpers/service';
-import { client, type Client } from '../service-work/helpers';
+import { client, type Client } from '../service/work/helpers';
 
 let svc: RunningService;
 let c: Client;

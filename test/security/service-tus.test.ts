@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TUS_PATH } from '../../common/api';
 import { startService, stopAndRemove, type RunningService } from '../helpers/service';
-import { client, otherOrganization, type Client } from '../service-work/helpers';
+import { client, otherOrganization, type Client } from '../service/work/helpers';
 
 const LIMIT = 25;
 let svc: RunningService;

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedService, type EmbeddedService } from '../../main/embedded-service';
 import { startApp, type RunningApp } from '../helpers/app';
 import { cleanup, ROOT, startService, tempDir } from '../helpers/service';
-import { until } from '../watch/helpers';
+import { until } from '../main/watch/helpers';
 import { bridgeClient, tokenOf } from './bridge-wire';
 
 const ENTRY = join(ROOT, 'dist/service/cli.js');

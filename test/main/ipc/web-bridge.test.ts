@@ -1,0 +1,99 @@
+/**
+ * The web bridge listens on loopback only and refuses a wrong token, a foreign Origin and a
+ * foreign Host; a correct client reaches the handlers through the contract's validation.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { AuthState } from '../../../common/ipc';
+import type { Handlers } from '../../../main/ipc/registry';
+import { startWebBridge, type WebBridge } from '../../../main/ipc/web-bridge';
+
+const state: AuthState = { signedIn: false, serviceUrl: 'http://127.0.0.1:1', mode: 'local', user: null };
+// The transport is under test here: its handlers are a plain object answering two channels.
+const handlers = {
+  'auth.state': async () => state,
+  'search.text': async (args: { q: string }) => [{ session_id: 's', document_id: 'd', filename: 'f', snippet: args.q, time_ms: 0 }],
+} as unknown as Handlers;
+
+let bridge: WebBridge;
+let origin: string;
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 's2t-static-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
+  bridge = await startWebBridge({ handlers, staticDir: dir });
+  origin = `http://127.0.0.1:${bridge.port}`;
+});
+afterAll(() => bridge.close());
+
+function open(opts: { token?: string; origin?: string; host?: string }): Promise<{ ws?: WebSocket; status?: number }> {
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = {};
+    if (opts.origin !== undefined) headers.origin = opts.origin;
+    if (opts.host) headers.host = opts.host;
+    const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, [`s2t.${opts.token ?? bridge.token}`], { headers });
+    ws.once('open', () => resolve({ ws }));
+    ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode }));
+    ws.once('error', () => resolve({}));
+  });
+}
+
+function call(ws: WebSocket, channel: string, args: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> {
+  return new Promise((resolve) => {
+    const id = Math.floor(Math.random() * 1e9);
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data));
+      if (frame.id === id) resolve(frame.reply);
+    });
+    ws.send(JSON.stringify({ id, channel, args }));
+  });
+}
+
+describe('web bridge', () => {
+  it('listens on 127.0.0.1 and prints the token only in the URL fragment', () => {
+    expect(bridge.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{20,}$/);
+  });
+
+  it('answers a correct client through the contract', async () => {
+    const { ws } = await open({ origin });
+    expect(ws).toBeDefined();
+    expect(await call(ws!, 'auth.state', {})).toEqual({ ok: true, value: state });
+    const bad = await call(ws!, 'search.text', { q: '' });
+    expect(bad.ok).toBe(false);
+    expect(bad.error?.code).toBe('BAD_ARGUMENTS');
+    const unknown = await call(ws!, 'shell.exec', {});
+    expect(unknown.error?.code).toBe('UNKNOWN_CHANNEL');
+    ws!.close();
+  });
+
+  it('refuses a wrong token', async () => {
+    expect((await open({ origin, token: 'x'.repeat(32) })).status).toBe(401);
+  });
+
+  it('refuses a foreign Origin, and a missing one', async () => {
+    expect((await open({ origin: 'http://evil.example' })).status).toBe(403);
+    expect((await open({ origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    expect((await open({})).status).toBe(403);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding), on the socket and on pages', async () => {
+    expect((await open({ origin, host: `evil.example:${bridge.port}` })).status).toBe(421);
+    const status = await new Promise<number>((resolve) => {
+      request({ host: '127.0.0.1', port: bridge.port, path: '/', headers: { host: 'evil.example' } }, (res) => resolve(res.statusCode!)).end();
+    });
+    expect(status).toBe(421);
+  });
+
+  it('serves the renderer with a content security policy, and nothing outside its folder', async () => {
+    const res = await fetch(`${origin}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("object-src 'none'");
+    const escape = await new Promise<number>((resolve) => {
+      request({ host: '127.0.0.1', port: bridge.port, path: '/%2e%2e/%2e%2e/etc/passwd' }, (r) => resolve(r.statusCode!)).end();
+    });
+    expect(escape).toBe(404);
+  });
+});

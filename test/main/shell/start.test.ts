@@ -1,0 +1,20 @@
+/** `npm start` where Electron cannot start: one line says so, then browser mode serves the app. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type RunningApp } from '../../helpers/app';
+
+let app: RunningApp;
+beforeAll(async () => {
+  // No display either way, so this holds on a developer's desktop too.
+  app = await startApp({ entry: 'scripts/start.mjs', env: { DISPLAY: '', WAYLAND_DISPLAY: '' } });
+});
+afterAll(() => app?.stop());
+
+describe('npm start without Electron', () => {
+  it('says why in one line, then prints the browser-mode URL, which serves the app', async () => {
+    expect(app.lines[0]).toMatch(/^Electron cannot start here \(.+\); serving browser mode instead\.$/);
+    expect(app.lines[1]).toMatch(/^S2T Desktop \(browser mode\): http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{20,}$/);
+    const page = await fetch(app.url.replace(/#.*$/, ''));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+  });
+});

@@ -1,0 +1,76 @@
+/** watch.db on real SQLite: one upload per content across folders, the hand-over when a folder goes, and the migration of an old file. */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { WatchProfile } from '../../../common/ipc';
+import { MIGRATIONS } from '../../../main/watch/schema';
+import { WatchStore } from '../../../main/watch/store';
+import { cleanup, tempDir } from '../../helpers/service';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(cleanup));
+const dbFile = () => {
+  const d = tempDir('s2t-watch-store-');
+  dirs.push(d);
+  return join(d, 'watch.db');
+};
+const file = (path: string, hash: string) => ({ path, size: 10, mtimeMs: 1, hash, mediaType: 'audio/wav' });
+
+it('admits a content once per folder, and across folders as a copy of the first upload', () => {
+  const store = new WatchStore(dbFile());
+  try {
+    const a = store.addFolder('/a', WatchProfile.parse({}));
+    const b = store.addFolder('/b', WatchProfile.parse({}));
+    const first = store.admit(a.id, file('/a/x.wav', 'h1'));
+    expect(first).toMatchObject({ created: true, item: { origin_item_id: null } });
+    expect(store.admit(a.id, file('/a/renamed.wav', 'h1'))).toMatchObject({ created: false, item: { id: first.item.id } });
+    const copy = store.admit(b.id, file('/b/x.wav', 'h1'));
+    expect(copy).toMatchObject({ created: true, item: { folder_id: b.id, origin_item_id: first.item.id } });
+    // The database itself refuses a second uploading item for one content.
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(() => db.prepare('UPDATE items SET origin_item_id = NULL WHERE id = ?').run(copy.item.id)).toThrow(/UNIQUE/);
+  } finally {
+    store.close();
+  }
+});
+
+it('hands an upload on to its oldest copy when its folder is removed', () => {
+  const store = new WatchStore(dbFile());
+  try {
+    const a = store.addFolder('/a', WatchProfile.parse({}));
+    const b = store.addFolder('/b', WatchProfile.parse({}));
+    const c = store.addFolder('/c', WatchProfile.parse({}));
+    const origin = store.admit(a.id, file('/a/x.wav', 'h1')).item;
+    store.update(origin.id, { state: 'transcribing', method: 'tus', file_id: 'f1', job_id: 'j1', session_id: 's1' });
+    const heir = store.admit(b.id, file('/b/x.wav', 'h1')).item;
+    const other = store.admit(c.id, file('/c/x.wav', 'h1')).item;
+    store.removeFolder(a.id);
+    expect(store.item(origin.id)).toBeNull();
+    expect(store.item(heir.id)).toMatchObject({ origin_item_id: null, state: 'transcribing', file_id: 'f1', job_id: 'j1', session_id: 's1' });
+    expect(store.item(other.id)).toMatchObject({ origin_item_id: heir.id, state: 'detected', job_id: null });
+  } finally {
+    store.close();
+  }
+});
+
+it('migrates a version 1 file: items keep their ids, and cross-folder duplicates become copies', () => {
+  const path = dbFile();
+  const old = new Database(path);
+  old.exec(MIGRATIONS[0]);
+  old.pragma('user_version = 1');
+  const now = new Date().toISOString();
+  old.prepare("INSERT INTO folders VALUES ('a', '/a', '{}', 0, ?), ('b', '/b', '{}', 0, ?)").run(now, now);
+  const insert = old.prepare("INSERT INTO items (id, folder_id, hash, path, size, media_type, state, session_id, delivered_modified, created_at, updated_at) VALUES (?, ?, ?, ?, 1, 'audio/wav', ?, ?, ?, ?, ?)");
+  insert.run(7, 'a', 'h1', '/a/x.wav', 'delivered', 's1', now, now, now);
+  insert.run(9, 'b', 'h1', '/b/x.wav', 'detected', null, null, now, now);
+  old.close();
+
+  const store = new WatchStore(path);
+  try {
+    expect(store.item(7)).toMatchObject({ origin_item_id: null, session_id: 's1', document_ids: '[]', delivered_version: null, submitted_at: null });
+    expect(store.item(9)).toMatchObject({ origin_item_id: 7, state: 'detected' });
+    expect(store.deliveredBySessions(['s1']).map((i) => i.id)).toEqual([7]);
+  } finally {
+    store.close();
+  }
+});

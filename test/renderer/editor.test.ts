@@ -1,0 +1,392 @@
+/**
+ * The transcript and caption editor end to end, in real Chromium against the app in browser mode
+ * and its local service: real speech (espeak-ng, two phrases with a pause, so pocketsphinx makes
+ * two segments) transcribed by the service, then playback sync, edits with undo and redo, split
+ * and merge, find and replace, cue times refused on overlap, a save that survives a reload, and
+ * the global search opening a session at the hit's moment.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { ROOT, serviceLogin } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+
+const NAME = 'editor-demo.wav';
+const SHOTS = join(ROOT, 'test-results');
+
+let app: RunningApp;
+let browser: Browser;
+let page: Page;
+
+/** Two spoken phrases with 1.5 s of silence between them. */
+async function twoPhraseWav(): Promise<string> {
+  const first = await speechWav('hello from the end to end test');
+  const second = await speechWav('the weather is nice today and the sun is shining');
+  const dir = join(tmpdir(), 's2t-speech');
+  const padded = join(dir, 'editor-first-padded.wav');
+  const out = join(dir, 'editor-two-phrases.wav');
+  execFileSync('sox', [first, padded, 'pad', '0', '1.5']);
+  execFileSync('sox', [padded, second, out]);
+  return out;
+}
+
+async function createSession(serviceUrl: string): Promise<void> {
+  const access_token = await serviceLogin(serviceUrl, LOCAL_DEMO);
+  // Sessions are made with an API key, as a batch client would.
+  const token = await fetch(`${serviceUrl}/api/v3/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'e2e-editor', type: 'batch', years_valid: 1 }),
+  });
+  expect(token.ok).toBe(true);
+  const auth = { 'x-svc-s2t-key': ((await token.json()) as { token_value: string }).token_value };
+  const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ language: 'en', keep_source: true }),
+  });
+  expect(created.ok).toBe(true);
+  const { result } = (await created.json()) as { result: { session_id: string } };
+  const put = await fetch(`${serviceUrl}/api/v3/speech-to-text/session/${result.session_id}`, {
+    method: 'PUT',
+    headers: { ...auth, 'x-filename': NAME, 'content-type': 'audio/wav' },
+    body: readFileSync(await twoPhraseWav()),
+  });
+  expect(put.ok).toBe(true);
+}
+
+const transcript = () => page.getByRole('list', { name: 'Transcript' });
+const segments = () => transcript().locator(':scope > li');
+const segmentText = async (row: Locator) => ((await row.locator('.seg-text').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+const playing = () => page.locator('[aria-current="time"]');
+
+interface WordTime {
+  text: string;
+  start: number;
+  end: number;
+  segment: number;
+}
+
+async function wordTimes(): Promise<WordTime[]> {
+  return page.$$eval('.segment', (rows) =>
+    rows.flatMap((row, segment) =>
+      Array.from(row.querySelectorAll<HTMLElement>('.word')).map((w) => ({ text: (w.textContent ?? '').trim(), start: Number(w.dataset.start), end: Number(w.dataset.end), segment })),
+    ),
+  );
+}
+
+async function setMediaTime(ms: number): Promise<void> {
+  await page.evaluate((t) => {
+    const media = document.querySelector('audio')!;
+    media.currentTime = t / 1000;
+  }, ms);
+}
+
+async function openSession(): Promise<void> {
+  await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: new RegExp(NAME.replace('.', '\\.')) }).click();
+  await expect.poll(() => segments().count(), { timeout: 20_000 }).toBeGreaterThan(0);
+}
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchChromium();
+  await createSession(app.serviceUrl);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('transcript and caption editor', () => {
+  it('signs in and opens the transcribed session with its media', async () => {
+    await page.goto(app.url);
+    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
+    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const list = page.getByRole('list', { name: 'Sessions' });
+    await expect
+      .poll(async () => {
+        await page.getByTitle('Sync now').click();
+        return list.getByRole('button', { name: /editor-demo\.wav.*Completed/i }).count();
+      }, { timeout: 100_000, interval: 1000 })
+      .toBe(1);
+    await openSession();
+    await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
+    expect(await segments().count()).toBeGreaterThanOrEqual(1);
+  }, 150_000);
+
+  it('lights the word being played, moves with the media time, and seeks where a word is clicked', async () => {
+    const words = (await wordTimes()).filter((w) => w.end - w.start >= 40);
+    expect(words.length).toBeGreaterThanOrEqual(3);
+    const early = words[1];
+    await setMediaTime((early.start + early.end) / 2);
+    await expect.poll(async () => (await playing().textContent())?.trim()).toBe(early.text);
+    expect(await playing().count()).toBe(1);
+    await expect.poll(() => segments().nth(early.segment).getAttribute('class')).toContain('current');
+
+    const late = words[words.length - 1];
+    await setMediaTime((late.start + late.end) / 2);
+    await expect.poll(async () => (await playing().getAttribute('data-start'))).toBe(String(late.start));
+    await expect.poll(() => segments().nth(late.segment).getAttribute('class')).toContain('current');
+    await page.screenshot({ path: join(SHOTS, 'editor-playback.png') });
+
+    // L and J skip 5 s forward and back, but not while typing in a field.
+    const mediaMs = () => page.evaluate(() => Math.round(document.querySelector('audio')!.currentTime * 1000));
+    await setMediaTime(1000);
+    await page.getByRole('heading', { level: 2 }).click();
+    await page.keyboard.press('l');
+    await expect.poll(mediaMs).toBe(6000);
+    await page.keyboard.press('j');
+    await expect.poll(mediaMs).toBe(1000);
+    await page.getByRole('searchbox', { name: 'Search all transcripts' }).press('l');
+    await page.getByRole('searchbox', { name: 'Search all transcripts' }).fill('');
+    expect(await mediaMs()).toBe(1000);
+
+    // Clicking a word moves the media there.
+    await transcript().locator('.word').nth(0).click();
+    const first = (await wordTimes())[0];
+    await expect.poll(() => page.evaluate(() => Math.round(document.querySelector('audio')!.currentTime * 1000))).toBeGreaterThanOrEqual(first.start - 5);
+    expect(await page.evaluate(() => document.querySelector('audio')!.currentTime * 1000)).toBeLessThan(first.start + 50);
+  });
+
+  it('edits a segment keeping its timing, then undoes and redoes the edit', async () => {
+    const row = segments().first();
+    const original = await segmentText(row);
+    const firstStart = (await wordTimes())[0].start;
+    await row.locator('.seg-text').dblclick();
+    await page.getByLabel('Segment text').fill('alpha beta Alpha gamma delta');
+    await page.getByLabel('Segment text').press('Enter');
+    await expect.poll(() => segmentText(row)).toBe('alpha beta Alpha gamma delta');
+    expect((await wordTimes())[0].start).toBe(firstStart);
+    await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => segmentText(row)).toBe(original);
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await expect.poll(() => segmentText(row)).toBe('alpha beta Alpha gamma delta');
+
+    // The same from the keyboard, outside any text field.
+    await page.getByRole('heading', { level: 2 }).click();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => segmentText(row)).toBe(original);
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => segmentText(row)).toBe('alpha beta Alpha gamma delta');
+
+    // Escape drops an edit in progress.
+    await row.locator('.seg-text').dblclick();
+    await page.getByLabel('Segment text').fill('this is thrown away');
+    await page.getByLabel('Segment text').press('Escape');
+    await expect.poll(() => segmentText(row)).toBe('alpha beta Alpha gamma delta');
+  });
+
+  it('splits a segment before a clicked word and merges it back', async () => {
+    const before = await segments().count();
+    const row = segments().first();
+    await row.locator('.word').nth(2).click();
+    await row.getByRole('button', { name: 'Split before “Alpha”' }).click();
+    await expect.poll(() => segments().count()).toBe(before + 1);
+    expect(await segmentText(segments().nth(0))).toBe('alpha beta');
+    expect(await segmentText(segments().nth(1))).toBe('Alpha gamma delta');
+
+    await segments().first().getByRole('button', { name: 'Merge with next' }).click();
+    await expect.poll(() => segments().count()).toBe(before);
+    expect(await segmentText(segments().first())).toBe('alpha beta Alpha gamma delta');
+
+    // While typing, Shift+Enter splits at the caret.
+    await segments().first().locator('.seg-text').dblclick();
+    const box = page.getByLabel('Segment text');
+    await box.press('Home');
+    for (let i = 0; i < 'alpha beta '.length; i++) await box.press('ArrowRight');
+    await box.press('Shift+Enter');
+    await expect.poll(() => segments().count()).toBe(before + 1);
+    expect(await segmentText(segments().nth(1))).toBe('Alpha gamma delta');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => segments().count()).toBe(before);
+  });
+
+  it('finds with whole-word and case options, counts the places, and replaces them', async () => {
+    await page.getByRole('button', { name: 'Find and replace' }).click();
+    const findBox = page.getByRole('searchbox', { name: 'Find', exact: true });
+    const count = page.locator('.find-count');
+    await findBox.fill('alpha');
+    await expect.poll(() => count.textContent()).toBe('2 found · 1 of 2');
+    await findBox.fill('alph');
+    await expect.poll(() => count.textContent()).toBe('2 found · 1 of 2');
+    await page.getByLabel('Whole words').check();
+    await expect.poll(() => count.textContent()).toBe('Not found');
+    await findBox.fill('alpha');
+    await expect.poll(() => count.textContent()).toBe('2 found · 1 of 2');
+    await page.getByLabel('Match case').check();
+    await expect.poll(() => count.textContent()).toBe('1 found');
+    await expect.poll(() => transcript().locator('.word.found').count()).toBe(1);
+    await page.getByLabel('Match case').uncheck();
+    await expect.poll(() => count.textContent()).toBe('2 found · 1 of 2');
+    await page.screenshot({ path: join(SHOTS, 'editor-find.png') });
+
+    await page.getByLabel('Replace with').fill('omega');
+    await page.getByRole('button', { name: 'Replace all' }).click();
+    await expect.poll(() => page.getByText('Replaced 2 places.').count()).toBe(1);
+    await expect.poll(() => count.textContent()).toBe('Not found');
+    expect(await segmentText(segments().first())).toBe('omega beta omega gamma delta');
+    await page.getByRole('button', { name: 'Close find' }).click();
+  });
+
+  it('adds a speaker, assigns a segment to them, and renames them everywhere', async () => {
+    await page.getByRole('button', { name: '+ Add speaker' }).click();
+    const name = page.getByLabel('Name of speaker 1');
+    await expect.poll(() => name.inputValue()).toBe('Speaker 1');
+    const who = page.getByLabel('Speaker of segment 1', { exact: true });
+    await who.selectOption({ label: 'Speaker 1' });
+    await name.fill('Ada');
+    await name.press('Enter');
+    await expect.poll(() => who.locator('option:checked').textContent()).toBe('Ada');
+    expect(await page.getByLabel('Speaker of segment 2', { exact: true }).locator('option:checked').textContent()).toBe('No speaker');
+  });
+
+  it('saves with Ctrl+S, and the saved text survives a reload of the page', async () => {
+    await page.getByRole('heading', { level: 2 }).click();
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.getByText(/^Saved/).count()).toBe(1);
+    await page.reload();
+    await openSession();
+    await expect.poll(() => segmentText(segments().first())).toBe('omega beta omega gamma delta');
+    expect(await page.getByLabel('Speaker of segment 1', { exact: true }).locator('option:checked').textContent()).toBe('Ada');
+    await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
+  });
+
+  it('asks before a destructive document action', async () => {
+    await page.getByRole('button', { name: 'Document', exact: true }).click();
+    await expect.poll(() => page.getByRole('menuitem').count()).toBeGreaterThan(5);
+    await page.screenshot({ path: join(SHOTS, 'editor-menu.png') });
+    await page.getByRole('menuitem', { name: 'Clear text…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Clear the text?' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'editor-confirm.png') });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await segmentText(segments().first())).toBe('omega beta omega gamma delta');
+  });
+
+  it('renames the document from its menu, and offers the options of the chosen export format', async () => {
+    await page.getByRole('button', { name: 'Document', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Rename…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rename document' });
+    await dialog.getByLabel('Name').fill('editor demo, checked');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    await expect.poll(() => page.getByRole('tab', { name: /^Transcript · editor demo, checked/ }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Format options' }).click();
+    const options = page.getByRole('group', { name: /^Options for/ });
+    await page.getByLabel('Export format').selectOption('vtt');
+    expect(await options.getByLabel('Speaker names').locator('option').allTextContents()).toContain('Voice tags');
+    expect(await options.getByLabel('Caption rules').count()).toBe(1);
+    await page.getByLabel('Export format').selectOption('txt');
+    expect(await options.getByLabel('Timestamps').count()).toBe(1);
+    expect(await options.getByLabel('Caption rules').count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'editor-export-options.png') });
+    await page.getByRole('button', { name: 'Format options' }).click();
+  });
+
+  it('edits captions: split at the cursor, refuses a cue time that would overlap, shows rule problems', async () => {
+    await page.getByRole('tab', { name: /^Captions/ }).click();
+    const cues = page.getByRole('list', { name: 'Captions' }).locator(':scope > li');
+    await expect.poll(() => cues.count()).toBeGreaterThan(0);
+    const before = await cues.count();
+
+    const text = page.getByLabel('Text of cue 1', { exact: true });
+    await text.fill('one two three four');
+    await text.press('Home');
+    for (let i = 0; i < 'one two '.length; i++) await text.press('ArrowRight');
+    await cues.first().getByRole('button', { name: 'Split at cursor' }).click();
+    await expect.poll(() => cues.count()).toBe(before + 1);
+    expect(await page.getByLabel('Text of cue 1', { exact: true }).inputValue()).toBe('one two');
+    expect(await page.getByLabel('Text of cue 2', { exact: true }).inputValue()).toBe('three four');
+
+    const end1 = page.getByLabel('End of cue 1', { exact: true });
+    const start2 = await page.getByLabel('Start of cue 2', { exact: true }).inputValue();
+    const endBefore = await end1.inputValue();
+    const [m, s] = start2.split(':');
+    const later = Number(m) * 60 + Number(s) + 0.5;
+    await end1.fill(`${Math.floor(later / 60)}:${(later % 60).toFixed(3).padStart(6, '0')}`);
+    await end1.press('Enter');
+    const problem = cues.first().getByRole('alert');
+    await expect.poll(() => problem.textContent()).toMatch(/overlap the next cue, which starts at/);
+    expect(await end1.getAttribute('aria-invalid')).toBe('true');
+    await page.screenshot({ path: join(SHOTS, 'editor-captions.png') });
+    // Nothing changed in the document: the refused time puts back the stored one on Escape.
+    await end1.press('Escape');
+    expect(await end1.inputValue()).toBe(endBefore);
+    expect(await problem.count()).toBe(0);
+
+    const start1 = page.getByLabel('Start of cue 1', { exact: true });
+    await start1.fill('-0:01');
+    await start1.press('Enter');
+    await expect.poll(() => problem.textContent()).toBe('Times cannot be negative.');
+    await start1.press('Escape');
+    await end1.fill('0:00.000');
+    await end1.press('Enter');
+    await expect.poll(() => problem.textContent()).toBe('The start must come before the end.');
+    await end1.press('Escape');
+
+    // The caption rules are checked on every change; the split cues are short, and say so.
+    await page.getByLabel('Caption rules profile').selectOption('bbc-like');
+    await expect.poll(() => page.locator('.rules-summary').textContent()).toMatch(/problem|follow the rules/);
+    await expect.poll(() => page.getByRole('list', { name: /^Rule problems in cue/ }).count()).toBeGreaterThan(0);
+
+    await cues.first().getByRole('button', { name: 'Merge with next' }).click();
+    await expect.poll(() => cues.count()).toBe(before);
+    await page.getByRole('button', { name: 'Fix what is fixable' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: /^Fixed/ }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'editor-captions-merged.png') });
+  });
+
+  it('searches every document and opens the hit at its moment in the media', async () => {
+    await page.getByRole('tab', { name: /^Transcript/ }).click();
+    await setMediaTime(0);
+    const search = page.getByRole('searchbox', { name: 'Search all transcripts' });
+    await search.fill('gamma');
+    const results = page.getByRole('region', { name: 'Search results' });
+    await expect.poll(() => results.getByRole('button').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, 'editor-search.png') });
+    await results.getByRole('button').first().click();
+    const gamma = (await wordTimes()).find((w) => w.text === 'gamma')!;
+    await expect.poll(async () => Math.abs((await page.evaluate(() => document.querySelector('audio')!.currentTime * 1000)) - gamma.start)).toBeLessThan(5);
+    await expect.poll(async () => (await playing().textContent())?.trim()).toBe('gamma');
+  });
+
+  it('keeps the playing word in view, and stops following once the person scrolls', async () => {
+    // A short window, so that even two segments overflow the document's scrolling area.
+    await page.setViewportSize({ width: 1280, height: 430 });
+    const scroller = page.locator('.doc-scroll');
+    const top = () => scroller.evaluate((el) => el.scrollTop);
+    const words = (await wordTimes()).filter((w) => w.end - w.start >= 40);
+    const mid = (w: WordTime) => (w.start + w.end) / 2;
+    await setMediaTime(mid(words[0]));
+    await expect.poll(top).toBe(0);
+    await setMediaTime(mid(words[words.length - 1]));
+    await expect.poll(top).toBeGreaterThan(0);
+
+    // The person scrolls back up: following stops, and playback no longer moves the page.
+    await scroller.hover();
+    await page.mouse.wheel(0, -1000);
+    await expect.poll(top).toBe(0);
+    const follow = page.getByRole('button', { name: 'Follow playback' });
+    await expect.poll(() => follow.count()).toBe(1);
+    await setMediaTime(mid(words[words.length - 2]));
+    await expect.poll(async () => (await playing().textContent())?.trim()).toBe(words[words.length - 2].text);
+    await page.waitForTimeout(300);
+    expect(await top()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'editor-follow.png') });
+
+    await follow.click();
+    await expect.poll(top).toBeGreaterThan(0);
+    await expect.poll(() => follow.count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
