@@ -16,6 +16,9 @@ import { appDataDir } from './platform/paths';
 import { MemorySecretStore } from './platform/secrets';
 import { runWatchDaemon } from './watch/daemon';
 
+/** How long stopping may take before the process exits anyway. */
+const STOP_DEADLINE_MS = 8000;
+
 const LocalAccountInput = z.object({ email: z.string().min(3).max(320), password: z.string().min(8).max(1024) });
 
 async function browserMode(argv: string[]): Promise<void> {
@@ -37,6 +40,9 @@ async function browserMode(argv: string[]): Promise<void> {
     // Ctrl+C reaches us twice under npm start (the terminal's and the launcher's): stop once.
     if (stopping) return;
     stopping = true;
+    // A close that hangs (a request in flight that never ends) must not keep the app alive; the
+    // embedded service then sees its parent gone and stops by itself.
+    setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
     await bridge.close();
     await backend.close();
     process.exit(0);

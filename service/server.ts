@@ -34,6 +34,9 @@ function positiveNumber(flag: string, value: string): number {
   return n;
 }
 
+/** How long a stopping service waits for requests in flight before it cuts their connections. */
+const SHUTDOWN_GRACE_MS = 3000;
+
 export async function serve(argv: string[], tuning?: ServiceTuning): Promise<void> {
   const parent = process.ppid;
   const { values } = parseArgs({
@@ -94,6 +97,9 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     if (closing) return;
     closing = true;
     ctx.log.info('shutting down', { signal });
+    // Requests in flight get a moment to finish; a client that keeps its connection busy (the
+    // app's own, mid-sync) cannot hold the shutdown past it.
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     await app.close(); // also stops the background work (onClose)
     db.close();
     process.exit(0);
