@@ -84,7 +84,7 @@ describe('Electron entry (main/index.ts)', () => {
       shell: { openExternal: () => {} },
     }));
     // Imported inside the factory, so the error is of the class the fresh main/index.ts sees.
-    vi.doMock('../../main/backend', async () => {
+    vi.doMock('../../../main/backend', async () => {
       const { CacheTooNewError } = await import('../../../main/cache/open');
       return {
         startBackend: async () => {
@@ -99,7 +99,7 @@ describe('Electron entry (main/index.ts)', () => {
       expect(shown[0][1]).toMatch(/newer version of S2T Desktop \(schema 9; this version knows up to 5\)/);
     } finally {
       vi.doUnmock('electron');
-      vi.doUnmock('../../main/backend');
+      vi.doUnmock('../../../main/backend');
       vi.resetModules();
     }
   });
