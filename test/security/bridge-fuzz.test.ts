@@ -3,9 +3,8 @@
  * frames (seeded, so a failure can be replayed) against the built browser-mode app. Afterwards the
  * bridge still serves its page and answers a call, and its process still runs.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startApp, type RunningApp } from '../helpers/app';
-import { bridgeClient, clientFrame, rawRequest, rawSocket, tokenOf } from './bridge-wire';
+import { expect, it } from 'vitest';
+import { browserModeAppPerFile, bridgeClient, clientFrame, rawRequest, rawSocket } from './bridge-wire';
 
 /** mulberry32: a small seeded generator, so every run sends the same 2,000 inputs. */
 function rng(seed: number): () => number {
@@ -63,21 +62,13 @@ function hostileFrame(): Buffer {
   }
 }
 
-let app: RunningApp;
-let port: number;
-let token: string;
-beforeAll(async () => {
-  app = await startApp();
-  port = Number(new URL(app.url).port);
-  token = tokenOf(app.url);
-}, 90_000);
-afterAll(() => app?.stop());
+const bridge = browserModeAppPerFile();
 
 it('keeps serving after 1,000 malformed paths and 1,000 malformed frames', async () => {
   const statuses = new Map<number, number>();
   const paths = Array.from({ length: 1000 }, hostilePath);
   for (let i = 0; i < paths.length; i += 25) {
-    const batch = await Promise.all(paths.slice(i, i + 25).map((p) => rawRequest(port, `GET ${p} HTTP/1.1`)));
+    const batch = await Promise.all(paths.slice(i, i + 25).map((p) => rawRequest(bridge.port, `GET ${p} HTTP/1.1`)));
     for (const s of batch) statuses.set(s, (statuses.get(s) ?? 0) + 1);
   }
   // Every path got an answer: a status, never a dead connection.
@@ -88,7 +79,7 @@ it('keeps serving after 1,000 malformed paths and 1,000 malformed frames', async
   let sent = 0;
   let closes = 0;
   while (sent < 1000) {
-    const { socket, closed } = await rawSocket(port, token);
+    const { socket, closed } = await rawSocket(bridge.port, bridge.token);
     let open = true;
     void closed.then(() => (open = false));
     for (let i = 0; i < 10 && open && sent < 1000; i++, sent++) {
@@ -101,9 +92,9 @@ it('keeps serving after 1,000 malformed paths and 1,000 malformed frames', async
   expect(sent).toBe(1000);
   expect(closes).toBeGreaterThan(0);
 
-  expect(app.child.exitCode).toBeNull();
-  expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
-  const { ws, call } = await bridgeClient(port, token);
+  expect(bridge.app.child.exitCode).toBeNull();
+  expect((await fetch(`http://127.0.0.1:${bridge.port}/`)).status).toBe(200);
+  const { ws, call } = await bridgeClient(bridge.port, bridge.token);
   expect(await call('auth.state')).toMatchObject({ ok: true, value: { mode: 'local' } });
   ws.close();
 }, 180_000);

@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
+import { startApp, type RunningApp } from '../helpers/app';
 
 /** Sends one raw request; resolves the status code (0 when the connection ended without one). */
 export function rawRequest(port: number, requestLine: string): Promise<number> {
@@ -119,3 +121,15 @@ export async function bridgeClient(port: number, token: string): Promise<{ ws: W
 
 /** The token of a browser-mode address (it travels in the fragment). */
 export const tokenOf = (url: string) => /token=([\w-]+)/.exec(new URL(url).hash)![1];
+
+/** The built browser-mode app for one test file, with its bridge's port and token (set once it runs). */
+export function browserModeAppPerFile(): { app: RunningApp; port: number; token: string } {
+  const it = {} as { app: RunningApp; port: number; token: string };
+  beforeAll(async () => {
+    it.app = await startApp();
+    it.port = Number(new URL(it.app.url).port);
+    it.token = tokenOf(it.app.url);
+  }, 90_000);
+  afterAll(() => it.app?.stop());
+  return it;
+}
