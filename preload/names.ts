@@ -13,9 +13,11 @@ export const channelNames = [
   'sync.now', 'sync.state', 'sync.retryBlocked',
   'media.url',
   'watch.state', 'watch.addFolder', 'watch.updateFolder', 'watch.removeFolder', 'watch.pause', 'watch.items', 'watch.retry',
+  'settings.get', 'settings.set',
+  'dialog.open', 'dialog.save', 'shell.showInFolder', 'service.status',
 ] as const satisfies readonly ChannelName[];
 
-export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress'] as const satisfies readonly EventName[];
+export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status'] as const satisfies readonly EventName[];
 
 /** `true` when the list names every member of the union; otherwise the type of what is missing. */
 type ListsAll<Union, List extends readonly unknown[]> = [Exclude<Union, List[number]>] extends [never] ? true : Exclude<Union, List[number]>;

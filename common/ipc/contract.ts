@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { ExportFormat, Session } from '../api';
 import { DocumentBody, DocumentContent } from '../transcript/model';
+import { settingsChannels, settingsEvents } from './settings';
+import { shellChannels, shellEvents } from './shell';
 
 export const AuthState = z.object({
   signedIn: z.boolean(),
@@ -233,6 +235,8 @@ export const channels = {
   'sync.retryBlocked': { args: z.object({ documentId: z.string().min(1).optional() }), result: SyncState },
   'media.url': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ url: z.string().nullable() }) },
   ...watchChannels,
+  ...settingsChannels,
+  ...shellChannels,
 } as const;
 
 export const events = {
@@ -243,6 +247,8 @@ export const events = {
   'sync.conflict': z.object({ documentId: z.string(), conflictCopyId: z.string(), filename: z.string() }),
   /** A watch-folder item moved on: state changes, and upload bytes a few times a second. */
   'watch.progress': WatchProgress,
+  ...settingsEvents,
+  ...shellEvents,
 } as const;
 
 export type Channels = typeof channels;

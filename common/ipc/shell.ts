@@ -1,0 +1,48 @@
+/**
+ * The desktop shell around the app: native open and save dialogs, "show in folder", and the
+ * application menu's commands. In browser mode the dialogs answer `supported: false` and the
+ * renderer falls back to a file input, a path field or a download.
+ */
+import { z } from 'zod';
+import { OpenPurpose, SavePurpose } from './settings';
+
+const FilePath = z.string().min(1).max(4096);
+
+export const AppCommand = z.enum(['new-transcription', 'export', 'find', 'preferences', 'shortcuts']);
+export type AppCommand = z.infer<typeof AppCommand>;
+
+/**
+ * The embedded local service as supervised by main: restarting after a crash (the UI says so
+ * instead of "Offline"), or failed after repeated tries. Cloud accounts are always 'running'.
+ */
+export const ServiceStatus = z.object({
+  state: z.enum(['running', 'restarting', 'failed']),
+  /** Tries since the last crash; 0 while running. */
+  attempt: z.number().int().min(0),
+  message: z.string().nullable(),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatus>;
+
+export const shellChannels = {
+  'service.status': { args: z.object({}), result: ServiceStatus },
+  /** Native open dialog (on the focused window, starting in the purpose's last folder). paths is empty when cancelled. */
+  'dialog.open': {
+    args: z.object({ purpose: OpenPurpose, multiple: z.boolean().default(false) }),
+    result: z.object({ supported: z.boolean(), paths: z.array(FilePath) }),
+  },
+  /** Native save dialog; path is null when cancelled or unsupported. */
+  'dialog.save': {
+    args: z.object({ defaultName: z.string().min(1).max(255), purpose: SavePurpose.default('export') }),
+    result: z.object({ supported: z.boolean(), path: FilePath.nullable() }),
+  },
+  /** Reveals a file in the system's file manager. */
+  'shell.showInFolder': { args: z.object({ path: FilePath }), result: z.object({ supported: z.boolean() }) },
+} as const;
+
+export type ShellChannelName = keyof typeof shellChannels;
+
+export const shellEvents = {
+  'service.status': ServiceStatus,
+  /** A command from the application menu (Electron); the views it concerns listen for it. */
+  'app.command': z.object({ command: AppCommand }),
+} as const;
