@@ -1,7 +1,6 @@
 /** The document operations that only transform a body: merge, clear_text, summarize. */
 import type { CaptionContent, DocumentBody, Speaker, TranscriptContent } from '../../common/transcript/model';
-import { plainText } from '../../common/transcript/model';
-import { summarize } from '../engines/summarize';
+import { pickSummary, summaryText, summaryUnits, SUMMARY_RATIO } from './summary';
 
 function uniqueSpeakers(lists: Speaker[][]): Speaker[] {
   const byId = new Map<string, Speaker>();
@@ -31,10 +30,16 @@ export function clearedBody(body: DocumentBody): DocumentBody {
   return { ...body, content };
 }
 
-/** An extractive summary, kept in content.summary for transcripts and metadata.summary for captions (whose content has no such field). */
+/**
+ * An extractive summary (./summary.ts): its text is kept in content.summary for transcripts and
+ * metadata.summary for captions (whose content has no such field); the chosen units with their
+ * times in metadata.summary_units, so a reader can play or jump to each.
+ */
 export function summarizedBody(body: DocumentBody): { summary: string; body: DocumentBody } {
-  const summary = summarize(plainText(body.content).replace(/\n/g, ' '));
+  const units = pickSummary(summaryUnits(body.content));
+  const summary = summaryText(units);
+  const metadata = { ...body.metadata, summary_ratio: SUMMARY_RATIO, summary_units: units.map(({ text, start_ms, end_ms }) => ({ text, start_ms, end_ms })) };
   const next: DocumentBody =
-    body.content.kind === 'transcript' ? { ...body, content: { ...body.content, summary } } : { ...body, metadata: { ...body.metadata, summary } };
+    body.content.kind === 'transcript' ? { ...body, metadata, content: { ...body.content, summary } } : { ...body, metadata: { ...metadata, summary } };
   return { summary, body: next };
 }

@@ -1,7 +1,7 @@
 /**
  * Extractive summary by TextRank over sentences (Mihalcea & Tarau 2004): sentences are nodes,
  * edges weigh their word overlap normalised by log length, PageRank scores them, and the best
- * ones are returned in their original order.
+ * ones are returned in their original order. The units and the selection are service/documents/summary.ts.
  */
 const STOP = new Set('a an and are as at be but by for from has have he her his i in is it its of on or she that the their they this to was we were will with you'.split(' '));
 
@@ -44,19 +44,4 @@ export function textRank(sentences: string[], iterations = 30, damping = 0.85): 
     });
   }
   return score;
-}
-
-/** About a fifth of the sentences (1 to 5), in reading order. */
-export function summarize(text: string): string {
-  const sentences = splitSentences(text);
-  if (sentences.length <= 2) return sentences.join(' ');
-  const k = Math.min(5, Math.max(1, Math.ceil(sentences.length / 5)));
-  const scores = textRank(sentences);
-  const best = scores
-    .map((s, i) => ({ s, i }))
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .slice(0, k)
-    .map((x) => x.i)
-    .sort((a, b) => a - b);
-  return best.map((i) => sentences[i]).join(' ');
 }
