@@ -12,6 +12,7 @@ import { translateContent } from '../engines/translate';
 import { documentError, validationError } from '../http/errors';
 import { handle } from '../http/handle';
 import { spoolMail } from '../mail/spool';
+import { refreshDocumentDuration } from '../sessions/duration';
 import { requireSession } from '../sessions/repo';
 import { checkPreconditions, withValidators } from './conditions';
 import { clearedBody, mergeBodies, summarizedBody } from './content-ops';
@@ -68,6 +69,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     checkPreconditions(req, doc);
     ctx.db.prepare('DELETE FROM documents WHERE id = ?').run(doc.id);
     ctx.db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(new Date().toISOString(), doc.session_pk);
+    refreshDocumentDuration(ctx.db, doc.session_pk);
     return { deleted: true as const, id: doc.id };
   });
 

@@ -7,6 +7,7 @@ import type { Document } from '../../common/api';
 import type { DocumentBody } from '../../common/transcript/model';
 import type { Db } from '../db';
 import { documentError, notFound } from '../http/errors';
+import { refreshDocumentDuration } from '../sessions/duration';
 
 export interface DocumentRow {
   id: string;
@@ -58,6 +59,7 @@ export function insertDocument(
     'INSERT INTO documents (id, session_pk, filename, type, language, created, last_modified, finished, timecode_offset, body, original, job_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
   ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original ? JSON.stringify(d.original) : body, d.jobId ?? null);
   db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(stamp, d.sessionPk);
+  refreshDocumentDuration(db, d.sessionPk);
   return id;
 }
 
@@ -93,6 +95,7 @@ export function updateDocument(db: Db, row: ScopedDocument, cols: Partial<Pick<D
     .run(...names.map((n) => all[n]), row.id, row.last_modified).changes;
   if (changed !== 1) throw documentError(412, 'precondition_failed', 'the document changed while it was being written; read it again');
   db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(all.last_modified, row.session_pk);
+  if (cols.body !== undefined) refreshDocumentDuration(db, row.session_pk);
   return findDocument(db, row.id)!;
 }
 

@@ -1,0 +1,21 @@
+/**
+ * A session without media (upload mode with only a document) has no media to measure, so its
+ * duration is its documents' last time: the latest end of any segment or cue, in seconds. SQLite
+ * reads it from the stored JSON (json_each), so no body is parsed in JavaScript on a write.
+ */
+import type { Db } from '../db';
+
+const DOCUMENT_END_MS = `
+  SELECT MAX(e) FROM (
+    SELECT json_extract(x.value, '$.end_ms') AS e FROM documents d, json_each(d.body, '$.content.segments') x WHERE d.session_pk = @pk
+    UNION ALL
+    SELECT json_extract(x.value, '$.end_ms') FROM documents d, json_each(d.body, '$.content.cues') x WHERE d.session_pk = @pk
+  )`;
+
+/** Sets the duration of an upload-mode session without audio or video from its documents; any other session keeps its media's. */
+export function refreshDocumentDuration(db: Db, sessionPk: number): void {
+  db.prepare(
+    `UPDATE sessions SET duration = COALESCE((${DOCUMENT_END_MS}), 0) / 1000.0
+     WHERE id = @pk AND session_mode = 'upload' AND NOT (COALESCE(media_type, '') GLOB 'audio/*' OR COALESCE(media_type, '') GLOB 'video/*')`,
+  ).run({ pk: sessionPk });
+}
