@@ -7,17 +7,24 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../common/ipc';
 import { createCore } from './core';
-import { startEmbeddedService, type EmbeddedService, type LaunchService, type LocalAccount } from './embedded-service';
+import type { LaunchService, LocalAccount } from './embedded-service';
 import { AppWatch, documentsFromCache } from './watch/in-app';
 import type { Emit, Handlers } from './ipc/registry';
 import { localSignIn, type LocalSignIn } from './local-sign-in';
+import { noDialogs, type Dialogs } from './platform/dialogs';
 import type { SecretStore } from './platform/secrets';
-import { readSettings } from './settings';
+import { confSettingsFile, type SettingsFile } from './platform/settings-file';
+import { superviseEmbeddedService, type ServiceSupervisor, type SupervisorOptions } from './service-supervisor';
+import { effectiveServiceUrl, settingsHandlers, SettingsStore } from './settings';
+import { shellHandlers } from './shell-handlers';
 
 export interface Backend {
   handlers: Handlers;
   mode: 'local' | 'cloud';
   serviceUrl: string;
+  settings: SettingsStore;
+  /** The embedded service's supervisor (local mode). */
+  service?: ServiceSupervisor;
   /** Where events go; set by the transport once it exists. */
   setEventSink(sink: Emit): void;
   close(): Promise<void>;
@@ -33,19 +40,27 @@ export interface BackendOptions {
    * caller signs in itself. Without it, the account gets a fresh random password and main signs in.
    */
   localAccount?: LocalAccount;
+  /** Where settings are kept: electron-store in the app, conf (settings.json in dataDir) by default. */
+  settingsFile?: SettingsFile;
+  /** Native dialogs: Electron's in the app; none in browser mode. */
+  dialogs?: Dialogs;
+  /** Restart tuning for the embedded service (tests). */
+  supervision?: Pick<SupervisorOptions, 'backoffMs' | 'maxAttempts' | 'healthIntervalMs' | 'healthTimeoutMs' | 'healthFailures'>;
 }
 
 export async function startBackend(opts: BackendOptions): Promise<Backend> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const settings = readSettings(opts.dataDir);
-  let service: EmbeddedService | undefined;
-  if (!settings.serviceUrl) {
-    service = await startEmbeddedService({ dataDir: join(opts.dataDir, 'local-service'), launch: opts.launchService, owner: opts.localAccount });
+  const settings = new SettingsStore(opts.settingsFile ?? confSettingsFile(opts.dataDir));
+  const cloudUrl = effectiveServiceUrl(settings.get());
+  let service: ServiceSupervisor | undefined;
+  if (!cloudUrl) {
+    service = await superviseEmbeddedService({ ...opts.supervision, dataDir: join(opts.dataDir, 'local-service'), launch: opts.launchService, owner: opts.localAccount });
   }
   const mode = service ? 'local' : 'cloud';
-  const serviceUrl = service?.url ?? settings.serviceUrl!;
+  const serviceUrl = service?.url ?? cloudUrl!;
   let sink: Emit = () => {};
   const emit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => sink(event, payload);
+  settings.onChange((value) => emit('settings.changed', value));
   // Watch folders, once the core they run on exists; the core's callbacks reach them through this.
   const folders: { watch?: AppWatch } = {};
   // They run while someone is signed in: the core's auth.changed starts and stops them.
@@ -84,11 +99,20 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   folders.watch = watch;
   // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
-  const handlers: Handlers = { ...core.handlers, ...watch.handlers, ...local?.handlers };
+  // Back after a restart: send what waited (edits made while it was down) and pull.
+  service?.onStatus((status) => {
+    emit('service.status', status);
+    if (status.state === 'running') void h['sync.now']({}).catch(() => {});
+  });
+  const running = { state: 'running', attempt: 0, message: null } as const;
+  const shell = shellHandlers(opts.dialogs ?? noDialogs, settings, () => service?.status() ?? running);
+  const handlers: Handlers = { ...core.handlers, ...watch.handlers, ...local?.handlers, ...settingsHandlers(settings), ...shell };
   return {
     handlers,
     mode,
     serviceUrl,
+    settings,
+    service,
     setEventSink: (s) => (sink = s),
     async close() {
       await watch.close();

@@ -74,22 +74,39 @@ export function ownerCredential(): LocalAccount {
 /** How long a stopping service may take before it is killed. */
 const STOP_GRACE_MS = 10_000;
 
-export async function startEmbeddedService(opts: {
+export interface EmbeddedServiceOptions {
   dataDir: string;
   launch?: LaunchService;
   owner?: LocalAccount;
   entry?: string;
   stopGraceMs?: number;
-}): Promise<EmbeddedService> {
+  /** The port to listen on; 0 (default): any free one. */
+  port?: number;
+  /** Told when the process exits by itself (not through stop()): a crash or a kill from outside. */
+  onUnexpectedExit?: (code: number | null) => void;
+  /** Abandons a start still under way (the app quits): the child is killed and the start rejects. */
+  signal?: AbortSignal;
+}
+
+export async function startEmbeddedService(opts: EmbeddedServiceOptions): Promise<EmbeddedService & { kill(): void }> {
   const owner = opts.owner ?? ownerCredential();
-  const child = (opts.launch ?? forkService)(opts.entry ?? serviceEntry(), ['--port', '0', '--data', opts.dataDir, '--owner-from-parent', '--quiet']);
+  const child = (opts.launch ?? forkService)(opts.entry ?? serviceEntry(), ['--port', String(opts.port ?? 0), '--data', opts.dataDir, '--owner-from-parent', '--quiet']);
   // Only this child can ask: the channel is ours alone.
   child.onMessage((m) => m === OWNER_REQUEST && child.postMessage(owner));
   let exitCode: number | null | undefined;
-  const exited = new Promise<void>((res) => child.onExit((code) => ((exitCode = code), res())));
+  let stopping = false;
+  let ready = false;
+  const exited = new Promise<void>((res) =>
+    child.onExit((code) => {
+      exitCode = code;
+      res();
+      if (ready && !stopping) opts.onUnexpectedExit?.(code);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the local service did not start within 30 s')), 30_000);
     void exited.then(() => reject(new Error(`the local service exited (${exitCode}) before it was ready`)));
+    opts.signal?.addEventListener('abort', () => reject(new Error('the local service start was abandoned')), { once: true });
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       const m = /^listening (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
@@ -97,14 +114,22 @@ export async function startEmbeddedService(opts: {
       else reject(new Error(`the local service said "${line}" instead of its address`));
     });
   }).catch(async (err: Error) => {
+    stopping = true;
     child.kill();
+    const timer = setTimeout(() => child.kill(true), opts.stopGraceMs ?? STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
     throw err;
   });
+  ready = true;
   return {
     url,
     owner,
     pid: child.pid,
+    /** SIGKILL, as for a hung process: the exit then counts as unexpected. */
+    kill: () => child.kill(true),
     async stop() {
+      stopping = true;
       if (exitCode === undefined) child.kill();
       // Quitting the app must not hang on a service that does not finish its shutdown (seen: its
       // HTTP server waiting on a connection); SQLite in WAL mode is safe against the kill.

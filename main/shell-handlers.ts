@@ -1,0 +1,41 @@
+/**
+ * The channels of the desktop shell: dialog.open, dialog.save and shell.showInFolder over the
+ * platform's dialogs, each dialog starting in the last folder used for its purpose (remembered in
+ * settings), and service.status from the embedded service's supervisor.
+ */
+import { basename, dirname, join } from 'node:path';
+import type { ServiceStatus } from '../common/ipc/shell';
+import type { Handlers } from './ipc/registry';
+import type { Dialogs } from './platform/dialogs';
+import type { SettingsStore } from './settings';
+
+export type ShellHandlers = Pick<Handlers, 'dialog.open' | 'dialog.save' | 'shell.showInFolder' | 'service.status'>;
+
+export function shellHandlers(dialogs: Dialogs, settings: SettingsStore, serviceStatus: () => ServiceStatus): ShellHandlers {
+  const remember = (purpose: Parameters<Handlers['dialog.open']>[0]['purpose'] | 'export', folder: string) =>
+    settings.set({ lastFolders: { ...settings.get().lastFolders, [purpose]: folder } });
+  return {
+    'dialog.open': async ({ purpose, multiple }) => {
+      if (!dialogs.supported) return { supported: false, paths: [] };
+      const paths = await dialogs.open({ purpose, multiple, defaultPath: settings.get().lastFolders[purpose] });
+      if (paths.length) remember(purpose, purpose === 'folder' ? paths[0] : dirname(paths[0]));
+      return { supported: true, paths };
+    },
+    'dialog.save': async ({ defaultName, purpose }) => {
+      if (!dialogs.supported) return { supported: false, path: null };
+      const s = settings.get();
+      const folder = s.lastFolders[purpose] ?? s.exportFolder;
+      // Only a name is suggested: a path in defaultName must not steer where the dialog opens.
+      const name = basename(defaultName);
+      const path = await dialogs.save({ purpose, defaultPath: folder ? join(folder, name) : name });
+      if (path) remember(purpose, dirname(path));
+      return { supported: true, path };
+    },
+    'shell.showInFolder': async ({ path }) => {
+      if (!dialogs.supported) return { supported: false };
+      dialogs.showInFolder(path);
+      return { supported: true };
+    },
+    'service.status': async () => serviceStatus(),
+  };
+}
