@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DocumentBody } from '../transcript/model';
-import { DocumentType, JobStatus, Role, SessionMode, SessionStatus, TokenType, WebhookEvent } from './enums';
+import { DocumentType, JobStatus, Role, SessionMode, SessionStatus, TokenType, TranslationLanguage, WebhookEvent } from './enums';
 
 const timestamp = z.string().min(1);
 
@@ -167,6 +167,8 @@ export const ShareLink = z.object({
   allow_export: z.boolean(),
   created: timestamp,
   expires: timestamp,
+  /** Interface choice: true when `url` is on this computer's loopback address, so it opens only here (the local service with no public URL set). */
+  local_only: z.boolean().optional(),
 });
 export type ShareLink = z.infer<typeof ShareLink>;
 
@@ -236,3 +238,10 @@ export const MfaVerify = z.object({ valid: z.boolean() });
 
 export const SummarizeResult = z.object({ summary: z.string(), document: Document });
 export const EmailShareResult = z.object({ sent: z.literal(true), message_id: z.string() });
+
+/** Interface choice: each of the spec's translation languages for one document, and whether the installed engine can serve it (and if not, why). */
+export const TranslationTargets = z.object({
+  source_language: z.string(),
+  languages: z.array(z.object({ code: TranslationLanguage, available: z.boolean(), reason: z.string().optional(), install: z.string().optional() })),
+});
+export type TranslationTargets = z.infer<typeof TranslationTargets>;

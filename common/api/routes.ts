@@ -34,6 +34,7 @@ import {
   ShareLink,
   ShareRevoked,
   SummarizeResult,
+  TranslationTargets,
 } from './resources';
 import { route } from './route';
 
@@ -393,6 +394,10 @@ export const routes = {
     method: 'POST', path: `${DOC}/translate`, auth: 'bearer', summary: 'Translate into a new document (501 when no engine is installed)',
     params: DocParams, body: { kind: 'json', schema: z.object({ target_language: TranslationLanguage }) },
     response: { kind: 'json', schema: Document },
+  }),
+  'documents.translateTargets': route({
+    method: 'GET', path: `${DOC}/translate`, auth: 'bearer', summary: 'The spec\'s translation languages for this document, each marked available or not (with the reason) by the installed engine',
+    params: DocParams, response: { kind: 'json', schema: TranslationTargets },
   }),
   'shared.document': route({
     method: 'GET', path: `${DOC}/shared`, auth: 'magic-link', summary: 'A document read through a magic link',

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentBody } from '../../common/transcript/model';
 import type { UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
-import { translateContent } from '../engines/translate';
+import { translateContent, translationTargets } from '../engines/translate';
 import { documentError, validationError } from '../http/errors';
 import { handle } from '../http/handle';
 import { spoolMail } from '../mail/spool';
@@ -142,6 +142,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     });
     return toDocument(findDocument(ctx.db, id)!);
   });
+
+  handle(app, ctx, 'documents.translateTargets', async ({ params, principal }) => translationTargets(owned(params, principal).language));
 
   registerSharedDocumentRoutes(app, ctx);
 }

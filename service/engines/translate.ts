@@ -6,6 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TRANSLATION_LANGUAGES, type TranslationTargets } from '../../common/api';
 import type { DocumentContent } from '../../common/transcript/model';
 import { codedError } from '../http/errors';
 import { runTool, ToolError } from '../media/run-tool';
@@ -24,13 +25,36 @@ export function apertiumMode(sourceLanguage: string, target: string): string | n
   return src && tgt ? `${src}-${tgt}` : null;
 }
 
-async function installedModes(): Promise<string[]> {
-  try {
-    const { stdout } = await runTool('apertium', ['-l'], { timeoutMs: 10_000 });
-    return stdout.split('\n').map((s) => s.trim()).filter(Boolean);
-  } catch {
-    return [];
+/** `apertium -l`, asked at most once a minute (a listing of languages would otherwise start a process per language). */
+let modes: { at: number; list: Promise<string[]> } | undefined;
+const MODES_TTL_MS = 60_000;
+
+function installedModes(): Promise<string[]> {
+  if (!modes || Date.now() - modes.at > MODES_TTL_MS) {
+    modes = {
+      at: Date.now(),
+      list: runTool('apertium', ['-l'], { timeoutMs: 10_000 }).then(
+        ({ stdout }) => stdout.split('\n').map((s) => s.trim()).filter(Boolean),
+        () => [],
+      ),
+    };
   }
+  return modes.list;
+}
+
+/** Each of the spec's translation languages from `sourceLanguage`: available when its Apertium pair is installed, else why not and what to install. */
+export async function translationTargets(sourceLanguage: string): Promise<TranslationTargets> {
+  const installed = await installedModes();
+  const source = sourceLanguage.slice(0, 2).toUpperCase();
+  return {
+    source_language: sourceLanguage,
+    languages: TRANSLATION_LANGUAGES.map((code) => {
+      if (code === source) return { code, available: false, reason: 'This is the document\'s own language.' };
+      const mode = apertiumMode(sourceLanguage, code);
+      if (mode && installed.includes(mode)) return { code, available: true };
+      return { code, available: false, reason: `No translation engine for ${source} -> ${code} is installed here.`, install: mode ? `apertium-${mode}` : 'apertium' };
+    }),
+  };
 }
 
 function notInstalled(mode: string | null, source: string, target: string): Error {
@@ -44,6 +68,9 @@ function notInstalled(mode: string | null, source: string, target: string): Erro
 
 /** Translates lines (one per segment/cue); refuses with 501 when the pair is missing. */
 export async function translateLines(lines: string[], sourceLanguage: string, target: string): Promise<string[]> {
+  if (sourceLanguage.slice(0, 2).toUpperCase() === target.toUpperCase()) {
+    throw codedError(422, 'SAME_LANGUAGE', `The document is already in ${target}; choose another target language.`, { source_language: sourceLanguage, target_language: target });
+  }
   const mode = apertiumMode(sourceLanguage, target);
   if (!mode || !(await installedModes()).includes(mode)) throw notInstalled(mode, sourceLanguage, target);
   // Apertium keeps line breaks; an empty line would merge neighbours, so mark it.
