@@ -106,7 +106,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   });
   const running = { state: 'running', attempt: 0, message: null } as const;
   const shell = shellHandlers(opts.dialogs ?? noDialogs, settings, () => service?.status() ?? running);
-  const handlers: Handlers = { ...core.handlers, ...watch.handlers, ...local?.handlers, ...settingsHandlers(settings), ...shell };
+  const handlers: Handlers = { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...local?.handlers, ...settingsHandlers(settings), ...shell };
   return {
     handlers,
     mode,

@@ -31,7 +31,7 @@ async function browserMode(argv: string[]): Promise<void> {
   const localAccount = values['local-account-stdin'] ? LocalAccountInput.parse(JSON.parse(await text(process.stdin))) : undefined;
   const backend = await startBackend({ dataDir, secrets: new MemorySecretStore(), localAccount });
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
-  const bridge = await startWebBridge({ handlers: backend.handlers, staticDir, port: Number(values.port) });
+  const bridge = await startWebBridge({ handlers: backend.handlers, staticDir, dataDir, port: Number(values.port) });
   backend.setEventSink((event, payload) => bridge.emit(event, payload));
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
   if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}\n`);

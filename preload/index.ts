@@ -3,7 +3,7 @@
  * names in names.ts (checked against common/ipc by type). ipcRenderer itself is never exposed,
  * and unknown names are refused here before anything reaches main (which validates again).
  */
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { S2tBridge } from '../common/ipc';
 import { INVOKE_CHANNEL, eventChannel } from '../common/ipc/transport';
 import { channelNames, eventNames } from './names';
@@ -21,6 +21,12 @@ const bridge: S2tBridge = {
     const handler = (_e: IpcRendererEvent, payload: unknown) => listener(payload as never);
     ipcRenderer.on(eventChannel(event), handler);
     return () => ipcRenderer.removeListener(eventChannel(event), handler);
+  },
+  // Electron knows where a picked or dropped file is: main reads it in place, nothing is copied.
+  async stageFile(file) {
+    const path = webUtils.getPathForFile(file);
+    if (!path) throw new Error(`${file.name} is not a file on this computer`);
+    return { kind: 'path', path };
   },
 };
 

@@ -12,12 +12,13 @@ export const channelNames = [
   'export.render', 'search.text',
   'sync.now', 'sync.state', 'sync.retryBlocked',
   'media.url',
-  'watch.state', 'watch.addFolder', 'watch.updateFolder', 'watch.removeFolder', 'watch.pause', 'watch.items', 'watch.retry',
+  'watch.state', 'watch.addFolder', 'watch.updateFolder', 'watch.removeFolder', 'watch.pause', 'watch.items', 'watch.retry', 'watch.transcribeAgain',
   'settings.get', 'settings.set',
   'dialog.open', 'dialog.save', 'shell.showInFolder', 'service.status',
+  'models.list', 'imports.add', 'imports.list', 'imports.cancel', 'imports.retry', 'imports.clearFinished',
 ] as const satisfies readonly ChannelName[];
 
-export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status'] as const satisfies readonly EventName[];
+export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress'] as const satisfies readonly EventName[];
 
 /** `true` when the list names every member of the union; otherwise the type of what is missing. */
 type ListsAll<Union, List extends readonly unknown[]> = [Exclude<Union, List[number]>] extends [never] ? true : Exclude<Union, List[number]>;

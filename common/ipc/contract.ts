@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ExportFormat, Session } from '../api';
 import { DocumentBody, DocumentContent } from '../transcript/model';
+import { importChannels, importEvents, type ImportSource } from './imports';
 import { settingsChannels, settingsEvents } from './settings';
 import { shellChannels, shellEvents } from './shell';
 
@@ -191,6 +192,8 @@ export const watchChannels = {
     result: z.object({ items: z.array(WatchItem), total: z.number().int() }),
   },
   'watch.retry': { args: z.object({ itemId: z.number().int() }), result: WatchItem },
+  /** A file skipped as already transcribed (same content, same profile) is uploaded and transcribed once more. */
+  'watch.transcribeAgain': { args: z.object({ itemId: z.number().int() }), result: WatchItem },
 } as const;
 
 export const channels = {
@@ -237,6 +240,7 @@ export const channels = {
   ...watchChannels,
   ...settingsChannels,
   ...shellChannels,
+  ...importChannels,
 } as const;
 
 export const events = {
@@ -249,6 +253,7 @@ export const events = {
   'watch.progress': WatchProgress,
   ...settingsEvents,
   ...shellEvents,
+  ...importEvents,
 } as const;
 
 export type Channels = typeof channels;
@@ -273,4 +278,9 @@ export type IpcReply<C extends ChannelName> = { ok: true; value: ResultOf<C> } |
 export interface S2tBridge {
   invoke<C extends ChannelName>(channel: C, args: ArgsOf<C>): Promise<IpcReply<C>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /**
+   * Makes a File the user picked or dropped readable by main, for imports.add: Electron names its
+   * path; browser mode streams it to main's data dir first (never whole in memory).
+   */
+  stageFile(file: File, onProgress?: (sentBytes: number, totalBytes: number) => void): Promise<ImportSource>;
 }

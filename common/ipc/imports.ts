@@ -94,3 +94,9 @@ export const importEvents = {
   /** An import moved on: state changes, and upload bytes a few times a second. */
   'imports.progress': ImportItem,
 } as const;
+export type ImportChannelName = keyof typeof importChannels;
+
+/** Browser mode's stageFile: POST the file's bytes here (query: name, size), with this run's token in STAGE_TOKEN_HEADER; answers StageAnswer. */
+export const STAGE_PATH = '/stage';
+export const STAGE_TOKEN_HEADER = 'x-s2t-token';
+export const StageAnswer = z.object({ stagedId: z.string().regex(/^[\w-]{8,64}$/) });

@@ -16,6 +16,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { BRIDGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
 import { dispatch, type Handlers } from './registry';
+import { serveStageRoute } from './stage-route';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -65,7 +66,7 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export async function startWebBridge(opts: { handlers: Handlers; staticDir: string; port?: number; token?: string }): Promise<WebBridge> {
+export async function startWebBridge(opts: { handlers: Handlers; staticDir: string; port?: number; token?: string; /** Where browser-mode files are staged (stage-route.ts); none: the route is not served. */ dataDir?: string }): Promise<WebBridge> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   let port = 0;
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
@@ -101,6 +102,7 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
       res.writeHead(421, { 'content-type': 'text/plain' }).end('unexpected Host header');
       return;
     }
+    if (serveStageRoute(req, res, { dataDir: opts.dataDir, tokenOk: (t) => sameSecret(t, token) })) return;
     serveStatic(req, res);
   });
 

@@ -6,7 +6,7 @@
 import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import type { WatchFolder } from '../../common/ipc';
 import { ignoreRule } from './ignore';
 import { hashFile, sniffMedia } from './media';
@@ -29,8 +29,13 @@ export interface DetectorOptions {
   /** A known path with unchanged size and mtime: its hash without reading it again. */
   knownHash?: (path: string, size: number, mtimeMs: number) => string | null;
   onFile: (file: FinishedFile) => void;
+  /** A finished file that will not be transcribed, with why (a text file named .mp3: not media). */
+  onSkipped?: (path: string, size: number, reason: string) => void;
   onError?: (path: string, err: Error) => void;
 }
+
+/** Files that are not media and are expected in a watched folder; anything else not media is reported. */
+const QUIET_EXTENSIONS = new Set(['txt', 'srt', 'vtt', 'sbv', 'ttml', 'xml', 'stl', 'json', 'html', 'htm', 'docx', 'doc', 'pdf', 'md', 'ds_store', 'ini', 'db', 'tmp', 'part', 'crdownload']);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -125,7 +130,11 @@ export class FolderDetector {
     if (this.closed) return;
     const known = this.opts.knownHash?.(path, before.size, before.mtimeMs);
     const mediaType = await sniffMedia(path);
-    if (!mediaType) return;
+    if (!mediaType) {
+      // Texts and documents (align texts, captions, our own outputs) are expected beside media: not worth a word.
+      if (!this.closed && !basename(path).startsWith('.') && !QUIET_EXTENSIONS.has(extname(path).slice(1).toLowerCase())) this.opts.onSkipped?.(path, before.size, 'not media: the file holds no audio or video S2T can read');
+      return;
+    }
     const hash = known ?? (await hashFile(path));
     const after = await stat(path).catch(() => null);
     if (!after || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {

@@ -11,6 +11,9 @@ import type { CoreHandlers } from '../core';
 import type { Emit } from '../ipc/registry';
 import { UserFacingError } from '../ipc/user-facing-error';
 import { SignedInAuth } from './auth';
+import { toImportItem } from '../imports/item';
+import { importHandlers } from '../imports/ipc';
+import { ModelsList } from '../imports/models';
 import type { DeliverableDoc } from './deliver';
 import { watchHandlers } from './ipc';
 import { WatchService } from './service';
@@ -23,8 +26,10 @@ export interface AppWatchOptions {
   emit: Emit;
   /** The app's cached documents of a session, so refreshed files show a local edit at once. */
   documentsOf?: (sessionId: string) => Promise<DeliverableDoc[] | null>;
-  /** An item was delivered (its session is new on the service). */
+  /** An item was delivered, or an import done (its session is new on the service). */
   onDelivered?: () => void;
+  /** An item (import or watched file) learned its session id: that local file plays the session. */
+  onSessionKnown?: (sessionId: string, localPath: string) => void;
   /** Tuning for tests; the WatchService defaults otherwise. */
   stabilityMs?: number;
   pollMs?: number;
@@ -41,12 +46,24 @@ export class AppWatch {
   private refreshTimer: NodeJS.Timeout | null = null;
   private closed = false;
   /** watch.* calls wait for a start or stop under way, then use whatever runs. */
-  readonly handlers = watchHandlers(async () => {
+  readonly handlers = watchHandlers(() => this.running());
+  /** New transcriptions from the app (main/imports) run on the same WatchService. */
+  readonly importHandlers;
+
+  constructor(private readonly opts: AppWatchOptions) {
+    this.importHandlers = importHandlers({ watch: () => this.running(), models: new ModelsList(opts.client, join(opts.dataDir, 'imports', 'models.json')), dataDir: opts.dataDir });
+  }
+
+  /** The local file a session was made from, when one is known and still there. */
+  localPathOf(sessionId: string): string | null {
+    return this.service?.localPathOf(sessionId) ?? null;
+  }
+
+  /** watch.* and imports.* calls wait for a start or stop under way, then use whatever runs. */
+  private async running(): Promise<WatchService> {
     await this.switching;
     return this.current();
-  });
-
-  constructor(private readonly opts: AppWatchOptions) {}
+  }
 
   /** Starts the watcher at sign-in, stops it at sign-out. */
   setSignedIn(signedIn: boolean): Promise<void> {
@@ -76,7 +93,7 @@ export class AppWatch {
   }
 
   private current(): WatchService {
-    if (!this.service) throw new UserFacingError('NOT_SIGNED_IN', 'Sign in to use watch folders.');
+    if (!this.service) throw new UserFacingError('NOT_SIGNED_IN', 'Sign in to transcribe files or use watch folders.');
     return this.service;
   }
 
@@ -94,6 +111,11 @@ export class AppWatch {
         opts.emit('watch.progress', p);
         if (p.state === 'delivered') opts.onDelivered?.();
       },
+      onImportProgress: (row, live) => {
+        opts.emit('imports.progress', toImportItem(row, live));
+        if (row.state === 'delivered') opts.onDelivered?.();
+      },
+      onSessionKnown: (sessionId, path) => opts.onSessionKnown?.(sessionId, path),
       onError: (where, err) => process.stderr.write(`watch folders: ${where}: ${err.message}\n`),
     });
     this.service = service;

@@ -35,5 +35,6 @@ export function watchHandlers(watch: () => WatchService | Promise<WatchService>)
     'watch.pause': (a: Args<'watch.pause'>) => userFacing(async () => (await watch()).pause(a.paused, a.folderId)),
     'watch.items': (a: Args<'watch.items'>): Promise<{ items: WatchItem[]; total: number }> => userFacing(async () => (await watch()).items(a)),
     'watch.retry': (a: Args<'watch.retry'>) => userFacing(async () => (await watch()).retry(a.itemId)),
+    'watch.transcribeAgain': (a: Args<'watch.transcribeAgain'>) => userFacing(async () => (await watch()).transcribeAgain(a.itemId)),
   };
 }

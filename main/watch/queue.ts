@@ -5,16 +5,18 @@
  * and nothing is uploaded or transcribed twice. A concurrency limit bounds the work in flight;
  * pausing a folder (or everything) stops its items where they are, to resume later.
  */
-import { basename } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Document, TranscribeBody } from '../../common/api';
 import type { WatchFolder, WatchItemState, WatchProgress } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
 import { classifyFailure, describeFailure, isTransient } from '../api/failure';
-import { alignText } from './align-text';
 import { claim } from './claim';
 import { findSubmittedSession } from './lost-submit';
 import { deliver, deliveryVersion, moveSource } from './deliver';
+import { jobSpec, type JobSpec } from './job-spec';
+import { sniffMedia } from './media';
+import { IMPORTS_FOLDER_ID } from './schema';
 import { toWatchItem, type ItemRow, type WatchStore } from './store';
 import type { Uploader } from './upload';
 
@@ -28,6 +30,10 @@ export interface QueueOptions {
   /** How often a job's status is asked. */
   pollMs?: number;
   onProgress: (p: WatchProgress) => void;
+  /** An import moved on (imports never reach onProgress). */
+  onImportProgress?: (row: ItemRow, live: { rate: number | null; etaSeconds: number | null }) => void;
+  /** An item learned its session id: the local file it was made from plays that session. */
+  onSessionKnown?: (sessionId: string, localPath: string) => void;
 }
 
 /** Stops the item for good (until a retry). */
@@ -53,7 +59,9 @@ const LANE_STATES: Record<Lane, WatchItemState[]> = { upload: ['detected', 'uplo
 
 export class WatchQueue {
   /** Work in flight, by item: uploads are limited by `concurrency`; polls and fetches are light and have their own small limits. */
-  private readonly running = new Map<number, { ctrl: AbortController; lane: Lane }>();
+  private readonly running = new Map<number, { ctrl: AbortController; lane: Lane; done: Promise<void> }>();
+  /** Session ids already reported through onSessionKnown, by item. */
+  private readonly known = new Map<number, string>();
   private readonly live = new Map<number, { samples: [number, number][]; lastEmit: number; lastSave: number }>();
   private readonly polls = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
@@ -100,7 +108,7 @@ export class WatchQueue {
   retry(id: number): ItemRow | null {
     const { store } = this.opts;
     const item = store.item(id);
-    if (!item || item.state !== 'failed') return item;
+    if (!item || (item.state !== 'failed' && item.state !== 'cancelled')) return item;
     const origin = item.origin_item_id !== null ? store.item(item.origin_item_id) : null;
     if (origin?.state === 'failed') this.retry(origin.id);
     const legacySession = item.method === 'legacy' && item.session_id;
@@ -109,6 +117,27 @@ export class WatchQueue {
     this.emit(row);
     this.kick();
     return row;
+  }
+
+  /**
+   * Stops an item for good (imports only): its running step is aborted and waited for, so nothing
+   * it was doing can write a later state over 'cancelled'; a job already made is cancelled on the
+   * service (best effort: offline, the job runs on and its session stays).
+   */
+  async cancel(id: number): Promise<ItemRow | null> {
+    const { store, client, uploader } = this.opts;
+    const running = this.running.get(id);
+    if (running) {
+      running.ctrl.abort(new Error('cancelled'));
+      await running.done;
+    }
+    const item = store.item(id);
+    if (!item || item.state === 'delivered' || item.state === 'failed' || item.state === 'cancelled') return item;
+    const row = store.update(id, { state: 'cancelled', error: null, not_before: 0, submitted_at: null });
+    this.emit(row);
+    if (row.job_id && item.state === 'transcribing') await uploader.withFreshToken(() => client.call('batch.jobCancel', { params: { jobId: row.job_id! } }, { timeoutMs: 5000 })).catch(() => {});
+    await this.dropStaged(row);
+    return store.item(id);
   }
 
   private tick(): void {
@@ -137,13 +166,13 @@ export class WatchQueue {
 
   private start(item: ItemRow, lane: Lane): void {
     const ctrl = new AbortController();
-    this.running.set(item.id, { ctrl, lane });
-    void this.step(item.id, ctrl.signal).finally(() => {
+    const done = this.step(item.id, ctrl.signal).finally(() => {
       this.running.delete(item.id);
       if (lane === 'upload') this.live.delete(item.id);
       if (!this.running.size) for (const w of this.idleWaiters.splice(0)) w();
       this.kick();
     });
+    this.running.set(item.id, { ctrl, lane, done });
   }
 
   /** One step of an item: an upload (and its transcribe call), one status poll, or the delivery. */
@@ -182,7 +211,7 @@ export class WatchQueue {
     // A failed transcription leaves nothing to fetch: a retry submits the uploaded file again.
     const patch = item.state === 'transcribing' ? { job_id: null, session_id: null } : {};
     // Moved first, so the failure is recorded with where the file now is.
-    const moved = await moveSource(folder, item.path, 'failed').catch(() => null);
+    const moved = item.folder_id === IMPORTS_FOLDER_ID ? null : await moveSource(folder, item.path, 'failed').catch(() => null);
     this.emit(store.update(item.id, { ...patch, ...(moved ? { path: moved } : {}), state: 'failed', error: message, attempts: item.attempts + 1, submitted_at: null }));
   }
 
@@ -192,16 +221,25 @@ export class WatchQueue {
     if (item.state === 'detected') item = store.update(item.id, { state: 'uploading', error: null });
     this.emit(item);
     if (item.job_id) return void this.emit(store.update(item.id, { state: 'transcribing', error: null }));
+    const spec = jobSpec(item, folder);
+    if (spec.mediaSource) return this.fromUrl(item, spec, signal);
     // Still in 'uploading' with a legacy session means its PUT is not known to have landed.
     if (!item.file_id || item.method === 'legacy') {
-      const p = folder.profile;
-      const holder = await claim(folder.path, item.hash, this.opts.machine);
-      if (holder !== null) {
-        // Another machine syncing this folder has it: its outputs will arrive through the sync.
-        this.emit(store.update(item.id, { state: 'delivered', error: `transcribed on ${holder}` }));
-        return;
+      if (!item.media_type) {
+        // Found as not media; a retry looks again (the file may have been replaced).
+        const type = await sniffMedia(item.path);
+        if (!type) throw new Fail('not media: the file holds no audio or video S2T can read');
+        item = store.update(item.id, { media_type: type });
       }
-      if (p.sessionMode === 'align' && alignText(item.path) === null) throw new Fail('align needs a .txt or caption file with the same name beside the media');
+      if (item.folder_id !== IMPORTS_FOLDER_ID) {
+        const holder = await claim(folder.path, item.hash, this.opts.machine);
+        if (holder !== null) {
+          // Another machine syncing this folder has it: its outputs will arrive through the sync.
+          this.emit(store.update(item.id, { state: 'delivered', error: `transcribed on ${holder}` }));
+          return;
+        }
+      }
+      if (spec.mode === 'align' && spec.text === null) throw new Fail('align needs a .txt or caption file with the same name beside the media');
       const done = await uploader.upload(
         {
           path: item.path,
@@ -209,8 +247,9 @@ export class WatchQueue {
           mediaType: item.media_type,
           hash: item.hash,
           tusUrl: item.tus_url,
-          legacy: { language: p.language, punctuation: p.punctuation, diarization: p.diarization, session_mode: 'decode', keep_source: false },
+          legacy: { language: spec.language, punctuation: spec.punctuation, diarization: spec.diarization, session_mode: spec.mode, keep_source: spec.keepMedia },
           legacySessionId: item.method === 'legacy' ? item.session_id : null,
+          filename: spec.filename,
         },
         {
           signal,
@@ -220,13 +259,34 @@ export class WatchQueue {
         },
       );
       if (done.method === 'legacy') {
-        this.emit(store.update(item.id, { method: 'legacy', session_id: done.sessionId, bytes_sent: item.size, state: 'transcribing', error: null, attempts: 0 }));
+        const row = store.update(item.id, { method: 'legacy', session_id: done.sessionId, bytes_sent: item.size, state: 'transcribing', error: null, attempts: 0 });
+        this.emit(row);
+        await this.dropStaged(row);
         return;
       }
       item = store.update(item.id, { method: done.method, file_id: done.fileId, bytes_sent: item.size });
       this.emit(item);
+      await this.dropStaged(item);
     }
-    await this.transcribe(item, folder, signal);
+    await this.transcribe(item, spec, signal);
+  }
+
+  /** media_source: the service downloads the media itself into a session made here (nothing is uploaded). */
+  private async fromUrl(item: ItemRow, spec: JobSpec, signal: AbortSignal): Promise<void> {
+    const { store, client, uploader } = this.opts;
+    const created = await uploader.withFreshToken(() =>
+      client.call(
+        'sessions.create',
+        { body: { language: spec.language, media_source: spec.mediaSource!, session_mode: spec.mode, keep_source: spec.keepMedia, punctuation: spec.punctuation, diarization: spec.diarization } },
+        { signal, timeoutMs: 10 * 60_000 },
+      ),
+    );
+    this.emit(store.update(item.id, { method: 'legacy', session_id: created.result.session_id, state: 'transcribing', error: null, attempts: 0 }));
+  }
+
+  /** A file staged from the browser is deleted once the service has it (or the import is cancelled). */
+  private async dropStaged(item: ItemRow): Promise<void> {
+    if (item.staged && item.path) await rm(item.path, { force: true }).catch(() => {});
   }
 
   /**
@@ -234,7 +294,7 @@ export class WatchQueue {
    * when the answer is lost (a crash, a cut connection) the next attempt first looks for the
    * session that call made instead of submitting the file a second time.
    */
-  private async transcribe(item: ItemRow, folder: WatchFolder, signal: AbortSignal): Promise<void> {
+  private async transcribe(item: ItemRow, spec: JobSpec, signal: AbortSignal): Promise<void> {
     const { store, uploader, client } = this.opts;
     if (item.submitted_at !== null) {
       const sessionId = await findSubmittedSession(client, store, item, signal);
@@ -243,17 +303,16 @@ export class WatchQueue {
         return;
       }
     }
-    const p = folder.profile;
-    const text = p.sessionMode === 'decode' ? null : alignText(item.path);
     const body: z.input<typeof TranscribeBody> = {
       file_id: item.file_id!,
-      language: p.language,
-      enable_diarization: p.diarization,
+      language: spec.language,
+      enable_diarization: spec.diarization,
       enable_timestamps: true,
-      filename: basename(item.path),
-      ...(p.glossaryId !== null ? { glossary_id: p.glossaryId } : {}),
-      ...(p.customModelId !== null ? { custom_model_id: p.customModelId } : {}),
-      ...(text !== null ? { session_mode: 'align' as const, transcript_text: text } : { session_mode: 'decode' as const }),
+      filename: spec.filename,
+      ...(spec.glossaryId !== null ? { glossary_id: spec.glossaryId } : {}),
+      ...(spec.customModelId !== null ? { custom_model_id: spec.customModelId } : {}),
+      session_mode: spec.mode,
+      ...(spec.text !== null ? { transcript_text: spec.text } : {}),
     };
     store.update(item.id, { submitted_at: Date.now() });
     let job;
@@ -317,6 +376,7 @@ export class WatchQueue {
       if (job.status === 'failed' || job.status === 'cancelled') throw new Fail(`transcription ${job.status}: ${job.error ?? 'no reason given'}`);
       done = job.status === 'completed';
       if (done) item = store.update(item.id, { session_id: job.metadata.session_id });
+      else if (job.progress !== item.progress) this.emit((item = store.update(item.id, { progress: job.progress })));
     }
     if (done) {
       this.polls.delete(item.id);
@@ -344,6 +404,8 @@ export class WatchQueue {
 
   private async fetch(item: ItemRow, folder: WatchFolder): Promise<void> {
     const { store } = this.opts;
+    // An import delivers no files: the session on the service is the result.
+    if (item.folder_id === IMPORTS_FOLDER_ID) return void this.emit(store.update(item.id, { state: 'delivered', progress: 100, error: null }));
     const docs = await this.documents(item);
     const outputs = await deliver(folder, item.path, docs);
     const { ids, version } = deliveryVersion(folder, docs);
@@ -383,6 +445,11 @@ export class WatchQueue {
         eta = rate > 0 ? Math.max(0, (item.size - item.bytes_sent) / rate) : null;
       }
     }
+    if (item.session_id && this.known.get(item.id) !== item.session_id) {
+      this.known.set(item.id, item.session_id);
+      if (!item.staged && item.path) this.opts.onSessionKnown?.(item.session_id, item.path);
+    }
+    if (item.folder_id === IMPORTS_FOLDER_ID) return void this.opts.onImportProgress?.(item, { rate, etaSeconds: eta });
     const w = toWatchItem(item, { rate, etaSeconds: eta });
     this.opts.onProgress({ itemId: w.itemId, folderId: w.folderId, path: w.path, state: w.state, bytesSent: w.bytesSent, bytesTotal: w.bytesTotal, percent: w.percent, rate: w.rate, etaSeconds: w.etaSeconds, message: w.message });
   }

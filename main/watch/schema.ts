@@ -19,6 +19,9 @@ const ITEM_COLUMNS = `
      bytes_sent INTEGER NOT NULL DEFAULT 0,
      outputs TEXT NOT NULL DEFAULT '[]',`;
 
+/** The folder row imports from the app belong to: no detector watches it and watch.state never lists it. */
+export const IMPORTS_FOLDER_ID = 'imports';
+
 export const MIGRATIONS: string[] = [
   `CREATE TABLE folders (
      id TEXT PRIMARY KEY,
@@ -68,4 +71,41 @@ export const MIGRATIONS: string[] = [
    CREATE UNIQUE INDEX items_one_upload ON items(hash) WHERE origin_item_id IS NULL;
    CREATE INDEX items_origin ON items(origin_item_id);
    CREATE INDEX items_session ON items(session_id);`,
+
+  // 3: issue 16. Reuse across folders compares the profile fields that change the result
+  // (result_key: hash + language, mode, diarization, punctuation, glossary, custom model), so the
+  // same file in a French and an English folder is two jobs. Each file found gets an item of its own
+  // (a copy in the same folder is a visible duplicate, a non-media file a visible "not media"), so
+  // (folder_id, hash) is no longer unique. Imports from the app live in the 'imports' folder, which
+  // no detector watches: each carries its own options, source and text, and can be cancelled. The
+  // job's progress is kept for the transcribing bar.
+  `CREATE TABLE items_v3 (${ITEM_COLUMNS}
+     origin_item_id INTEGER,
+     submitted_at INTEGER,
+     document_ids TEXT NOT NULL DEFAULT '[]',
+     delivered_version TEXT,
+     result_key TEXT,
+     options TEXT,
+     source TEXT,
+     name TEXT,
+     text TEXT,
+     staged INTEGER NOT NULL DEFAULT 0,
+     progress REAL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   INSERT INTO items_v3 (id, folder_id, hash, path, size, media_type, state, attempts, error, not_before, method, file_id, tus_url, job_id, session_id, bytes_sent, outputs, origin_item_id, submitted_at, document_ids, delivered_version, result_key, created_at, updated_at)
+     SELECT i.id, i.folder_id, i.hash, i.path, i.size, i.media_type, i.state, i.attempts, i.error, i.not_before, i.method, i.file_id, i.tus_url, i.job_id, i.session_id, i.bytes_sent, i.outputs, i.origin_item_id, i.submitted_at, i.document_ids, i.delivered_version,
+            i.hash || ':' || json_array(json_extract(f.profile, '$.language'), json_extract(f.profile, '$.sessionMode'), json_extract(f.profile, '$.diarization'), json_extract(f.profile, '$.punctuation'), json_extract(f.profile, '$.glossaryId'), json_extract(f.profile, '$.customModelId')),
+            i.created_at, i.updated_at
+     FROM items i JOIN folders f ON f.id = i.folder_id;
+   DROP TABLE items;
+   ALTER TABLE items_v3 RENAME TO items;
+   CREATE INDEX items_state ON items(state, not_before);
+   CREATE INDEX items_folder_hash ON items(folder_id, hash);
+   CREATE INDEX items_folder_path ON items(folder_id, path);
+   CREATE UNIQUE INDEX items_one_upload ON items(result_key) WHERE origin_item_id IS NULL AND result_key IS NOT NULL;
+   CREATE INDEX items_origin ON items(origin_item_id);
+   CREATE INDEX items_session ON items(session_id);
+   INSERT INTO folders (id, path, profile, paused, created_at) VALUES ('${IMPORTS_FOLDER_ID}', ':imports:', '{}', 0, '1970-01-01T00:00:00.000Z');`,
 ];

@@ -2,7 +2,8 @@
  * Watch folders as one object: the store, a detector per folder and the queue. The desktop app
  * and the headless daemon both build one of these; ipc.ts exposes it to the renderer.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState, type WatchProgress, type WatchState } from '../../common/ipc';
@@ -11,7 +12,8 @@ import type { WatchAuth } from './auth';
 import { FolderDetector, type FinishedFile } from './detector';
 import { deliver, deliveryVersion, type DeliverableDoc } from './deliver';
 import { WatchQueue } from './queue';
-import { toWatchItem, WatchStore, type ItemRow } from './store';
+import { resultKey } from './result-key';
+import { toWatchItem, WatchStore, type ItemRow, type NewImport } from './store';
 import { Uploader } from './upload';
 
 export interface WatchServiceOptions {
@@ -35,6 +37,10 @@ export interface WatchServiceOptions {
    * at once, offline too. Null when it has none; the service is asked then (the daemon always).
    */
   documentsOf?: (sessionId: string) => Promise<DeliverableDoc[] | null>;
+  /** An import (main/imports) moved on: its row, with the upload's rate and time left. */
+  onImportProgress?: (row: ItemRow, live: { rate: number | null; etaSeconds: number | null }) => void;
+  /** An item (import or watched file) learned its session id: that local file plays the session. */
+  onSessionKnown?(sessionId: string, localPath: string): void;
 }
 
 export class WatchService {
@@ -49,7 +55,7 @@ export class WatchService {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     this.store = new WatchStore(join(opts.dataDir, 'watch.db'));
     const uploader = new Uploader({ client: opts.client, auth: opts.auth, tusStorageFile: join(opts.dataDir, 'tus-uploads.json'), tusThresholdBytes: opts.tusThresholdBytes, chunkBytes: opts.chunkBytes });
-    this.queue = new WatchQueue({ store: this.store, client: opts.client, uploader, concurrency: opts.concurrency ?? 3, machine: opts.machine ?? hostname(), pollMs: opts.pollMs, onProgress: (p) => opts.onProgress?.(p) });
+    this.queue = new WatchQueue({ store: this.store, client: opts.client, uploader, concurrency: opts.concurrency ?? 3, machine: opts.machine ?? hostname(), pollMs: opts.pollMs, onProgress: (p) => opts.onProgress?.(p), onImportProgress: opts.onImportProgress, onSessionKnown: (id, path) => opts.onSessionKnown?.(id, path) });
   }
 
   /** Watches every configured folder (picking up files added while we were away) and resumes the queue. */
@@ -118,6 +124,60 @@ export class WatchService {
     return toWatchItem(row);
   }
 
+  /** A file skipped as a duplicate (or any finished one) is uploaded and transcribed once more, on its own. */
+  transcribeAgain(itemId: number): WatchItem {
+    const item = this.store.item(itemId);
+    const folder = item ? this.store.folder(item.folder_id) : null;
+    if (!item || !folder || item.options) throw new Error('no such item');
+    if (!item.media_type) throw new Error('this file is not media');
+    const row = this.store.transcribeAgain(itemId, resultKey(item.hash, folder.profile))!;
+    this.queue.kick();
+    return toWatchItem(row);
+  }
+
+  /** The local file a session was made from, when it is still there (for playback of sessions made before). */
+  localPathOf(sessionId: string): string | null {
+    return this.store.localPathsOf(sessionId).find((p) => existsSync(p)) ?? null;
+  }
+
+  // --- imports from the app (main/imports serves them) ---------------------------------------
+
+  /** Queues imports main/imports has checked; they start at once (or when the service is back). */
+  addImports(imports: NewImport[]): ItemRow[] {
+    const rows = imports.map((i) => this.store.addImport(i));
+    this.queue.kick();
+    return rows;
+  }
+
+  /** Records an import refused before it could start, so the uploads view shows it with its reason. */
+  refuseImport(imp: NewImport, reason: string): ItemRow {
+    const row = this.store.addImport(imp);
+    return this.store.update(row.id, { state: 'failed', error: reason });
+  }
+
+  importRows(offset: number, limit: number): { items: ItemRow[]; total: number } {
+    return this.store.imports(offset, limit);
+  }
+
+  importRow(itemId: number): ItemRow | null {
+    const row = this.store.item(itemId);
+    return row?.options ? row : null;
+  }
+
+  cancelImport(itemId: number): Promise<ItemRow | null> {
+    return this.queue.cancel(itemId);
+  }
+
+  retryImport(itemId: number): ItemRow | null {
+    return this.queue.retry(itemId);
+  }
+
+  async clearFinishedImports(): Promise<number> {
+    const rows = this.store.clearFinishedImports();
+    await Promise.all(rows.filter((r) => r.staged && r.path).map((r) => rm(r.path, { force: true }).catch(() => {})));
+    return rows.length;
+  }
+
   /**
    * Rewrites the delivered files of these sessions after their documents changed (an edit in the
    * app, or a pull of someone else's edit), for folders whose profile asks for it. Files are
@@ -171,10 +231,16 @@ export class WatchService {
       stabilityMs: this.opts.stabilityMs ?? 2000,
       knownHash: (p, size, mtime) => this.store.knownHash(p, size, mtime),
       onFile: (file) => {
-        if (!this.store.folder(folder.id)) return;
-        const { item, created } = this.store.admit(folder.id, file);
+        const current = this.store.folder(folder.id);
+        if (!current) return;
+        const { item, created } = this.store.admit(folder.id, file, resultKey(file.hash, current.profile));
         this.opts.onDetected?.({ ...file, folderId: folder.id, itemId: item.id, created });
         if (created) this.queue.kick();
+      },
+      onSkipped: (path, size, reason) => {
+        if (!this.store.folder(folder.id)) return;
+        const { item, created } = this.store.skip(folder.id, path, size, reason);
+        if (created) this.opts.onProgress?.(toProgress(toWatchItem(item)));
       },
       onError: (where, err) => this.opts.onError?.(where, err),
     });
@@ -183,4 +249,8 @@ export class WatchService {
     // Closed while the first scan ran: do not leave a watcher behind.
     if (!this.started) await detector.close();
   }
+}
+
+function toProgress(w: WatchItem): WatchProgress {
+  return { itemId: w.itemId, folderId: w.folderId, path: w.path, state: w.state, bytesSent: w.bytesSent, bytesTotal: w.bytesTotal, percent: w.percent, rate: w.rate, etaSeconds: w.etaSeconds, message: w.message };
 }

@@ -6,8 +6,10 @@
  */
 import { openDatabase, SchemaTooNewError, type Db } from '../../node/sqlite';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { WatchProfile, type WatchFolder, type WatchItem, type WatchItemState } from '../../common/ipc';
-import { MIGRATIONS } from './schema';
+import { IMPORTS_FOLDER_ID, MIGRATIONS } from './schema';
 
 export interface ItemRow {
   id: number;
@@ -16,7 +18,7 @@ export interface ItemRow {
   path: string;
   size: number;
   media_type: string;
-  state: WatchItemState;
+  state: ItemState;
   attempts: number;
   error: string | null;
   not_before: number;
@@ -35,6 +37,17 @@ export interface ItemRow {
   document_ids: string;
   /** Fingerprint of the delivered documents' content, so a refresh rewrites only what changed. */
   delivered_version: string | null;
+  /** Content hash + the profile fields that change the result (result-key.ts); null for items that never upload (duplicates, non-media). */
+  result_key: string | null;
+  /** Imports: the dialog's options (JSON TranscriptionOptions), the source (JSON ImportSource), the name shown, the align or upload text. */
+  options: string | null;
+  source: string | null;
+  name: string | null;
+  text: string | null;
+  /** 1: path is a file staged from the browser, deleted once uploaded or cancelled. */
+  staged: number;
+  /** The job's progress (0-100) while transcribing. */
+  progress: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -46,7 +59,22 @@ interface FolderRow {
   paused: number;
 }
 
-export type ItemPatch = Partial<Omit<ItemRow, 'id' | 'folder_id' | 'hash' | 'origin_item_id' | 'created_at' | 'updated_at'>>;
+/** Watch items' states, and 'cancelled', which only imports reach. */
+export type ItemState = WatchItemState | 'cancelled';
+
+export type ItemPatch = Partial<Omit<ItemRow, 'id' | 'folder_id' | 'hash' | 'created_at' | 'updated_at'>>;
+
+/** A new import: what imports.add checked, ready to queue. */
+export interface NewImport {
+  path: string;
+  size: number;
+  mediaType: string;
+  name: string;
+  options: string;
+  source: string;
+  text: string | null;
+  staged: boolean;
+}
 
 /** schema.ts lists the steps in order; step i is version i + 1. */
 const WATCH_MIGRATIONS = MIGRATIONS.map((up, i) => ({ version: i + 1, name: `watch schema ${i + 1}`, up }));
@@ -71,9 +99,10 @@ export class WatchStore {
   // --- folders -------------------------------------------------------------------------------
 
   folders(): WatchFolder[] {
-    return (this.db.prepare('SELECT * FROM folders ORDER BY created_at, id').all() as FolderRow[]).map(toFolder);
+    return (this.db.prepare('SELECT * FROM folders WHERE id <> ? ORDER BY created_at, id').all(IMPORTS_FOLDER_ID) as FolderRow[]).map(toFolder);
   }
 
+  /** Any folder row, the imports folder included (the queue's view). */
   folder(id: string): WatchFolder | null {
     const row = this.db.prepare('SELECT * FROM folders WHERE id = ?').get(id) as FolderRow | undefined;
     return row ? toFolder(row) : null;
@@ -91,6 +120,7 @@ export class WatchStore {
   }
 
   updateFolder(id: string, patch: { profile?: WatchProfile; paused?: boolean }): WatchFolder | null {
+    if (id === IMPORTS_FOLDER_ID) return null;
     if (patch.profile) this.db.prepare('UPDATE folders SET profile = ? WHERE id = ?').run(JSON.stringify(patch.profile), id);
     if (patch.paused !== undefined) this.db.prepare('UPDATE folders SET paused = ? WHERE id = ?').run(patch.paused ? 1 : 0, id);
     return this.folder(id);
@@ -101,6 +131,7 @@ export class WatchStore {
    * oldest copy first, with what the service already has of it, so nothing is uploaded again.
    */
   removeFolder(id: string): void {
+    if (id === IMPORTS_FOLDER_ID) return;
     this.db.transaction(() => {
       const origins = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND origin_item_id IS NULL AND id IN (SELECT origin_item_id FROM items)').all(id) as ItemRow[];
       for (const origin of origins) {
@@ -133,28 +164,98 @@ export class WatchStore {
   }
 
   /**
-   * Records a finished file and queues its content. Returns the item and whether it is new. A hash
-   * already in this folder (a rename or copy of media we have) queues nothing; a hash uploaded from
-   * another folder gets an item of its own that reuses that upload (origin_item_id), so its outputs
-   * are written here without sending the media again.
+   * Records a finished file and queues its content. Returns the item and whether it is new. The
+   * same file seen again (a rescan) queues nothing. A copy of content this folder already has gets
+   * an item that says so ("already transcribed as ...") and uploads nothing; a rename (the first
+   * path is gone) is the same item. Content uploaded from another folder with the same result key
+   * (resultKey: same profile fields) gets an item that reuses that upload (origin_item_id), so its
+   * outputs are written here without sending the media again; another profile is another job.
    */
-  admit(folderId: string, file: { path: string; size: number; mtimeMs: number; hash: string; mediaType: string }): { item: ItemRow; created: boolean } {
+  admit(folderId: string, file: { path: string; size: number; mtimeMs: number; hash: string; mediaType: string }, key: string): { item: ItemRow; created: boolean } {
     return this.db.transaction(() => {
       const now = new Date().toISOString();
-      let item = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND hash = ?').get(folderId, file.hash) as ItemRow | undefined;
+      const sameFile = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND path = ? AND hash = ?').get(folderId, file.path, file.hash) as ItemRow | undefined;
+      const first = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND hash = ? ORDER BY (result_key IS NULL), id LIMIT 1').get(folderId, file.hash) as ItemRow | undefined;
+      let item = sameFile ?? (first && !existsSync(first.path) ? first : undefined);
       const created = !item;
       if (!item) {
-        const origin = this.db.prepare('SELECT id FROM items WHERE hash = ? AND origin_item_id IS NULL').pluck().get(file.hash) as number | undefined;
-        const { lastInsertRowid } = this.db
-          .prepare(`INSERT INTO items (folder_id, hash, origin_item_id, path, size, media_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'detected', ?, ?)`)
-          .run(folderId, file.hash, origin ?? null, file.path, file.size, file.mediaType, now, now);
-        item = this.item(Number(lastInsertRowid))!;
+        if (first) {
+          const done = first.state === 'delivered' && first.session_id;
+          const message = done ? `already transcribed as ${basename(first.path)}` : `the same content as ${basename(first.path)}, which is transcribed once`;
+          const { lastInsertRowid } = this.db
+            .prepare(`INSERT INTO items (folder_id, hash, origin_item_id, path, size, media_type, state, error, session_id, bytes_sent, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'delivered', ?, ?, ?, ?, ?)`)
+            .run(folderId, file.hash, first.id, file.path, file.size, file.mediaType, message, first.session_id, file.size, now, now);
+          item = this.item(Number(lastInsertRowid))!;
+        } else {
+          const origin = this.db.prepare('SELECT id FROM items WHERE result_key = ? AND origin_item_id IS NULL').pluck().get(key) as number | undefined;
+          const { lastInsertRowid } = this.db
+            .prepare(`INSERT INTO items (folder_id, hash, result_key, origin_item_id, path, size, media_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'detected', ?, ?)`)
+            .run(folderId, file.hash, key, origin ?? null, file.path, file.size, file.mediaType, now, now);
+          item = this.item(Number(lastInsertRowid))!;
+        }
       }
       this.db
         .prepare('INSERT INTO files (path, folder_id, size, mtime_ms, hash, item_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET folder_id = excluded.folder_id, size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash, item_id = excluded.item_id')
         .run(file.path, folderId, file.size, Math.trunc(file.mtimeMs), file.hash, item.id);
       return { item, created };
     })();
+  }
+
+  /** A file found that will not be transcribed (not media): an item that says why, once per path. */
+  skip(folderId: string, path: string, size: number, reason: string): { item: ItemRow; created: boolean } {
+    const existing = this.db.prepare("SELECT * FROM items WHERE folder_id = ? AND path = ? AND media_type = ''").get(folderId, path) as ItemRow | undefined;
+    if (existing) return { item: existing.error === reason && existing.size === size ? existing : this.update(existing.id, { error: reason, size, state: 'failed' }), created: false };
+    const now = new Date().toISOString();
+    const { lastInsertRowid } = this.db
+      .prepare(`INSERT INTO items (folder_id, hash, path, size, media_type, state, error, created_at, updated_at) VALUES (?, ?, ?, ?, '', 'failed', ?, ?, ?)`)
+      .run(folderId, `skipped:${randomUUID()}`, path, size, reason, now, now);
+    return { item: this.item(Number(lastInsertRowid))!, created: true };
+  }
+
+  /**
+   * Makes an item upload and transcribe on its own (watch.transcribeAgain): it leaves the item it
+   * copied or reused, under a result key of its own so the one-upload-per-key rule still holds.
+   */
+  transcribeAgain(id: number, key: string): ItemRow | null {
+    const item = this.item(id);
+    if (!item) return null;
+    return this.update(id, {
+      origin_item_id: null,
+      result_key: `${key}#again-${id}-${Date.now()}`,
+      method: null, file_id: null, tus_url: null, job_id: null, session_id: null, submitted_at: null,
+      bytes_sent: 0, progress: null, outputs: '[]', document_ids: '[]', delivered_version: null,
+      state: 'detected', error: null, attempts: 0, not_before: 0,
+    });
+  }
+
+  // --- imports from the app ------------------------------------------------------------------
+
+  addImport(imp: NewImport): ItemRow {
+    const now = new Date().toISOString();
+    const { lastInsertRowid } = this.db
+      .prepare(`INSERT INTO items (folder_id, hash, path, size, media_type, state, name, options, source, text, staged, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'detected', ?, ?, ?, ?, ?, ?, ?)`)
+      .run(IMPORTS_FOLDER_ID, `import:${randomUUID()}`, imp.path, imp.size, imp.mediaType, imp.name, imp.options, imp.source, imp.text, imp.staged ? 1 : 0, now, now);
+    return this.item(Number(lastInsertRowid))!;
+  }
+
+  imports(offset: number, limit: number): { items: ItemRow[]; total: number } {
+    const total = this.db.prepare('SELECT COUNT(*) FROM items WHERE folder_id = ?').pluck().get(IMPORTS_FOLDER_ID) as number;
+    const items = this.db.prepare('SELECT * FROM items WHERE folder_id = ? ORDER BY id DESC LIMIT ? OFFSET ?').all(IMPORTS_FOLDER_ID, limit, offset) as ItemRow[];
+    return { items, total };
+  }
+
+  /** Forgets finished imports; answers the rows removed (their staged files are the caller's to delete). */
+  clearFinishedImports(): ItemRow[] {
+    return this.db.transaction(() => {
+      const rows = this.db.prepare("SELECT * FROM items WHERE folder_id = ? AND state IN ('delivered', 'failed', 'cancelled')").all(IMPORTS_FOLDER_ID) as ItemRow[];
+      this.db.prepare("DELETE FROM items WHERE folder_id = ? AND state IN ('delivered', 'failed', 'cancelled')").run(IMPORTS_FOLDER_ID);
+      return rows;
+    })();
+  }
+
+  /** The local file a session was made from (an import by path, or a watched file), newest first. */
+  localPathsOf(sessionId: string): string[] {
+    return this.db.prepare("SELECT path FROM items WHERE session_id = ? AND staged = 0 AND path <> '' ORDER BY id DESC").pluck().all(sessionId) as string[];
   }
 
   /** Items that reuse `originId`'s upload. */
@@ -167,7 +268,7 @@ export class WatchStore {
     this.db.transaction(() => {
       const item = this.item(id);
       if (!item) return;
-      const other = this.db.prepare('SELECT id FROM items WHERE hash = ? AND origin_item_id IS NULL AND id <> ?').pluck().get(item.hash, id) as number | undefined;
+      const other = this.db.prepare('SELECT id FROM items WHERE result_key = ? AND origin_item_id IS NULL AND id <> ?').pluck().get(item.result_key, id) as number | undefined;
       this.db.prepare('UPDATE items SET origin_item_id = ? WHERE id = ?').run(other ?? null, id);
     })();
   }
@@ -216,8 +317,8 @@ export class WatchStore {
   }
 
   items(filter: { folderId?: string; state?: WatchItemState; offset: number; limit: number }): { items: ItemRow[]; total: number } {
-    const where: string[] = [];
-    const args: unknown[] = [];
+    const where: string[] = ['folder_id <> ?'];
+    const args: unknown[] = [IMPORTS_FOLDER_ID];
     if (filter.folderId) {
       where.push('folder_id = ?');
       args.push(filter.folderId);
@@ -263,12 +364,12 @@ function toFolder(row: FolderRow): WatchFolder {
 
 export function toWatchItem(row: ItemRow, live?: { rate: number | null; etaSeconds: number | null }): WatchItem {
   const total = row.size;
-  const percent = row.state === 'detected' ? 0 : row.state === 'uploading' ? (total ? Math.min(100, (row.bytes_sent / total) * 100) : 0) : 100;
+  const percent = uploadPercent(row);
   return {
     itemId: row.id,
     folderId: row.folder_id,
     path: row.path,
-    state: row.state,
+    state: row.state === 'cancelled' ? 'failed' : row.state,
     bytesSent: row.bytes_sent,
     bytesTotal: total,
     percent: Math.round(percent * 10) / 10,
@@ -281,4 +382,10 @@ export function toWatchItem(row: ItemRow, live?: { rate: number | null; etaSecon
     attempts: row.attempts,
     updatedAt: row.updated_at,
   };
+}
+
+/** Upload percent while uploading, the job's progress while transcribing (issue 16), 100 after. */
+export function uploadPercent(row: ItemRow): number {
+  const p = row.state === 'detected' ? 0 : row.state === 'uploading' ? (row.size ? (row.bytes_sent / row.size) * 100 : 0) : row.state === 'transcribing' ? (row.progress ?? 0) : 100;
+  return Math.round(Math.min(100, Math.max(0, p)) * 10) / 10;
 }

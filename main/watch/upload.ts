@@ -30,6 +30,8 @@ export interface UploadSource {
   legacy: LegacyCreateBody;
   /** A legacy session an earlier attempt created: only its PUT may be left to do. */
   legacySessionId: string | null;
+  /** The name the service gives the session; the file's own name by default. */
+  filename?: string;
 }
 
 export interface UploadHooks {
@@ -103,7 +105,7 @@ export class Uploader {
   private async multipart(src: UploadSource, hooks: UploadHooks): Promise<string> {
     const form = new FormData();
     // A file-backed Blob: fetch streams it from disk.
-    form.set('file', await openAsBlob(src.path, { type: src.mediaType }), basename(src.path));
+    form.set('file', await openAsBlob(src.path, { type: src.mediaType }), src.filename ?? basename(src.path));
     hooks.onBytes(0, src.size);
     try {
       const res = await this.opts.client.call('batch.upload', { body: form }, { signal: hooks.signal, timeoutMs: 10 * 60_000 });
@@ -125,7 +127,7 @@ export class Uploader {
         uploadUrl: src.tusUrl,
         uploadSize: src.size,
         chunkSize: this.opts.chunkBytes ?? DEFAULT_CHUNK,
-        metadata: { filename: basename(src.path), filetype: src.mediaType },
+        metadata: { filename: src.filename ?? basename(src.path), filetype: src.mediaType },
         // The content hash, not path+mtime: a renamed file resumes the same upload.
         fingerprint: async () => `s2t-watch-${src.hash}-${endpoint}`,
         urlStorage: this.storage,
@@ -198,7 +200,7 @@ export class Uploader {
         {
           params: { sessionId: id },
           body: (await countingBlob(src.path, src.mediaType, (n) => hooks.onBytes(Math.min(n, src.size), src.size))) as unknown as Uint8Array<ArrayBuffer>,
-          headers: { 'x-filename': basename(src.path), 'content-type': src.mediaType },
+          headers: { 'x-filename': src.filename ?? basename(src.path), 'content-type': src.mediaType },
         },
         { signal: hooks.signal, timeoutMs: 60 * 60_000, retries: 0 },
       ),

@@ -4,12 +4,16 @@
  */
 import {
   BRIDGE_PATH,
+  STAGE_PATH,
+  STAGE_TOKEN_HEADER,
+  StageAnswer,
   TOKEN_PROTOCOL_PREFIX,
   type ArgsOf,
   type BridgeFrame,
   type ChannelName,
   type EventName,
   type EventPayload,
+  type ImportSource,
   type IpcReply,
   type ResultOf,
   type S2tBridge,
@@ -45,7 +49,7 @@ function bridgeToken(): string | null {
 /** Without the token nothing can be reached: every call answers why, and no event ever comes. */
 function tokenlessBridge(): S2tBridge {
   const error = { code: 'NO_TOKEN', message: 'This page needs the address printed by S2T Desktop (it carries a one-time token).' };
-  return { invoke: async () => ({ ok: false, error }), on: () => () => {} };
+  return { invoke: async () => ({ ok: false, error }), on: () => () => {}, stageFile: () => Promise.reject(new BridgeError(error.code, error.message)) };
 }
 
 function webBridge(): S2tBridge {
@@ -105,7 +109,34 @@ function webBridge(): S2tBridge {
       listeners.set(event, set);
       return () => set.delete(listener as (payload: unknown) => void);
     },
+    stageFile: (file, onProgress) => stageOverHttp(token, file, onProgress),
   };
+}
+
+/**
+ * Streams a File to main's stage route (browser mode). XMLHttpRequest, not fetch: it reads the
+ * File from disk as it sends and reports upload progress, which fetch cannot.
+ */
+function stageOverHttp(token: string, file: File, onProgress?: (sent: number, total: number) => void): Promise<ImportSource> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${STAGE_PATH}?${new URLSearchParams({ name: file.name, size: String(file.size) })}`);
+    xhr.setRequestHeader(STAGE_TOKEN_HEADER, token);
+    xhr.upload.onprogress = (e) => onProgress?.(e.loaded, file.size);
+    xhr.onerror = () => reject(new BridgeError('DISCONNECTED', `cannot reach S2T Desktop to send ${file.name}`));
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        // answered below
+      }
+      const ok = StageAnswer.safeParse(body);
+      if (xhr.status === 201 && ok.success) resolve({ kind: 'staged', stagedId: ok.data.stagedId, name: file.name });
+      else reject(new BridgeError('STAGE_FAILED', `${file.name} could not be sent to S2T Desktop (${(body as { error?: string } | null)?.error ?? xhr.status})`));
+    };
+    xhr.send(file);
+  });
 }
 
 let bridge: S2tBridge | null = null;

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { WatchProfile } from '../../../common/ipc';
+import { resultKey } from '../../../main/watch/result-key';
 import { MIGRATIONS } from '../../../main/watch/schema';
 import { WatchStore } from '../../../main/watch/store';
 import { cleanup, tempDir } from '../../helpers/service';
@@ -15,16 +16,18 @@ const dbFile = () => {
   return join(d, 'watch.db');
 };
 const file = (path: string, hash: string) => ({ path, size: 10, mtimeMs: 1, hash, mediaType: 'audio/wav' });
+/** Admits under the folder's own profile, as the WatchService does. */
+const admit = (store: WatchStore, folderId: string, f: ReturnType<typeof file>) => store.admit(folderId, f, resultKey(f.hash, store.folder(folderId)!.profile));
 
 it('admits a content once per folder, and across folders as a copy of the first upload', () => {
   const store = new WatchStore(dbFile());
   try {
     const a = store.addFolder('/a', WatchProfile.parse({}));
     const b = store.addFolder('/b', WatchProfile.parse({}));
-    const first = store.admit(a.id, file('/a/x.wav', 'h1'));
+    const first = admit(store, a.id, file('/a/x.wav', 'h1'));
     expect(first).toMatchObject({ created: true, item: { origin_item_id: null } });
-    expect(store.admit(a.id, file('/a/renamed.wav', 'h1'))).toMatchObject({ created: false, item: { id: first.item.id } });
-    const copy = store.admit(b.id, file('/b/x.wav', 'h1'));
+    expect(admit(store, a.id, file('/a/renamed.wav', 'h1'))).toMatchObject({ created: false, item: { id: first.item.id } });
+    const copy = admit(store, b.id, file('/b/x.wav', 'h1'));
     expect(copy).toMatchObject({ created: true, item: { folder_id: b.id, origin_item_id: first.item.id } });
     // The database itself refuses a second uploading item for one content.
     const db = (store as unknown as { db: Database.Database }).db;
@@ -40,10 +43,10 @@ it('hands an upload on to its oldest copy when its folder is removed', () => {
     const a = store.addFolder('/a', WatchProfile.parse({}));
     const b = store.addFolder('/b', WatchProfile.parse({}));
     const c = store.addFolder('/c', WatchProfile.parse({}));
-    const origin = store.admit(a.id, file('/a/x.wav', 'h1')).item;
+    const origin = admit(store, a.id, file('/a/x.wav', 'h1')).item;
     store.update(origin.id, { state: 'transcribing', method: 'tus', file_id: 'f1', job_id: 'j1', session_id: 's1' });
-    const heir = store.admit(b.id, file('/b/x.wav', 'h1')).item;
-    const other = store.admit(c.id, file('/c/x.wav', 'h1')).item;
+    const heir = admit(store, b.id, file('/b/x.wav', 'h1')).item;
+    const other = admit(store, c.id, file('/c/x.wav', 'h1')).item;
     store.removeFolder(a.id);
     expect(store.item(origin.id)).toBeNull();
     expect(store.item(heir.id)).toMatchObject({ origin_item_id: null, state: 'transcribing', file_id: 'f1', job_id: 'j1', session_id: 's1' });

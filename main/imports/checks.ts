@@ -1,0 +1,71 @@
+/**
+ * What imports.add checks before anything uploads, so a refusal comes at once with its reason:
+ * the language against the service's list, a text for align and a document for upload (read now,
+ * so the item carries it across restarts), and each file by its content (media or not).
+ */
+import { stat, readFile, rm } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { parseCaptions } from '../../common/formats';
+import type { CompanionFile, ImportSource, ModelChoice, TranscriptionOptions } from '../../common/ipc';
+import { plainText } from '../../common/transcript/model';
+import { sniffMedia } from '../watch/media';
+import { languageProblem } from './models';
+import { stagedPath } from './staging';
+
+/** The service takes at most this much text for align or upload (TranscribeBody.transcript_text). */
+const MAX_TEXT_BYTES = 5_000_000;
+const CAPTIONS = ['srt', 'vtt', 'sbv', 'ttml'] as const;
+
+export class Refused extends Error {}
+
+/** A file ready to queue, or why it cannot be. */
+export type Checked = { ok: true; path: string; size: number; mediaType: string; name: string; staged: boolean; source: ImportSource } | { ok: false; name: string; reason: string; source: ImportSource };
+
+/** The options' problems (language, a missing text or document), as one Refused; the text the job needs otherwise. */
+export async function checkOptions(options: TranscriptionOptions, sources: ImportSource[], models: ModelChoice[] | null, dataDir: string): Promise<string | null> {
+  const language = languageProblem(options.language, models);
+  if (language) throw new Refused(language);
+  if (options.mode === 'decode') return null;
+  if (sources.length > 1) throw new Refused(`${options.mode} pairs one media file with one ${options.mode === 'align' ? 'text' : 'document'}: add the files one at a time`);
+  if (sources.some((s) => s.kind === 'url')) throw new Refused(`a URL can only be transcribed (decode), not used to ${options.mode}`);
+  if (!options.companion) throw new Refused(options.mode === 'align' ? 'align needs the text to align: choose a .txt or caption file' : 'upload needs the caption or transcript file to upload');
+  return companionText(options.mode, options.companion, dataDir);
+}
+
+async function companionText(mode: 'align' | 'upload', file: CompanionFile, dataDir: string): Promise<string> {
+  const path = file.kind === 'path' ? file.path : stagedPath(dataDir, file.stagedId);
+  const name = file.kind === 'path' ? basename(file.path) : file.name;
+  try {
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile()) throw new Refused(`cannot read ${name}: the file is not there`);
+    if (info.size > MAX_TEXT_BYTES) throw new Refused(`${name} is larger than ${MAX_TEXT_BYTES / 1_000_000} MB`);
+    const bytes = await readFile(path);
+    const ext = extname(name).slice(1).toLowerCase() as (typeof CAPTIONS)[number];
+    // align wants plain words (a caption file gives its text); upload sends the document as it is.
+    let text: string;
+    try {
+      text = mode === 'align' && CAPTIONS.includes(ext) ? plainText(parseCaptions(ext, new Uint8Array(bytes))) : bytes.toString('utf8');
+    } catch (err) {
+      throw new Refused(`${name} could not be read as ${ext.toUpperCase()}: ${(err as Error).message}`);
+    }
+    if (!text.trim()) throw new Refused(`${name} holds no text`);
+    return text;
+  } finally {
+    if (file.kind === 'staged') await rm(path, { force: true }).catch(() => {});
+  }
+}
+
+/** One source: a readable media file (by its content, not its name), or the reason it is not. */
+export async function checkSource(source: ImportSource, dataDir: string): Promise<Checked> {
+  if (source.kind === 'url') {
+    return { ok: true, path: '', size: 0, mediaType: '', name: source.url, staged: false, source };
+  }
+  const staged = source.kind === 'staged';
+  const path = staged ? stagedPath(dataDir, source.stagedId) : source.path;
+  const name = staged ? source.name : basename(source.path);
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) return { ok: false, name, reason: staged ? 'the file did not reach S2T Desktop; add it again' : 'the file is not there (or is a folder)', source };
+  const mediaType = await sniffMedia(path);
+  if (!mediaType) return { ok: false, name, reason: 'not media: the file holds no audio or video S2T can read', source };
+  return { ok: true, path, size: info.size, mediaType, name, staged, source };
+}

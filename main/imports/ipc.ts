@@ -1,0 +1,84 @@
+/**
+ * The imports.* and models.list handlers: new transcriptions from the app, run on the watch
+ * folders' queue (WatchService, one upload engine). imports.add checks everything it can before
+ * anything uploads and refuses with the reason; a file refused among several is listed as failed.
+ */
+import type { z } from 'zod';
+import { importChannels, type ImportItem } from '../../common/ipc';
+import { classifyFailure, describeFailure } from '../api/failure';
+import { UserFacingError } from '../ipc/user-facing-error';
+import type { NewImport } from '../watch/store';
+import type { WatchService } from '../watch/service';
+import { checkOptions, checkSource, Refused } from './checks';
+import { toImportItem } from './item';
+import type { ModelsList } from './models';
+
+type Args<C extends keyof typeof importChannels> = z.output<(typeof importChannels)[C]['args']>;
+
+async function userFacing<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof UserFacingError) throw err;
+    if (err instanceof Refused) throw new UserFacingError('REFUSED', `Cannot transcribe: ${err.message}.`);
+    const failure = classifyFailure(err);
+    throw new UserFacingError('IMPORTS', failure ? describeFailure(failure, 'request') : (err as Error).message);
+  }
+}
+
+export interface ImportsContext {
+  /** The running WatchService (there is one while someone is signed in). */
+  watch: () => WatchService | Promise<WatchService>;
+  models: ModelsList;
+  /** The app's data dir (staged files live under it). */
+  dataDir: string;
+}
+
+export function importHandlers(ctx: ImportsContext) {
+  const row = async (itemId: number) => {
+    const r = (await ctx.watch()).importRow(itemId);
+    if (!r) throw new UserFacingError('NOT_FOUND', 'That upload is no longer in the list.');
+    return r;
+  };
+  return {
+    'models.list': (_: Args<'models.list'>) =>
+      userFacing(async () => {
+        const list = await ctx.models.list();
+        if (!list) throw new UserFacingError('OFFLINE', 'The list of languages needs the service once; it cannot be reached now.');
+        return list;
+      }),
+    'imports.add': (a: Args<'imports.add'>): Promise<{ items: ImportItem[] }> =>
+      userFacing(async () => {
+        const watch = await ctx.watch();
+        const models = (await ctx.models.list())?.models ?? null;
+        const text = await checkOptions(a.options, a.sources, models, ctx.dataDir);
+        const checked = await Promise.all(a.sources.map((s) => checkSource(s, ctx.dataDir)));
+        const bad = checked.filter((c) => !c.ok);
+        if (bad.length === checked.length) throw new Refused(bad.map((b) => `${b.name}: ${b.reason}`).join('; '));
+        const options = JSON.stringify(a.options);
+        const rows = checked.map((c) => {
+          const imp: NewImport = { path: c.ok ? c.path : '', size: c.ok ? c.size : 0, mediaType: c.ok ? c.mediaType : '', name: c.name, options, source: JSON.stringify(c.source), text, staged: c.ok ? c.staged : false };
+          return c.ok ? imp : { imp, reason: c.reason };
+        });
+        const queued = watch.addImports(rows.filter((r): r is NewImport => !('reason' in r)));
+        const refused = rows.filter((r) => 'reason' in r).map((r) => watch.refuseImport(r.imp, r.reason));
+        return { items: [...queued, ...refused].map((r) => toImportItem(r)) };
+      }),
+    'imports.list': (a: Args<'imports.list'>) =>
+      userFacing(async () => {
+        const { items, total } = (await ctx.watch()).importRows(a.offset, a.limit);
+        return { items: items.map((r) => toImportItem(r)), total };
+      }),
+    'imports.cancel': (a: Args<'imports.cancel'>) =>
+      userFacing(async () => {
+        await row(a.itemId);
+        return toImportItem((await (await ctx.watch()).cancelImport(a.itemId))!);
+      }),
+    'imports.retry': (a: Args<'imports.retry'>) =>
+      userFacing(async () => {
+        await row(a.itemId);
+        return toImportItem((await ctx.watch()).retryImport(a.itemId)!);
+      }),
+    'imports.clearFinished': (_: Args<'imports.clearFinished'>) => userFacing(async () => ({ removed: await (await ctx.watch()).clearFinishedImports() })),
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * What makes two transcriptions of the same content the same: the content hash and the profile
+ * fields that change the result. Reuse across watch folders (store.admit) matches on this key, so
+ * the same file in a French folder and an English folder is two jobs, not one "delivered" twice.
+ * schema.ts migration 3 builds the same string in SQL for the items it carries over: keep the two alike.
+ */
+import type { WatchProfile } from '../../common/ipc';
+
+type ResultFields = Pick<WatchProfile, 'language' | 'sessionMode' | 'diarization' | 'punctuation' | 'glossaryId' | 'customModelId'>;
+
+export function resultKey(hash: string, p: ResultFields): string {
+  // Booleans as 1/0 and no spaces: what SQLite's json_array(json_extract(...)) writes.
+  return `${hash}:${JSON.stringify([p.language, p.sessionMode, p.diarization ? 1 : 0, p.punctuation ? 1 : 0, p.glossaryId, p.customModelId])}`;
+}
