@@ -74,8 +74,8 @@ export function GlobalSearch({ onOpen }: { onOpen: (hit: Hit) => void }) {
       <input
         type="search"
         aria-label="Search all transcripts"
+        // A searchbox may not carry aria-expanded (axe: aria-allowed-attr); aria-controls names the results.
         aria-controls={showing ? listId : undefined}
-        aria-expanded={showing}
         placeholder="Search all transcripts"
         value={q}
         onChange={(e) => {

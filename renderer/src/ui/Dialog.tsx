@@ -5,7 +5,7 @@ import './ui.css';
  * A modal dialog on the native <dialog>: the browser traps focus, makes the page behind inert and
  * closes on Escape; focus goes back to where it was when it closes.
  */
-export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+export function Dialog({ title, onClose, children, className }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -16,7 +16,7 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className={className ? `dialog ${className}` : 'dialog'}
       aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
