@@ -2,7 +2,7 @@
  * Electron entry: one window, hardened per Electron's security checklist, wired to the same
  * backend as browser mode. Everything of substance lives in Electron-free modules.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session, shell, utilityProcess } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBackend, type Backend } from './backend';
@@ -10,6 +10,10 @@ import { CacheTooNewError } from './cache/open';
 import { registerElectronTransport, sendEvent } from './ipc/electron-transport';
 import { ElectronSecretStore } from './platform/electron-secrets';
 import { utilityProcessLauncher } from './platform/electron-service-process';
+import { electronDialogs } from './platform/electron-dialogs';
+import { menuTemplate } from './platform/electron-menu';
+import { electronSettingsFile } from './platform/electron-settings-file';
+import { restoreBounds, trackWindowState } from './platform/window-state';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererIndex = join(here, '..', 'renderer', 'index.html');
@@ -18,7 +22,15 @@ let backend: Backend | undefined;
 let win: BrowserWindow | null = null;
 
 app.enableSandbox();
-if (!app.requestSingleInstanceLock()) app.quit();
+const primaryInstance = app.requestSingleInstanceLock();
+if (!primaryInstance) app.quit();
+// A second start (a double-click on the icon) brings the running window forward instead.
+app.on('second-instance', () => {
+  if (!win) return;
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
+});
 
 app.on('web-contents-created', (_e, contents) => {
   // No navigation away from the app, by a link, a redirect or a subframe, and no new windows;
@@ -35,27 +47,39 @@ app.on('web-contents-created', (_e, contents) => {
 });
 
 async function createWindow(): Promise<void> {
+  // Where it was last time, on a display that is still there (main/platform/window-state.ts).
+  const displays = [screen.getPrimaryDisplay(), ...screen.getAllDisplays()].map((d) => d.workArea);
+  const { maximized, ...bounds } = restoreBounds(backend?.settings.get().window ?? null, displays);
   win = new BrowserWindow({
-    width: 1280,
-    height: 820,
+    ...bounds,
     title: 'S2T Desktop',
     show: false,
     webPreferences: { preload: join(here, '..', 'preload', 'index.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true },
   });
+  if (maximized) win.maximize();
+  const settings = backend?.settings;
+  if (settings) trackWindowState(win, (window) => settings.set({ window }));
   win.once('ready-to-show', () => win?.show());
   await win.loadFile(rendererIndex);
 }
 
 app.whenReady().then(async () => {
+  if (!primaryInstance) return;
   // The app needs no permission and no device: requests are refused, and checks (which the
   // page can make without asking, e.g. navigator.permissions, device enumeration) say no.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   session.defaultSession.setDevicePermissionHandler(() => false);
-  Menu.setApplicationMenu(Menu.buildFromTemplate([{ role: 'fileMenu' }, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }]));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ platform: process.platform, appName: app.name, send: (command) => win && sendEvent(win.webContents, 'app.command', { command }) })));
   const dataDir = app.getPath('userData');
   const secrets = new ElectronSecretStore(safeStorage, join(dataDir, 'secrets.json'), { allowBasicText: process.env.S2T_ALLOW_BASIC_TEXT_SECRETS === '1' });
-  backend = await startBackend({ dataDir, secrets, launchService: utilityProcessLauncher(utilityProcess) });
+  backend = await startBackend({
+    dataDir,
+    secrets,
+    launchService: utilityProcessLauncher(utilityProcess),
+    settingsFile: electronSettingsFile(dataDir),
+    dialogs: electronDialogs({ dialog, shell, window: () => BrowserWindow.getFocusedWindow() ?? win }),
+  });
   registerElectronTransport(ipcMain, backend.handlers, (event) => event.senderFrame?.url === rendererUrl && event.sender === win?.webContents);
   backend.setEventSink((event, payload) => win && sendEvent(win.webContents, event, payload));
   await createWindow();
