@@ -11,6 +11,7 @@ import type { LaunchService, LocalAccount } from './embedded-service';
 import { AppWatch, documentsFromCache } from './watch/in-app';
 import type { Emit, Handlers } from './ipc/registry';
 import { localSignIn, type LocalSignIn } from './local-sign-in';
+import type { MediaLibrary } from './media/library';
 import { noDialogs, type Dialogs } from './platform/dialogs';
 import type { SecretStore } from './platform/secrets';
 import { confSettingsFile, type SettingsFile } from './platform/settings-file';
@@ -25,6 +26,8 @@ export interface Backend {
   settings: SettingsStore;
   /** The embedded service's supervisor (local mode). */
   service?: ServiceSupervisor;
+  /** Where sessions' media plays from; the transport gives it the links its player can open. */
+  media: MediaLibrary;
   /** Where events go; set by the transport once it exists. */
   setEventSink(sink: Emit): void;
   close(): Promise<void>;
@@ -111,6 +114,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
     handlers,
     mode,
     serviceUrl,
+    media: core.media,
     settings,
     service,
     setEventSink: (s) => (sink = s),

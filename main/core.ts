@@ -16,11 +16,12 @@ import { authHandlers, SignIn } from './ipc/handlers/auth';
 import type { CoreContext, CoreHandlers } from './ipc/handlers/context';
 import { documentsHandlers } from './ipc/handlers/documents';
 import { exportHandlers } from './ipc/handlers/export';
-import { mediaHandlers } from './ipc/handlers/media';
+import { mediaAccount, mediaHandlers } from './ipc/handlers/media';
 import { searchHandlers } from './ipc/handlers/search';
 import { sessionsHandlers } from './ipc/handlers/sessions';
 import { syncHandlers } from './ipc/handlers/sync';
 import type { Emit } from './ipc/registry';
+import { MediaLibrary } from './media/library';
 import type { SecretStore } from './platform/secrets';
 import { Connectivity } from './sync/connectivity';
 import { SyncEngine } from './sync/engine';
@@ -43,6 +44,8 @@ export interface CoreOptions {
    * them. Watch folders refresh the files they delivered from these (main/watch/in-app.ts).
    */
   documentsChanged?: (sessionIds: string[]) => void;
+  /** The media cache's bound in bytes, read at each download (the mediaCacheBytes setting). */
+  mediaCacheBytes?: () => number;
 }
 
 export interface Core {
@@ -50,6 +53,10 @@ export interface Core {
   /** The service client on the signed-in user's credentials, for parts that act for the user (watch folders). */
   client: ApiClient;
   accessToken(): Promise<string | null>;
+  /** Where sessions' media plays from; the transport sets its linker, watch folders feed it local paths. */
+  media: MediaLibrary;
+  /** The signed-in account's key in the media library, or null. */
+  mediaAccount(): string | null;
   close(): Promise<void>;
 }
 
@@ -82,6 +89,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const sync = new SyncEngine({ client, cache, connectivity, emit: syncEmit, accountId, background: opts.background ?? true });
   engine = sync;
 
+  const media = new MediaLibrary({ dir: join(opts.dataDir, 'media'), limitBytes: opts.mediaCacheBytes, onError: (err) => process.stderr.write(`media cache: ${err.message}\n`) });
   const ctx: CoreContext = {
     cache,
     client,
@@ -102,7 +110,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...syncHandlers(ctx),
     ...searchHandlers(ctx),
     ...exportHandlers(ctx),
-    ...mediaHandlers(ctx),
+    ...mediaHandlers({ ...ctx, media }),
   };
 
   sync.start();
@@ -110,7 +118,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     handlers,
     client,
     accessToken: () => credentials.accessToken(),
+    media,
+    mediaAccount: () => {
+      const id = accountId();
+      return id === null ? null : mediaAccount(serviceUrl, id);
+    },
     async close() {
+      await media.close();
       await sync.close();
       cache.close();
     },

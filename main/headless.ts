@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startBackend } from './backend';
+import { bridgeMediaLinker } from './ipc/media-route';
 import { startWebBridge } from './ipc/web-bridge';
 import { appDataDir } from './platform/paths';
 import { MemorySecretStore } from './platform/secrets';
@@ -33,6 +34,7 @@ async function browserMode(argv: string[]): Promise<void> {
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
   const bridge = await startWebBridge({ handlers: backend.handlers, staticDir, dataDir, port: Number(values.port) });
   backend.setEventSink((event, payload) => bridge.emit(event, payload));
+  backend.media.setLinker(bridgeMediaLinker(bridge.token));
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
   if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}\n`);
   let stopping = false;

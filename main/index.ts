@@ -2,12 +2,14 @@
  * Electron entry: one window, hardened per Electron's security checklist, wired to the same
  * backend as browser mode. Everything of substance lives in Electron-free modules.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, screen, session, shell, utilityProcess } from 'electron';
+import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBackend, type Backend } from './backend';
 import { CacheTooNewError } from './cache/open';
 import { registerElectronTransport, sendEvent } from './ipc/electron-transport';
+import { handleMediaProtocol, registerMediaScheme } from './media/electron-protocol';
 import { ElectronSecretStore } from './platform/electron-secrets';
 import { utilityProcessLauncher } from './platform/electron-service-process';
 import { electronDialogs } from './platform/electron-dialogs';
@@ -31,6 +33,8 @@ app.on('second-instance', () => {
   win.show();
   win.focus();
 });
+// The player reads files on this computer through s2t-media:// (main/media/electron-protocol.ts).
+registerMediaScheme(protocol);
 
 app.on('web-contents-created', (_e, contents) => {
   // No navigation away from the app, by a link, a redirect or a subframe, and no new windows;
@@ -82,6 +86,7 @@ app.whenReady().then(async () => {
   });
   registerElectronTransport(ipcMain, backend.handlers, (event) => event.senderFrame?.url === rendererUrl && event.sender === win?.webContents);
   backend.setEventSink((event, payload) => win && sendEvent(win.webContents, event, payload));
+  backend.media.setLinker(handleMediaProtocol(protocol, randomBytes(32)));
   await createWindow();
 }).catch((err: Error) => {
   process.stderr.write(`S2T Desktop could not start: ${err.message}\n`);

@@ -11,7 +11,7 @@ export const channelNames = [
   'documents.get', 'documents.save', 'documents.mutate', 'documents.merge', 'documents.shareLinks', 'documents.discardUnsent',
   'export.render', 'search.text',
   'sync.now', 'sync.state', 'sync.retryBlocked',
-  'media.url',
+  'media.source',
   'watch.state', 'watch.addFolder', 'watch.updateFolder', 'watch.removeFolder', 'watch.pause', 'watch.items', 'watch.retry', 'watch.transcribeAgain',
   'settings.get', 'settings.set',
   'dialog.open', 'dialog.save', 'shell.showInFolder', 'service.status',

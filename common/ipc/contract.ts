@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ExportFormat, Session } from '../api';
 import { DocumentBody, DocumentContent } from '../transcript/model';
 import { importChannels, importEvents, type ImportSource } from './imports';
+import { mediaChannels } from './media';
 import { settingsChannels, settingsEvents } from './settings';
 import { shellChannels, shellEvents } from './shell';
 
@@ -236,7 +237,7 @@ export const channels = {
   'documents.discardUnsent': { args: z.object({ documentId: z.string().min(1) }), result: z.object({ documentId: z.string().nullable() }) },
   /** Sends the blocked changes (of one document, or all) again, then syncs. */
   'sync.retryBlocked': { args: z.object({ documentId: z.string().min(1).optional() }), result: SyncState },
-  'media.url': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ url: z.string().nullable() }) },
+  ...mediaChannels,
   ...watchChannels,
   ...settingsChannels,
   ...shellChannels,

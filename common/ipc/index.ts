@@ -1,5 +1,6 @@
 export * from './contract';
 export * from './transport';
 export * from './imports';
+export * from './media';
 export * from './settings';
 export * from './shell';

@@ -16,6 +16,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { BRIDGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
 import { dispatch, type Handlers } from './registry';
+import { serveMediaRoute } from './media-route';
 import { serveStageRoute } from './stage-route';
 
 const MIME: Record<string, string> = {
@@ -103,6 +104,7 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
       return;
     }
     if (serveStageRoute(req, res, { dataDir: opts.dataDir, tokenOk: (t) => sameSecret(t, token) })) return;
+    if (serveMediaRoute(req, res, token)) return;
     serveStatic(req, res);
   });
 

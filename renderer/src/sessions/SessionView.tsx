@@ -17,7 +17,6 @@ export interface Jump {
 
 export function SessionView({ sessionId, jump }: { sessionId: string; jump?: Jump | null }) {
   const detail = useChannel('sessions.get', { sessionId }, (c) => !c.sessions || c.sessions.includes(sessionId));
-  const media = useChannel('media.url', { sessionId });
   const [docId, setDocId] = useState<string | null>(null);
   const player = usePlayer();
   const { seek } = player;
@@ -45,11 +44,7 @@ export function SessionView({ sessionId, jump }: { sessionId: string; jump?: Jum
         <span className="muted">{session?.language} · {clock((session?.duration ?? 0) * 1000)}</span>
         {session?.error && <p className="error">{session.error}</p>}
       </div>
-      {media.value?.url ? (
-        <MediaBar key={media.value.url} player={player} url={media.value.url} isVideo={session?.media_type.startsWith('video') ?? false} />
-      ) : (
-        <p className="muted small">No playable media is kept for this session (or you are offline).</p>
-      )}
+      <MediaBar player={player} sessionId={sessionId} />
       <nav className="tabs" role="tablist" aria-label="Documents">
         {docs.map((d) => (
           <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => setDocId(d.id)}>
