@@ -79,7 +79,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   };
   let core;
   try {
-    core = await createCore({ dataDir: opts.dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids) });
+    core = await createCore({ dataDir: opts.dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids), mediaCacheBytes: () => settings.get().mediaCacheBytes });
   } catch (err) {
     await service?.stop();
     throw err;
@@ -98,8 +98,14 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
     documentsOf: documentsFromCache(h),
     // A delivered file is a new session on the service: pull it, so the session list shows it.
     onDelivered: () => void h['sync.now']({}).catch(() => {}),
+    // A session made from a file on this computer plays that file (main/media/library.ts).
+    onSessionKnown: (sessionId, path) => {
+      const account = core.mediaAccount();
+      if (account) core.media.rememberLocal(account, sessionId, path);
+    },
   });
   folders.watch = watch;
+  core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
   // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
   // Back after a restart: send what waited (edits made while it was down) and pull.
