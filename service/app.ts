@@ -11,12 +11,14 @@ import { drainRefusedBody } from './http/refused-body';
 import { listsPlugin } from './lists/plugin';
 import { modelsPlugin } from './models/plugin';
 import { sessionsPlugin } from './sessions/plugin';
+import { sharedViewerPlugin } from './shared-viewer/plugin';
 import { workPlugin } from './work/plugin';
 
-/** Loopback names a client may use in Host; anything else (DNS rebinding) is refused. */
-function allowedHost(host: string | undefined, port: number): boolean {
+/** Loopback names a client may use in Host, and the public URL's host when one is set (a reverse proxy's); anything else (DNS rebinding) is refused. */
+function allowedHost(host: string | undefined, port: number, publicUrl: string | undefined): boolean {
   if (!host) return false;
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
+  const h = host.toLowerCase();
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(h) || (publicUrl !== undefined && h === new URL(publicUrl).host);
 }
 
 /**
@@ -36,7 +38,7 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (req) => {
     const port = Number(new URL(ctx.baseUrl()).port);
-    if (!allowedHost(req.headers.host, port)) throw new HttpError(421, { error: 'unexpected Host header' });
+    if (!allowedHost(req.headers.host, port, ctx.config.publicUrl)) throw new HttpError(421, { error: 'unexpected Host header' });
   });
 
   app.decorate('rateLimiter', newRateLimiter(ctx));
@@ -68,6 +70,6 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
 
   // Background work first: the sessions and batch areas reach the job runner as app.jobs.
   await app.register(workPlugin, { ctx });
-  for (const area of [authPlugin, modelsPlugin, listsPlugin, sessionsPlugin, documentsPlugin, batchPlugin]) await app.register(area, { ctx });
+  for (const area of [authPlugin, modelsPlugin, listsPlugin, sessionsPlugin, documentsPlugin, batchPlugin, sharedViewerPlugin]) await app.register(area, { ctx });
   return app;
 }

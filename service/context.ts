@@ -17,6 +17,8 @@ export interface ServiceConfig {
   maxMediaSeconds: number;
   /** SSO redirect_uri values allowed besides loopback (--sso-redirect-uri, exact origin and path). */
   ssoRedirectUris: string[];
+  /** The address recipients of a magic link open (--public-url or S2T_PUBLIC_URL, e.g. a reverse proxy); unset: the listen address. */
+  publicUrl?: string;
 }
 
 export interface Logger {

@@ -34,6 +34,21 @@ function positiveNumber(flag: string, value: string): number {
   return n;
 }
 
+/** --public-url: an http(s) origin (a path prefix is refused: every route is served at the root). */
+export function parsePublicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`--public-url must be an http or https URL (got "${raw}")`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new Error(`--public-url must be an http or https origin with no path, query or credentials (got "${raw}")`);
+  }
+  return url.origin;
+}
+
 /** How long a stopping service waits for requests in flight before it cuts their connections. */
 const SHUTDOWN_GRACE_MS = 3000;
 
@@ -55,6 +70,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'engine-concurrency': { type: 'string', default: '1' },
       'max-media-hours': { type: 'string', default: '12' },
       'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
+      'public-url': { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -71,6 +87,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     bodyLimitBytes: 16 * 1024 * 1024,
     maxMediaSeconds: positiveNumber('--max-media-hours', values['max-media-hours']!) * 3600,
     ssoRedirectUris: values['sso-redirect-uri']!,
+    publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';

@@ -8,7 +8,19 @@ import type { ScopedDocument } from './store';
 
 export const SHARE_TTL_DAYS = 30;
 
-interface ShareRow {
+/** The origin a recipient opens: --public-url when set, else the listen address (which only this computer can reach). */
+export function shareOrigin(ctx: ServiceContext): { origin: string; localOnly: boolean } {
+  const origin = ctx.config.publicUrl ?? ctx.baseUrl();
+  return { origin, localOnly: ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(origin).hostname) };
+}
+
+/** The viewer page of a shared document (service/shared-viewer), as a path: the spec's /transcripts/shared/* or /captions/shared/*. */
+export function sharedPagePath(doc: Pick<ScopedDocument, 'type' | 'session_id' | 'id'>, token: string): string {
+  const page = doc.type === 'caption' ? 'captions' : 'transcripts';
+  return `/${page}/shared/${encodeURIComponent(doc.session_id)}/${encodeURIComponent(doc.id)}?token=${encodeURIComponent(token)}`;
+}
+
+export interface ShareRow {
   token_hash: string;
   session_pk: number;
   document_id: string;
@@ -30,16 +42,17 @@ export function createShare(ctx: ServiceContext, doc: ScopedDocument, rights: { 
     .prepare('INSERT INTO share_links (token_hash, session_pk, document_id, allow_editing, allow_export, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(hash(token), doc.session_pk, doc.id, rights.allow_editing ? 1 : 0, rights.allow_export ? 1 : 0, created.toISOString(), expires.toISOString());
   if (rights.allow_export) ctx.db.prepare('UPDATE sessions SET allow_magic_link_export = 1 WHERE id = ?').run(doc.session_pk);
-  const page = doc.type === 'caption' ? 'captions' : 'transcripts';
+  const { origin, localOnly } = shareOrigin(ctx);
   return {
     token,
-    url: `${ctx.baseUrl()}/${page}/shared/${encodeURIComponent(doc.session_id)}/${encodeURIComponent(doc.id)}?token=${token}`,
+    url: `${origin}${sharedPagePath(doc, token)}`,
     session_id: doc.session_id,
     document_id: doc.id,
     allow_editing: rights.allow_editing,
     allow_export: rights.allow_export,
     created: created.toISOString(),
     expires: expires.toISOString(),
+    local_only: localOnly,
   };
 }
 

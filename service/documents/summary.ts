@@ -104,8 +104,8 @@ export function summaryUnits(content: DocumentContent): SummaryUnit[] {
 }
 
 /**
- * The best-scoring units whose words fit in `ratio` of the source's (the best one alone when none
- * fits), in reading order. TextRank ties (units sharing no words with any other) go to the earlier unit.
+ * The best unit, then the best-scoring others whose words fit in `ratio` of the source's, in
+ * reading order. TextRank ties (units sharing no words with any other) go to the earlier unit.
  */
 export function pickSummary(units: SummaryUnit[], ratio = SUMMARY_RATIO): SummaryUnit[] {
   if (units.length === 0) return [];
@@ -115,13 +115,13 @@ export function pickSummary(units: SummaryUnit[], ratio = SUMMARY_RATIO): Summar
   const order = units.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
   const kept: number[] = [];
   let used = 0;
+  // The best unit always (a summary has at least one sentence, and the most central one beats a
+  // shorter one that merely fits), then the next best that still fit the budget.
   for (const i of order) {
-    if (used + units[i].words > budget) continue;
+    if (kept.length > 0 && used + units[i].words > budget) continue;
     kept.push(i);
     used += units[i].words;
   }
-  // Every unit is longer than the budget: the best one alone (a summary has at least one sentence).
-  if (kept.length === 0) kept.push(order[0]);
   return kept.sort((a, b) => a - b).map((i) => units[i]);
 }
 
