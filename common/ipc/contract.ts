@@ -10,6 +10,7 @@ import { importChannels, importEvents, type ImportSource } from './imports';
 import { mediaChannels } from './media';
 import { settingsChannels, settingsEvents } from './settings';
 import { shellChannels, shellEvents } from './shell';
+import { SessionListQuery, sessionsChannels, sessionsEvents } from './sessions';
 
 export const AuthState = z.object({
   signedIn: z.boolean(),
@@ -35,6 +36,8 @@ export const SessionSummary = Session.extend({
   pending_edits: z.number().int().min(0),
   /** The service no longer has it, but unsent edits keep it here. */
   deleted_on_server: z.boolean(),
+  /** Why the service refused to delete it (the session is back in the list); null otherwise. */
+  delete_refused: z.string().nullable().default(null),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -207,7 +210,7 @@ export const channels = {
   'auth.logout': { args: Empty, result: AuthState },
   /** Local mode: sign in to this computer's own service with the credential the app holds for it. */
   'auth.signInLocal': { args: Empty, result: LoginOutcome },
-  'sessions.list': { args: Page, result: z.object({ items: z.array(SessionSummary), total: z.number().int() }) },
+  'sessions.list': { args: SessionListQuery, result: z.object({ items: z.array(SessionSummary), total: z.number().int() }) },
   'sessions.get': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ session: SessionSummary, documents: z.array(DocumentSummary) }).nullable() },
   'documents.get': { args: z.object({ documentId: z.string().min(1) }), result: DocumentRecord.nullable() },
   'documents.save': {
@@ -242,6 +245,7 @@ export const channels = {
   ...settingsChannels,
   ...shellChannels,
   ...importChannels,
+  ...sessionsChannels,
 } as const;
 
 export const events = {
@@ -255,6 +259,7 @@ export const events = {
   ...settingsEvents,
   ...shellEvents,
   ...importEvents,
+  ...sessionsEvents,
 } as const;
 
 export type Channels = typeof channels;

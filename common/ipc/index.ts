@@ -4,3 +4,4 @@ export * from './imports';
 export * from './media';
 export * from './settings';
 export * from './shell';
+export * from './sessions';

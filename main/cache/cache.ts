@@ -139,8 +139,20 @@ export class Cache {
 
   // --- reads for the UI (sessions.ts, documents.ts, search.ts) ---------------------------------
 
-  listSessions(accountId: number, page: { offset: number; limit: number; q?: string }): { items: SessionSummary[]; total: number } {
+  listSessions(accountId: number, page: sessions.SessionListPage): { items: SessionSummary[]; total: number } {
     return sessions.listSessions(this.db, accountId, page);
+  }
+  sessionFacets(accountId: number): { languages: string[]; modes: string[] } {
+    return sessions.sessionFacets(this.db, accountId);
+  }
+  uiState(accountId: number, name: string): string | null {
+    return sessions.uiState(this.db, accountId, name);
+  }
+  setUiState(accountId: number, name: string, value: string): void {
+    sessions.setUiState(this.db, accountId, name, value);
+  }
+  deleteSessions(accountId: number, sessionIds: string[]): string[] {
+    return sessions.deleteSessions(this.db, accountId, sessionIds);
   }
   getSession(accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[] } | null {
     return sessions.getSession(this.db, accountId, sessionId);

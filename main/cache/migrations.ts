@@ -165,4 +165,30 @@ export const cacheMigrations: CacheMigration[] = [
     name: 'search rows indexed once per write, not by a trigger per row (search-rows.ts)',
     up: 'DROP TRIGGER text_segments_ai;',
   },
+  {
+    version: 7,
+    name: 'session list sorted and filtered in SQLite; session deletes; the list view remembered',
+    up: `
+      -- on expressions over the session's JSON (main/cache/sessions.ts uses the same texts), so the
+      -- table's shape, the pull's upsert and the recovery's row copy stay as they are
+      CREATE INDEX sessions_account_uploaded ON sessions(account_id, coalesce(json_extract(data, '$.date_upload'), last_modified), session_id);
+      CREATE INDEX sessions_account_name ON sessions(account_id, filename COLLATE NOCASE, session_id);
+      CREATE INDEX sessions_account_duration ON sessions(account_id, coalesce(json_extract(data, '$.duration'), 0), session_id);
+      CREATE INDEX sessions_account_status ON sessions(account_id, status, coalesce(json_extract(data, '$.date_upload'), last_modified), session_id);
+      CREATE INDEX sessions_account_language ON sessions(account_id, language);
+      -- deleted here: hidden at once, the delete queued in the outbox; refused: shown again with the reason
+      CREATE TABLE session_deletions (
+        session_id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        requested_at TEXT NOT NULL,
+        refused TEXT
+      );
+      CREATE TABLE ui_state (
+        account_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (account_id, name)
+      );
+    `,
+  },
 ];

@@ -11,6 +11,8 @@ import { count, now, stmt, type ReadableDb, type WritableDb } from './db';
 export type OutboxOp =
   | { op: 'save'; content: DocumentContent; filename?: string }
   | { op: 'merge'; documentIds: string[]; outputFilename: string }
+  /** Keyed by the session id in document_id (main/cache/sessions.ts deleteSessions). */
+  | { op: 'deleteSession' }
   | (DocumentMutation & { sourceId?: string });
 
 export interface OutboxEntry {

@@ -1,17 +1,23 @@
 /** Sessions: what the pull compares against the service's list, the sweep of gone ones, and the UI's reads. */
 import type { Session } from '../../common/api';
-import type { DocumentSummary, SessionSummary } from '../../common/ipc';
-import { count, stmt, type ReadableDb, type WritableDb } from './db';
+import type { DocumentSummary, SessionSort, SessionSummary } from '../../common/ipc';
+import { count, now, stmt, type ReadableDb, type WritableDb } from './db';
 import { summaryOf, type DocumentRow } from './documents';
-import { outboxCountOfSession } from './outbox';
+import { enqueue, outboxCountOfSession } from './outbox';
 
 interface SummaryRow {
   data: string;
   deleted_on_server: number;
   pending: number;
+  refused: string | null;
 }
 
-const summaryOfRow = (r: SummaryRow): SessionSummary => ({ ...(JSON.parse(r.data) as Session), pending_edits: r.pending, deleted_on_server: r.deleted_on_server === 1 });
+const summaryOfRow = (r: SummaryRow): SessionSummary => ({
+  ...(JSON.parse(r.data) as Session),
+  pending_edits: r.pending,
+  deleted_on_server: r.deleted_on_server === 1,
+  delete_refused: r.refused,
+});
 
 function sessionMeta(db: ReadableDb, sessionId: string) {
   return stmt(db, 'SELECT last_modified, docs_version FROM sessions WHERE session_id = ?').get(sessionId) as { last_modified: string | null; docs_version: string | null } | undefined;
@@ -61,25 +67,138 @@ export function sessionCount(db: ReadableDb, accountId: number): number {
   return count(db, 'SELECT count(*) AS n FROM sessions WHERE account_id = ? AND deleted_on_server = 0', accountId);
 }
 
-export function listSessions(db: ReadableDb, accountId: number, page: { offset: number; limit: number; q?: string }): { items: SessionSummary[]; total: number } {
-  const where = ['s.account_id = ?'];
+// The same expressions as the indexes of migration 7, so SQLite serves each order from one.
+const UPLOADED = "coalesce(json_extract(s.data, '$.date_upload'), s.last_modified)";
+const DURATION = "coalesce(json_extract(s.data, '$.duration'), 0)";
+const MODE = "json_extract(s.data, '$.session_mode')";
+
+const ORDER: Record<SessionSort, string> = {
+  date: UPLOADED,
+  name: 's.filename COLLATE NOCASE',
+  duration: DURATION,
+  status: 's.status',
+};
+
+/** Hidden from the list: deleted here, the delete sent or waiting (a refused one shows again). */
+const NOT_DELETED = 'NOT EXISTS (SELECT 1 FROM session_deletions d WHERE d.session_id = s.session_id AND d.refused IS NULL)';
+const COLUMNS = `s.data, s.deleted_on_server, (SELECT count(*) FROM outbox o WHERE o.session_id = s.session_id) AS pending,
+  (SELECT refused FROM session_deletions d WHERE d.session_id = s.session_id) AS refused`;
+
+/** A page of the list, searched, filtered and sorted in SQLite (indexes in migration 7). */
+export function listSessions(db: ReadableDb, accountId: number, page: SessionListPage): { items: SessionSummary[]; total: number } {
+  const where = ['s.account_id = ?', NOT_DELETED];
   const args: unknown[] = [accountId];
   if (page.q) {
     where.push("(s.filename LIKE ? ESCAPE '\\' OR s.language LIKE ? ESCAPE '\\' OR s.status LIKE ? ESCAPE '\\')");
     const like = `%${page.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
     args.push(like, like, like);
   }
-  const w = where.join(' AND '); // one of two texts: with or without the filter
+  if (page.status?.length) {
+    where.push('s.status IN (SELECT value FROM json_each(?))');
+    args.push(JSON.stringify(page.status));
+  }
+  if (page.language) {
+    where.push('s.language = ?');
+    args.push(page.language);
+  }
+  if (page.mode) {
+    where.push(`${MODE} = ?`);
+    args.push(page.mode);
+  }
+  const w = where.join(' AND '); // a few texts only: which filters are on, not their values
+  const dir = page.direction === 'asc' ? 'ASC' : 'DESC';
+  const order = `${ORDER[page.sort ?? 'date']} ${dir}${page.sort === 'status' ? `, ${UPLOADED} ${dir}` : ''}, s.session_id ${dir}`;
   const total = count(db, `SELECT count(*) AS n FROM sessions s WHERE ${w}`, ...args);
-  const rows = stmt(db, `SELECT s.data, s.deleted_on_server, (SELECT count(*) FROM outbox o WHERE o.session_id = s.session_id) AS pending
-    FROM sessions s WHERE ${w} ORDER BY s.last_modified DESC, s.session_id LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as SummaryRow[];
+  const rows = stmt(db, `SELECT ${COLUMNS} FROM sessions s WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as SummaryRow[];
   return { items: rows.map(summaryOfRow), total };
 }
 
+export interface SessionListPage {
+  offset: number;
+  limit: number;
+  q?: string;
+  sort?: SessionSort;
+  direction?: 'asc' | 'desc';
+  status?: string[];
+  language?: string;
+  mode?: string;
+}
+
+/** The languages and modes the account's sessions have, for the list's filters. */
+export function sessionFacets(db: ReadableDb, accountId: number): { languages: string[]; modes: string[] } {
+  const languages = (stmt(db, 'SELECT DISTINCT language FROM sessions WHERE account_id = ? ORDER BY language').all(accountId) as { language: string }[]).map((r) => r.language);
+  const modes = (stmt(db, `SELECT DISTINCT ${MODE} AS mode FROM sessions s WHERE s.account_id = ? AND mode IS NOT NULL ORDER BY mode`).all(accountId) as { mode: string }[]).map((r) => r.mode);
+  return { languages, modes };
+}
+
+/** A small remembered piece of the UI (the list's view), per account. */
+export function uiState(db: ReadableDb, accountId: number, name: string): string | null {
+  return (stmt(db, 'SELECT value FROM ui_state WHERE account_id = ? AND name = ?').get(accountId, name) as { value: string } | undefined)?.value ?? null;
+}
+
+export function setUiState(db: WritableDb, accountId: number, name: string, value: string): void {
+  stmt(db, 'INSERT INTO ui_state (account_id, name, value) VALUES (?, ?, ?) ON CONFLICT(account_id, name) DO UPDATE SET value = excluded.value').run(accountId, name, value);
+}
+
+/**
+ * Deletes sessions here: hidden at once, and a delete queued for each (the outbox entry is keyed
+ * by the session id). Edits already queued for its documents go first, in outbox order. Returns
+ * the ids that were the account's.
+ */
+export function deleteSessions(db: WritableDb, accountId: number, sessionIds: string[]): string[] {
+  const done: string[] = [];
+  db.transaction(() => {
+    for (const id of sessionIds) {
+      const own = stmt(db, 'SELECT 1 AS y FROM sessions WHERE session_id = ? AND account_id = ?').get(id, accountId);
+      if (!own) continue;
+      stmt(db, `INSERT INTO session_deletions (session_id, account_id, requested_at, refused) VALUES (?, ?, ?, NULL)
+        ON CONFLICT(session_id) DO UPDATE SET requested_at = excluded.requested_at, refused = NULL`).run(id, accountId, now());
+      stmt(db, "DELETE FROM outbox WHERE document_id = ? AND op = 'deleteSession'").run(id);
+      enqueue(db, { id, session_id: id }, { op: 'deleteSession' });
+      done.push(id);
+    }
+  }).immediate();
+  return done;
+}
+
+/**
+ * The service erased the session: its rows go with the entry and any left for its documents. The
+ * mark stays, since the service keeps an erased session in its list and the pull brings it back.
+ */
+export function sessionDeleted(db: WritableDb, seq: number, sessionId: string): void {
+  db.transaction(() => {
+    stmt(db, 'DELETE FROM outbox WHERE seq = ? OR session_id = ?').run(seq, sessionId);
+    stmt(db, 'DELETE FROM sessions WHERE session_id = ?').run(sessionId);
+  }).immediate();
+}
+
+/** The service refused the delete for good: the session shows again, with the reason. */
+export function sessionDeleteRefused(db: WritableDb, seq: number, sessionId: string, reason: string): void {
+  db.transaction(() => {
+    stmt(db, 'DELETE FROM outbox WHERE seq = ?').run(seq);
+    stmt(db, 'UPDATE session_deletions SET refused = ? WHERE session_id = ?').run(reason, sessionId);
+  }).immediate();
+}
+
+/** The session's name for messages (deleted or not). */
+export function sessionName(db: ReadableDb, sessionId: string): string | null {
+  return (stmt(db, 'SELECT filename FROM sessions WHERE session_id = ?').get(sessionId) as { filename: string } | undefined)?.filename ?? null;
+}
+
 export function getSession(db: ReadableDb, accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[] } | null {
-  const r = stmt(db, 'SELECT data, deleted_on_server, (SELECT count(*) FROM outbox o WHERE o.session_id = s.session_id) AS pending FROM sessions s WHERE account_id = ? AND session_id = ?')
+  const r = stmt(db, `SELECT ${COLUMNS} FROM sessions s WHERE s.account_id = ? AND s.session_id = ? AND ${NOT_DELETED}`)
     .get(accountId, sessionId) as SummaryRow | undefined;
   if (!r) return null;
   const docs = stmt(db, 'SELECT * FROM documents WHERE session_id = ? AND deleted = 0 ORDER BY filename, id').all(sessionId) as DocumentRow[];
-  return { session: summaryOfRow(r), documents: docs.map((d) => summaryOf(db, d)) };
+  const session = summaryOfRow(r);
+  // The service stores 0 for a session without media (upload mode): its length is where its documents end.
+  if (!(session.duration > 0)) session.duration = contentEndMs(db, sessionId) / 1000;
+  return { session, documents: docs.map((d) => summaryOf(db, d)) };
+}
+
+/** Where the session's documents end, in ms (the last segment's or cue's end); 0 without content. */
+export function contentEndMs(db: ReadableDb, sessionId: string): number {
+  const r = stmt(db, `SELECT max(coalesce(json_extract(body, '$.content.segments[#-1].end_ms'), json_extract(body, '$.content.cues[#-1].end_ms'), 0)) AS end_ms
+    FROM documents WHERE session_id = ? AND deleted = 0 AND body IS NOT NULL`).get(sessionId) as { end_ms: number | null };
+  return r.end_ms ?? 0;
 }

@@ -68,3 +68,13 @@ export function shareAlreadyAsked(db: ReadableDb, documentId: string, m: { allow
     return op.allowEditing === m.allowEditing && op.allowExport === m.allowExport;
   });
 }
+
+/** The token of one of the document's links (to revoke it), if we hold that link. */
+export function shareLinkToken(db: ReadableDb, documentId: string, url: string): string | null {
+  return (stmt(db, 'SELECT token FROM share_links WHERE document_id = ? AND url = ?').get(resolveId(db, documentId), url) as { token: string } | undefined)?.token ?? null;
+}
+
+/** A link the service revoked: forgotten here, so asking again for its rights mints a new one. */
+export function dropShareLink(db: WritableDb, documentId: string, url: string): void {
+  stmt(db, 'DELETE FROM share_links WHERE document_id = ? AND url = ?').run(resolveId(db, documentId), url);
+}

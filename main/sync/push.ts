@@ -30,6 +30,7 @@ import { ApiError } from '../api/errors';
 import { classifyFailure } from '../api/failure';
 import type { ApiClient } from '../api/client';
 import { MAX_FAILURES, type Cache, type OutboxEntry } from '../cache/cache';
+import { sessionDeleted, sessionDeleteRefused, sessionName } from '../cache/sessions';
 import { liveShareLink } from '../cache/share-links';
 import { describeBlocked, stopsTheRun } from './errors';
 import { mergeContent } from './merge';
@@ -92,7 +93,8 @@ export async function pushAll(ctx: PushContext): Promise<PushResult> {
     }
     ctx.progress?.(result.done, result.done + ctx.cache.pendingCount());
     try {
-      await pushOne(ctx, entry);
+      const refused = await pushOne(ctx, entry);
+      if (refused) result.blocked.push(describeBlocked(sessionName(ctx.cache.db, entry.session_id) ?? entry.session_id, 'delete session', refused));
     } catch (err) {
       if (err instanceof ApiError && err.status === 404 && entry.op.op === 'delete') {
         ctx.cache.complete(entry.seq, entry.document_id, null, { deleted: true });
@@ -192,7 +194,28 @@ async function pushShare(ctx: PushContext, entry: OutboxEntry, op: Extract<Docum
   cache.completeShare(entry.seq, documentId, link);
 }
 
-async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<void> {
+/**
+ * The legacy DELETE erases the session (the service keeps an empty one in its list, which the
+ * cache keeps hidden). Already gone (404) is done; a refusal shows the session again with the
+ * reason, returned for the sync's message.
+ */
+async function pushSessionDelete(ctx: PushContext, entry: OutboxEntry): Promise<string | void> {
+  const sessionId = entry.session_id;
+  ctx.cache.noteSent(entry.seq, null);
+  try {
+    await ctx.client.call('sessions.delete', { params: { sessionId } }, { signal: ctx.signal, ...ONCE });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) {
+      if (!isRefusal(err)) throw err;
+      sessionDeleteRefused(ctx.cache.db, entry.seq, sessionId, (err as Error).message);
+      return (err as Error).message;
+    }
+  }
+  sessionDeleted(ctx.cache.db, entry.seq, sessionId);
+}
+
+/** Sends one entry; a string is why the service refused it when the entry was settled without blocking. */
+async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<string | void> {
   const { client, cache, signal } = ctx;
   const op = entry.op;
   const sessionId = entry.session_id;
@@ -202,6 +225,8 @@ async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<void> {
       return pushSave(ctx, entry, op.content, op.filename);
     case 'share':
       return pushShare(ctx, entry, op, documentId);
+    case 'deleteSession':
+      return pushSessionDelete(ctx, entry);
     case 'delete':
       await client.call('documents.delete', { params: { sessionId, documentId } }, { signal, ...ONCE });
       return cache.complete(entry.seq, documentId, null, { deleted: true });

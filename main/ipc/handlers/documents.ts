@@ -1,8 +1,31 @@
-/** documents.*: reads from the cache; every edit goes to the cache and the outbox in one transaction. */
+/**
+ * documents.*: reads from the cache; every edit goes to the cache and the outbox in one
+ * transaction. Translate, revoking a link and sharing by e-mail need the service at once (the
+ * engine or the link's token is there), so they call it directly and say so when offline.
+ */
+import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../../../common/api';
+import { ApiError } from '../../api/errors';
+import { dropShareLink, shareLinkToken } from '../../cache/share-links';
+import { UserFacingError } from '../user-facing-error';
 import { requireAccount, type AreaHandlers, type CoreContext } from './context';
 
 export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
-  const { cache, accountId, changedLocally } = ctx;
+  const { cache, accountId, changedLocally, client } = ctx;
+  /** Pairs the engine said it cannot serve (501), with its words: shown as unavailable, not as errors. */
+  const unavailable = new Map<string, string>();
+  const pairKey = (source: string, target: string) => `${source.slice(0, 2).toUpperCase()}>${target}`;
+
+  const onService = (documentId: string) => {
+    requireAccount(ctx);
+    const doc = cache.getDocument(documentId);
+    if (!doc) throw new UserFacingError('NOT_FOUND', 'That document is not in the local cache.');
+    const serverId = cache.resolveId(documentId);
+    if (serverId === documentId && cache.row(documentId)?.local_only) {
+      throw new UserFacingError('NOT_SENT', 'This document is not on the service yet; try again after the next sync.');
+    }
+    return { doc, params: { sessionId: doc.session_id, documentId: serverId } };
+  };
+
   return {
     'documents.get': async ({ documentId }) => (accountId() === null ? null : cache.getDocument(documentId)),
     'documents.save': async ({ documentId, content, filename }) => {
@@ -32,5 +55,56 @@ export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
       return { queued: true as const };
     },
     'documents.shareLinks': async ({ documentId }) => (accountId() === null ? { links: [], pending: false } : cache.shareLinks(documentId)),
+    'documents.translate': async ({ documentId, targetLanguage }) => {
+      const { doc, params } = onService(documentId);
+      try {
+        const made = await client.call('documents.translate', { params, body: { target_language: targetLanguage } });
+        cache.upsertServerDocument(made, made.session_id ?? doc.session_id);
+        changedLocally([made.id], doc.session_id);
+        return { documentId: made.id };
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 501) unavailable.set(pairKey(doc.language, targetLanguage), e.message);
+        throw e;
+      }
+    },
+    'documents.translateLanguages': async ({ documentId }) => {
+      // The service says which pairs its engine serves; offline, every language is offered but
+      // those it refused before (501) are marked, and the document's own language.
+      const { doc, params } = onService(documentId);
+      try {
+        const r = await client.call('documents.translateTargets', { params });
+        return { languages: r.languages.map((l) => ({ code: l.code, available: l.available, reason: l.available ? null : (l.reason ?? 'The service cannot translate into this language.') })) };
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status >= 500 || e.status === 404) {
+          const source = doc.language.slice(0, 2).toUpperCase();
+          return {
+            languages: TRANSLATION_LANGUAGES.map((code: TranslationLanguage) => {
+              const reason = code === source ? 'This is the language of the document.' : (unavailable.get(pairKey(source, code)) ?? null);
+              return { code, available: reason === null, reason };
+            }),
+          };
+        }
+        throw e;
+      }
+    },
+    'documents.revokeShare': async ({ documentId, url }) => {
+      const { params } = onService(documentId);
+      const token = shareLinkToken(cache.db, documentId, url);
+      if (!token) throw new UserFacingError('NOT_FOUND', 'That link is not one this app made, or it was already revoked.');
+      try {
+        await client.call('documents.shareRevoke', { params: { ...params, token } });
+      } catch (e) {
+        // Already revoked or gone on the service: forget it here too.
+        if (!(e instanceof ApiError && e.status === 404)) throw e;
+      }
+      dropShareLink(cache.db, documentId, url);
+      ctx.emit('cache.changed', { documents: [documentId] });
+      return { revoked: true };
+    },
+    'documents.shareEmail': async ({ documentId, email, message }) => {
+      const { params } = onService(documentId);
+      const r = await client.call('documents.shareEmail', { params, body: { email, message } });
+      return { sent: r.sent };
+    },
   };
 }
