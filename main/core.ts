@@ -12,6 +12,7 @@ import { ApiClient } from './api/client';
 import { Credentials } from './api/credentials';
 import { Cache } from './cache/cache';
 import { describeRecovery } from './cache/open';
+import { accountHandlers } from './ipc/handlers/account';
 import { authHandlers, SignIn } from './ipc/handlers/auth';
 import type { CoreContext, CoreHandlers } from './ipc/handlers/context';
 import { documentsHandlers } from './ipc/handlers/documents';
@@ -46,6 +47,10 @@ export interface CoreOptions {
   documentsChanged?: (sessionIds: string[]) => void;
   /** The media cache's bound in bytes, read at each download (the mediaCacheBytes setting). */
   mediaCacheBytes?: () => number;
+  /** Opens single sign-on in the system browser (Electron); absent in browser mode, where the renderer opens a tab. */
+  openExternal?: (url: string) => Promise<void>;
+  /** How long single sign-on waits for the browser; tests shorten it. */
+  ssoTimeoutMs?: number;
 }
 
 export interface Core {
@@ -104,7 +109,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
   };
   const handlers: CoreHandlers = {
-    ...authHandlers({ ...ctx, credentials, signIn }),
+    ...authHandlers({ ...ctx, credentials, signIn, openExternal: opts.openExternal, ssoTimeoutMs: opts.ssoTimeoutMs }),
+    ...accountHandlers(ctx),
     ...sessionsHandlers(ctx),
     ...documentsHandlers(ctx),
     ...syncHandlers(ctx),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ExportFormat, Session } from '../api';
 import { DocumentBody, DocumentContent } from '../transcript/model';
+import { accountChannels } from './account';
 import { importChannels, importEvents, type ImportSource } from './imports';
 import { mediaChannels } from './media';
 import { settingsChannels, settingsEvents } from './settings';
@@ -242,6 +243,7 @@ export const channels = {
   'sync.retryBlocked': { args: z.object({ documentId: z.string().min(1).optional() }), result: SyncState },
   ...mediaChannels,
   ...watchChannels,
+  ...accountChannels,
   ...settingsChannels,
   ...shellChannels,
   ...importChannels,

@@ -1,4 +1,5 @@
 export * from './contract';
+export * from './account';
 export * from './transport';
 export * from './imports';
 export * from './media';

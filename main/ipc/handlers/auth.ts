@@ -1,10 +1,12 @@
 /** auth.*: sign-in (with its MFA step), sign-out, and who is signed in. */
-import type { CurrentUser } from '../../../common/api';
+import { routes, type CurrentUser } from '../../../common/api';
 import type { AuthState, LoginOutcome } from '../../../common/ipc';
 import type { Credentials } from '../../api/credentials';
 import { classifyFailure, describeFailure } from '../../api/failure';
+import { startLoopbackRedirect, SsoError, type LoopbackRedirect } from '../../auth/loopback-redirect';
 import type { Cache } from '../../cache/cache';
 import type { Emit } from '../registry';
+import { LOCKED_OUT, WRONG_CODE } from './account';
 import type { AreaHandlers, CoreContext } from './context';
 
 /** Whether someone is signed in, and the message the sign-in screen shows. */
@@ -52,9 +54,30 @@ function refusal(err: unknown): string {
   return failure ? describeFailure(failure, 'sign-in') : (err as Error).message;
 }
 
-export function authHandlers(ctx: CoreContext & { credentials: Credentials; signIn: SignIn }): AreaHandlers<'auth'> {
+/**
+ * A failed code step: the password was accepted a moment ago, so a 401 there is the code (the
+ * service says "wrong, expired or already used code"); 429 is the lockout that wrong codes earn.
+ */
+function codeRefusal(err: unknown): string {
+  const failure = classifyFailure(err);
+  if (failure?.kind === 'rate-limited') return LOCKED_OUT;
+  if (failure?.status === 401 && !/password/i.test(failure.detail)) return WRONG_CODE;
+  return refusal(err);
+}
+
+export interface AuthOptions {
+  credentials: Credentials;
+  signIn: SignIn;
+  /** Opens a web address in the system browser (Electron's shell.openExternal); absent in browser mode, where the renderer opens a tab. */
+  openExternal?: (url: string) => Promise<void>;
+  /** How long single sign-on waits for the browser (tests shorten it). */
+  ssoTimeoutMs?: number;
+}
+
+export function authHandlers(ctx: CoreContext & AuthOptions): AreaHandlers<'auth'> {
   const { client, cache, credentials, signIn, engine } = ctx;
   let pendingMfa: { username: string; password: string; rememberMe: boolean } | null = null;
+  let sso: LoopbackRedirect | null = null;
 
   async function finishLogin(token: string): Promise<LoginOutcome> {
     await credentials.setAccessToken(token);
@@ -92,12 +115,44 @@ export function authHandlers(ctx: CoreContext & { credentials: Credentials; sign
       const { username, password, rememberMe } = pendingMfa;
       try {
         const r = await client.call('auth.loginMfa', { query: { login_type: 'token' }, body: { username, password, remember_me: rememberMe, totp_code: code, backup_code: code } });
-        if (!r.login || !r.access_token) return { status: 'refused', message: 'The code was not accepted.' };
+        if (!r.login || !r.access_token) return { status: 'refused', message: WRONG_CODE };
         pendingMfa = null;
         return await finishLogin(r.access_token);
       } catch (err) {
-        return { status: 'refused', message: refusal(err) };
+        return { status: 'refused', message: codeRefusal(err) };
       }
+    },
+    'auth.cancelMfa': async () => {
+      pendingMfa = null;
+      return { done: true };
+    },
+    'auth.ssoStart': async () => {
+      const previous = sso;
+      sso = null;
+      previous?.cancel();
+      const flow = await startLoopbackRedirect({ timeoutMs: ctx.ssoTimeoutMs });
+      sso = flow;
+      const url = new URL(`${client.baseUrl}${routes['auth.sso'].path}`);
+      url.searchParams.set('redirect_uri', flow.redirectUri);
+      url.searchParams.set('state', flow.state);
+      flow.token.then(
+        async (token) => {
+          const outcome = await finishLogin(token);
+          if (outcome.status === 'refused') signIn.change(false, outcome.message);
+        },
+        (err: Error) => {
+          // A newer sign-in replaced this one: nothing to tell.
+          if (sso === flow && !signIn.signedIn) signIn.change(false, err instanceof SsoError ? err.message : `Single sign-on failed (${err.message}).`);
+        },
+      ).finally(() => {
+        if (sso === flow) sso = null;
+      });
+      let opened = false;
+      if (ctx.openExternal) {
+        await ctx.openExternal(url.href);
+        opened = true;
+      }
+      return { url: url.href, opened };
     },
     // Answered by main/local-sign-in.ts when the app holds its embedded service's credential.
     'auth.signInLocal': async () => ({ status: 'refused', message: 'This app does not hold a password for this service: sign in with your e-mail address and password.' }),

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { AuthState, LoginOutcome } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { SingleSignOn } from './SingleSignOn';
 import './account.css';
 
 export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s: AuthState) => void }) {
@@ -11,6 +12,9 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
   const [needCode, setNeedCode] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(state.message ?? null);
+
+  // Main words what ended a sign-in it ran by itself (single sign-on, an expired session) in auth.changed.
+  useEffect(() => setMessage(state.message ?? null), [state]);
 
   async function attempt(request: () => Promise<LoginOutcome>) {
     setBusy(true);
@@ -30,6 +34,14 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
   function submit(e: FormEvent) {
     e.preventDefault();
     void attempt(() => (needCode ? call('auth.loginMfa', { code }) : call('auth.login', { username, password, rememberMe: remember })));
+  }
+
+  /** Back to the password step; main forgets the password it kept for the code. */
+  function back() {
+    setNeedCode(false);
+    setCode('');
+    setMessage(null);
+    void call('auth.cancelMfa', {}).catch(() => {});
   }
 
   return (
@@ -60,13 +72,26 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
             </label>
           </>
         ) : (
-          <label>
-            Code from your authenticator app, or a backup code
-            <input name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
-          </label>
+          <>
+            <p className="muted step-note">
+              Two-factor sign-in for <strong>{username}</strong>.
+            </p>
+            <label>
+              Code from your authenticator app, or a backup code
+              <input name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+            </label>
+          </>
         )}
         {message && <p className="error" role="alert">{message}</p>}
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : needCode ? 'Verify' : 'Sign in'}</button>
+        <div className="signin-actions">
+          {needCode && (
+            <button type="button" disabled={busy} onClick={back}>
+              Back
+            </button>
+          )}
+          <button type="submit" disabled={busy}>{busy ? 'Signing in…' : needCode ? 'Verify' : 'Sign in'}</button>
+        </div>
+        {!needCode && <SingleSignOn disabled={busy} onProblem={setMessage} />}
       </form>
     </div>
   );

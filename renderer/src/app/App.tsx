@@ -5,6 +5,7 @@ import { GlobalSearch } from '../search/GlobalSearch';
 import { SessionList } from '../sessions/SessionList';
 import { SessionView, type Jump } from '../sessions/SessionView';
 import { SignIn } from '../account/SignIn';
+import { AccountPage } from '../account/AccountPage';
 import { SyncBadge } from './SyncBadge';
 import { WatchFolders } from '../watch/WatchFolders';
 import './app.css';
@@ -13,7 +14,7 @@ export function App() {
   const [auth, setAuth] = useState<AuthState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [view, setView] = useState<'sessions' | 'watch'>('sessions');
+  const [view, setView] = useState<'sessions' | 'watch' | 'account'>('sessions');
   const [jump, setJump] = useState<Jump | null>(null);
 
   useEffect(() => {
@@ -41,7 +42,9 @@ export function App() {
           Watch folders
         </button>
         <SyncBadge />
-        <span className="user">{auth.user?.email}</span>
+        <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
+          {auth.user?.email}
+        </button>
         <button className="link" onClick={() => call('auth.logout', {}).then(setAuth)}>Sign out</button>
       </header>
       <aside className="sidebar">
@@ -55,7 +58,7 @@ export function App() {
         />
       </aside>
       <main className="content">
-        {view === 'watch' ? <WatchFolders /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">Choose a session to open its transcript and captions.</div>}
+        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">Choose a session to open its transcript and captions.</div>}
       </main>
     </div>
   );

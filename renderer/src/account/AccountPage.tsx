@@ -1,0 +1,35 @@
+import { useAsync } from '../lib/useAsync';
+import { call } from '../lib/bridge';
+import { ApiTokens } from './ApiTokens';
+import { TwoFactor } from './TwoFactor';
+import './account-page.css';
+
+const PROVIDERS: Record<string, string> = { local: 'E-mail and password', microsoft: 'Microsoft (single sign-on)' };
+
+/** Who is signed in, their API tokens and two-factor sign-in: each change asks for the proof the service wants. */
+export function AccountPage() {
+  const profile = useAsync(() => call('account.profile', {}), []);
+  const p = profile.value;
+  return (
+    <section className="account-page" aria-label="Account">
+      <h2>Account</h2>
+      {profile.error && <p className="error" role="alert">{profile.error}</p>}
+      {p && (
+        <dl className="account-facts">
+          <dt>Name</dt>
+          <dd>{p.name}</dd>
+          <dt>E-mail</dt>
+          <dd>{p.email}</dd>
+          <dt>Roles</dt>
+          <dd>{p.roles.join(', ') || 'none'}</dd>
+          <dt>Signs in with</dt>
+          <dd>{PROVIDERS[p.identityProvider] ?? p.identityProvider}</dd>
+          <dt>Service</dt>
+          <dd className="url">{p.serviceUrl}</dd>
+        </dl>
+      )}
+      <ApiTokens />
+      {p && <TwoFactor active={p.twoFactorActive} onChanged={profile.reload} />}
+    </section>
+  );
+}
