@@ -53,7 +53,9 @@ export class ModelsList {
 /** Why a language cannot be used, or null when it can (or when no list is known yet: the service decides then). */
 export function languageProblem(language: string, models: ModelChoice[] | null): string | null {
   if (!models) return null;
-  const m = models.find((x) => x.key === language);
+  const m = models.find((x) => x.key.toLowerCase() === language.toLowerCase());
+  // A bare language ("en", the watch profile's default) stands for its supported regional models.
+  if (!m && !language.includes('-') && models.some((x) => x.supported && x.key.toLowerCase().startsWith(`${language.toLowerCase()}-`))) return null;
   if (!m) return `the language "${language}" is not in the service's list of languages`;
   if (!m.supported) return `${m.name} (${m.key}) is listed but this service cannot transcribe it`;
   return null;

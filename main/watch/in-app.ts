@@ -13,7 +13,7 @@ import { UserFacingError } from '../ipc/user-facing-error';
 import { SignedInAuth } from './auth';
 import { toImportItem } from '../imports/item';
 import { importHandlers } from '../imports/ipc';
-import { ModelsList } from '../imports/models';
+import { languageProblem, ModelsList } from '../imports/models';
 import type { DeliverableDoc } from './deliver';
 import { watchHandlers } from './ipc';
 import { WatchService } from './service';
@@ -46,12 +46,17 @@ export class AppWatch {
   private refreshTimer: NodeJS.Timeout | null = null;
   private closed = false;
   /** watch.* calls wait for a start or stop under way, then use whatever runs. */
-  readonly handlers = watchHandlers(() => this.running());
+  readonly handlers;
   /** New transcriptions from the app (main/imports) run on the same WatchService. */
   readonly importHandlers;
 
   constructor(private readonly opts: AppWatchOptions) {
-    this.importHandlers = importHandlers({ watch: () => this.running(), models: new ModelsList(opts.client, join(opts.dataDir, 'imports', 'models.json')), dataDir: opts.dataDir });
+    const models = new ModelsList(opts.client, join(opts.dataDir, 'imports', 'models.json'));
+    this.handlers = watchHandlers(
+      () => this.running(),
+      async (language) => languageProblem(language, (await models.list().catch(() => null))?.models ?? null),
+    );
+    this.importHandlers = importHandlers({ watch: () => this.running(), models, dataDir: opts.dataDir });
   }
 
   /** The local file a session was made from, when one is known and still there. */

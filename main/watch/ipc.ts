@@ -20,12 +20,31 @@ async function userFacing<T>(fn: () => T | Promise<T>): Promise<T> {
   }
 }
 
-/** `watch` answers the running WatchService (once it has started), or throws a UserFacingError when there is none. */
-export function watchHandlers(watch: () => WatchService | Promise<WatchService>) {
+/**
+ * `watch` answers the running WatchService (once it has started), or throws a UserFacingError when
+ * there is none. `languageProblem` says why a folder's language cannot be used (not in the
+ * service's list, or listed but not transcribable there), so a folder is refused when it is added,
+ * not after its first upload fails.
+ */
+export function watchHandlers(watch: () => WatchService | Promise<WatchService>, languageProblem?: (language: string) => Promise<string | null>) {
+  const checkLanguage = async (language: string) => {
+    const problem = await languageProblem?.(language);
+    if (problem) throw new UserFacingError('REFUSED', `Cannot watch this folder: ${problem}.`);
+  };
   return {
     'watch.state': (_: Args<'watch.state'>): Promise<WatchState> => userFacing(async () => (await watch()).state()),
-    'watch.addFolder': (a: Args<'watch.addFolder'>) => userFacing(async () => (await watch()).addFolder(a.path, a.profile)),
-    'watch.updateFolder': (a: Args<'watch.updateFolder'>) => userFacing(async () => (await watch()).updateFolder(a.folderId, a.profile)),
+    'watch.addFolder': (a: Args<'watch.addFolder'>) =>
+      userFacing(async () => {
+        const w = await watch();
+        await checkLanguage(a.profile.language);
+        return w.addFolder(a.path, a.profile);
+      }),
+    'watch.updateFolder': (a: Args<'watch.updateFolder'>) =>
+      userFacing(async () => {
+        const w = await watch();
+        await checkLanguage(a.profile.language);
+        return w.updateFolder(a.folderId, a.profile);
+      }),
     'watch.removeFolder': (a: Args<'watch.removeFolder'>) =>
       userFacing(async () => {
         const w = await watch();

@@ -1,0 +1,160 @@
+/**
+ * New transcriptions from the app (issue 16), on the watch queue against the real local service
+ * over HTTP: an import by path reaches done with a session whose transcript has words, with
+ * progress on the way; what cannot be transcribed is refused before anything uploads; cancel and
+ * retry; offline, the import waits with a message and completes once the service is back.
+ */
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ImportItem } from '../../../common/ipc';
+import { plainText, type DocumentContent } from '../../../common/transcript/model';
+import { cleanup, DEMO, serviceLogin, startService, tempDir, type RunningService } from '../../helpers/service';
+import { speechWav, words } from '../../helpers/speech';
+import { countingProxy, sparseWav, until, type CountingProxy } from '../watch/helpers';
+import { importsHarness, latest, type ImportsHarness } from './helpers';
+
+let svc: RunningService;
+let proxy: CountingProxy;
+let h: ImportsHarness;
+let token: string;
+const dirs: string[] = [];
+const dir = (p: string) => {
+  const d = tempDir(p);
+  dirs.push(d);
+  return d;
+};
+
+beforeAll(async () => {
+  svc = await startService();
+  // A slow link, so an upload is still running when it is cancelled.
+  proxy = await countingProxy(svc.url, { bytesPerSecond: 2 * 1024 * 1024 });
+  h = importsHarness(proxy.url, dir('s2t-imports-data-'), { tusThresholdBytes: 1024 * 1024, chunkBytes: 1024 * 1024 });
+  await h.watch.start();
+  token = await serviceLogin(svc.url, DEMO);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.watch.close();
+  await proxy?.close();
+  await svc?.kill();
+  dirs.forEach(cleanup);
+});
+
+/** The transcript's words, as the service has them. */
+async function transcriptWords(sessionId: string): Promise<string[]> {
+  const res = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { result: { type: string; document?: { content: DocumentContent } }[] };
+  const doc = body.result.find((d) => d.type === 'document');
+  return words(doc?.document ? plainText(doc.document.content) : '');
+}
+
+it('lists the languages, and an import by path reaches done with a session whose transcript has words', async () => {
+  const { models, stale } = await h.call('models.list', {});
+  expect(stale).toBe(false);
+  expect(models.find((m) => m.key === 'en-US')).toMatchObject({ supported: true });
+
+  const media = join(dir('s2t-imports-media-'), 'morning.wav');
+  copyFileSync(await speechWav('good morning everyone and welcome to the meeting'), media);
+  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
+  expect(items).toHaveLength(1);
+  expect(items[0]).toMatchObject({ name: 'morning.wav', state: 'queued', bytesTotal: expect.any(Number) });
+  const id = items[0].itemId;
+  const done = await until('the import done', () => (latest(h.events, id)?.state === 'done' ? latest(h.events, id) : null), 120_000);
+  expect(done.sessionId).toBeTruthy();
+  const states = h.events.filter((e) => e.itemId === id).map((e) => e.state);
+  expect(states).toEqual(expect.arrayContaining(['uploading', 'transcribing', 'done']));
+  expect((await transcriptWords(done.sessionId!)).length).toBeGreaterThan(2);
+  // The local file plays the session (playback asks for it by session id).
+  expect(h.known).toContainEqual({ sessionId: done.sessionId, path: media });
+  expect(h.watch.localPathOf(done.sessionId!)).toBe(media);
+  // Imports are not watch folders: watch.state and watch.items never list them.
+  expect(h.watch.state().folders).toEqual([]);
+  expect(h.watch.items().items).toEqual([]);
+  expect((await h.call('imports.list', { offset: 0, limit: 100 })).items.map((i) => i.itemId)).toContain(id);
+}, 180_000);
+
+it('refuses, with the reason, what cannot be transcribed, before anything uploads', async () => {
+  const d = dir('s2t-imports-refused-');
+  const fake = join(d, 'song.mp3');
+  writeFileSync(fake, 'this is a text file, not an mp3\n'.repeat(50));
+  const media = join(d, 'speech.wav');
+  copyFileSync(await speechWav('one two three'), media);
+  const before = proxy.sent();
+  const listed = (await h.call('imports.list', { offset: 0, limit: 500 })).total;
+  const add = (sources: unknown[], options: Record<string, unknown>) => h.call('imports.add', { sources, options });
+
+  await expect(add([{ kind: 'path', path: fake }], { language: 'en-US' })).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringMatching(/song\.mp3: not media/) });
+  await expect(add([{ kind: 'path', path: media }], { language: 'xx-XX' })).rejects.toMatchObject({ message: expect.stringMatching(/"xx-XX" is not in the service's list/) });
+  await expect(add([{ kind: 'path', path: media }], { language: 'fr-FR' })).rejects.toMatchObject({ message: expect.stringMatching(/cannot transcribe it/) });
+  await expect(add([{ kind: 'path', path: media }], { language: 'en-US', mode: 'align' })).rejects.toMatchObject({ message: expect.stringMatching(/align needs the text/) });
+  await expect(add([{ kind: 'path', path: media }], { language: 'en-US', mode: 'upload' })).rejects.toMatchObject({ message: expect.stringMatching(/upload needs the caption or transcript file/) });
+  expect((await h.call('imports.list', { offset: 0, limit: 500 })).total).toBe(listed);
+  expect(proxy.sent() - before).toBeLessThan(4096); // the models list was asked; no media went out
+
+  // Among several files, the one that is not media is listed as failed with why; the others go.
+  const { items } = await add([{ kind: 'path', path: media }, { kind: 'path', path: fake }], { language: 'en-US' });
+  expect(items.map((i) => [i.name, i.state])).toEqual([
+    ['speech.wav', 'queued'],
+    ['song.mp3', 'failed'],
+  ]);
+  expect(items[1].message).toMatch(/not media/);
+  await until('the good one done', () => latest(h.events, items[0].itemId)?.state === 'done', 120_000);
+}, 180_000);
+
+it('aligns a text file with the media', async () => {
+  const d = dir('s2t-imports-align-');
+  const media = join(d, 'align.wav');
+  copyFileSync(await speechWav('the quick brown fox jumps over the lazy dog'), media);
+  const text = join(d, 'align.txt');
+  writeFileSync(text, 'The quick brown fox jumps over the lazy dog.');
+  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US', mode: 'align', companion: { kind: 'path', path: text } } });
+  const done = await until('the align done', () => (latest(h.events, items[0].itemId)?.state === 'done' ? latest(h.events, items[0].itemId) : null), 120_000);
+  expect(await transcriptWords(done.sessionId!)).toEqual(['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'the', 'lazy', 'dog']);
+}, 180_000);
+
+it('cancels an upload under way, and a retry takes it to done', async () => {
+  const media = join(dir('s2t-imports-cancel-'), 'long.wav');
+  sparseWav(media, 16 * 1024 * 1024, 7);
+  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
+  const id = items[0].itemId;
+  await until('upload bytes moving', () => (latest(h.events, id)?.bytesSent ?? 0) > 2 * 1024 * 1024, 60_000);
+  const moving = latest(h.events, id)!;
+  expect(moving).toMatchObject({ state: 'uploading' });
+  expect(moving.percent).toBeGreaterThan(0);
+  expect(moving.rate).toBeGreaterThan(0);
+  expect(moving.etaSeconds).toBeGreaterThan(0);
+  const cancelled = await h.call('imports.cancel', { itemId: id });
+  expect(cancelled.state).toBe('cancelled');
+  const sentAtCancel = proxy.sent();
+  // Nothing runs on: the queue leaves a cancelled item alone.
+  await new Promise((r) => setTimeout(r, 1500));
+  expect((await h.call('imports.list', { offset: 0, limit: 500 })).items.find((i) => i.itemId === id)?.state).toBe('cancelled');
+  expect(proxy.sent() - sentAtCancel).toBeLessThan(2 * 1024 * 1024);
+
+  expect((await h.call('imports.retry', { itemId: id })).state).toBe('queued');
+  const done = await until('the retried import done', () => (latest(h.events, id)?.state === 'done' ? latest(h.events, id) : null), 180_000);
+  expect(done.sessionId).toBeTruthy();
+}, 300_000);
+
+it('waits offline with a message, and completes once the service is back', async () => {
+  const media = join(dir('s2t-imports-offline-'), 'offline.wav');
+  copyFileSync(await speechWav('the service is back online now'), media);
+  proxy.offline = true;
+  let items: ImportItem[];
+  try {
+    // The languages come from the cached list while offline.
+    expect((await h.call('models.list', {})).stale).toBe(true);
+    ({ items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } }));
+    const waiting = await until('a waiting message', () => {
+      const e = latest(h.events, items[0].itemId);
+      return e?.message && e.state !== 'failed' ? e : null;
+    });
+    expect(waiting.state).not.toBe('done');
+    expect(waiting.message).toMatch(/reach|offline|connect/i);
+  } finally {
+    proxy.offline = false;
+  }
+  const done = await until('done once back', () => (latest(h.events, items[0].itemId)?.state === 'done' ? latest(h.events, items[0].itemId) : null), 180_000);
+  expect(done.message).toBeNull();
+}, 300_000);
