@@ -120,7 +120,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.shareEmail', async ({ params, body, principal }) => {
     const doc = owned(params, principal);
     const link = createShare(ctx, doc, { allow_editing: false, allow_export: true });
-    const text = [body.message.trim(), '', `"${doc.filename}" was shared with you:`, link.url, '', `The link works until ${link.expires}.`].join('\n');
+    const reach = link.local_only ? ' It opens only on the computer it was shared from (the service has no public address).' : '';
+    const text = [body.message.trim(), '', `"${doc.filename}" was shared with you:`, link.url, '', `The link works until ${link.expires}.${reach}`].join('\n');
     const { messageId } = await spoolMail(ctx.config.dataDir, { to: body.email, subject: `Shared transcript: ${doc.filename}`, text });
     return { sent: true as const, message_id: messageId };
   });

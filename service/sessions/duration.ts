@@ -12,10 +12,17 @@ const DOCUMENT_END_MS = `
     SELECT json_extract(x.value, '$.end_ms') FROM documents d, json_each(d.body, '$.content.cues') x WHERE d.session_pk = @pk
   )`;
 
+const WITHOUT_MEDIA = `session_mode = 'upload' AND NOT (COALESCE(media_type, '') GLOB 'audio/*' OR COALESCE(media_type, '') GLOB 'video/*')`;
+
 /** Sets the duration of an upload-mode session without audio or video from its documents; any other session keeps its media's. */
 export function refreshDocumentDuration(db: Db, sessionPk: number): void {
-  db.prepare(
-    `UPDATE sessions SET duration = COALESCE((${DOCUMENT_END_MS}), 0) / 1000.0
-     WHERE id = @pk AND session_mode = 'upload' AND NOT (COALESCE(media_type, '') GLOB 'audio/*' OR COALESCE(media_type, '') GLOB 'video/*')`,
-  ).run({ pk: sessionPk });
+  db.prepare(`UPDATE sessions SET duration = COALESCE((${DOCUMENT_END_MS}), 0) / 1000.0 WHERE id = @pk AND ${WITHOUT_MEDIA}`).run({ pk: sessionPk });
+}
+
+/** At start: sessions stored before durations were kept this way (duration 0) get theirs. */
+export function repairDocumentDurations(db: Db): void {
+  const stale = db.prepare(`SELECT id FROM sessions WHERE duration = 0 AND ${WITHOUT_MEDIA}`).all() as { id: number }[];
+  db.transaction(() => {
+    for (const s of stale) refreshDocumentDuration(db, s.id);
+  })();
 }

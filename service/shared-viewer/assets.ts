@@ -124,6 +124,7 @@ header h1 { margin: 0.1rem 0 0.4rem; font-size: 1.6rem; line-height: 1.25; overf
 .eyebrow { margin: 0; color: var(--muted); font-size: 0.85rem; text-transform: uppercase; letter-spacing: 0.06em; }
 .rights { margin: 0 0 1rem; }
 .expires, .note { color: var(--muted); }
+.expires { white-space: nowrap; }
 audio { width: 100%; margin: 0.5rem 0 1rem; }
 .toolbar { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: center; justify-content: space-between; padding: 0.75rem 0; border-top: 1px solid var(--line); border-bottom: 1px solid var(--line); }
 .toolbar .note { margin: 0; }

@@ -2,6 +2,8 @@
  * An upload-mode session has no media to measure: its duration is its documents' last time, from
  * the upload on and after edits (it was stored as 0, so a 3-hour transcript showed 0:00).
  */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { client, jobDone, uploadedFileId, type Client, type Json } from '../work/helpers';
@@ -59,3 +61,14 @@ it('an edit that moves the last time moves the duration; deleting the documents 
   for (const d of docs) expect((await c.json('DELETE', `${STT}/session/${sid}/document/${d.id}`)).status).toBe(200);
   expect((await session(sid)).duration).toBe(0);
 });
+
+it('a session stored with duration 0 before this gets its duration when the service starts again', async () => {
+  const sid = await uploadSession('1\n00:00:02,000 --> 00:00:07,750\nStored long ago.\n', 'old.srt');
+  await svc.stop();
+  const db = new Database(join(svc.dataDir, 'service.db'));
+  db.prepare('UPDATE sessions SET duration = 0 WHERE session_id = ?').run(sid);
+  db.close();
+  svc = await startService({ dataDir: svc.dataDir });
+  c = await client(svc.url);
+  expect((await session(sid)).duration).toBe(7.75);
+}, 60_000);

@@ -6,7 +6,8 @@
  * Also: the link's address is the public URL when one is set (local_only says when it is not).
  */
 import { request as httpRequest } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/app';
@@ -75,9 +76,13 @@ describe('a link that allows editing and export', () => {
     ({ page, requests } = await freshPage());
   });
 
-  it('has an address on this service, marked as working only on this computer', () => {
+  it('has an address on this service, marked as working only on this computer; a mailed link says so', async () => {
     expect(link.url.startsWith(`${svc.url}/transcripts/shared/${sid}/${transcriptId}?token=`)).toBe(true);
     expect(link.local_only).toBe(true);
+    expect((await c.json('POST', `${doc()}/share/email`, { email: 'friend@example.org', message: 'Look.' })).status).toBe(200);
+    const spool = join(svc.dataDir, 'mail-spool');
+    const mail = readFileSync(join(spool, readdirSync(spool)[0]), 'utf8').replace(/=\r\n/g, '');
+    expect(mail).toContain('opens only on the computer it was shared from');
   });
 
   it('opens a self-contained page with a strict CSP that reads the document and plays the kept media', async () => {
@@ -169,6 +174,10 @@ describe('a read-only link without export', () => {
     await page.screenshot({ path: `${SHOTS}/viewer-readonly-1280x800.png` });
     await page.setViewportSize({ width: 800, height: 600 });
     await page.screenshot({ path: `${SHOTS}/viewer-readonly-800x600.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${SHOTS}/viewer-readonly-dark-800x600.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SHOTS}/viewer-readonly-dark-1280x800.png` });
   });
 
   it('the service refuses an edit and an export with this token (403), whatever the page shows', async () => {
@@ -200,6 +209,9 @@ describe('captions and bad links', () => {
     await page.locator('#save').click();
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toBe('Saved.');
     expect((await c.json('GET', doc(captionId))).body.document.content.cues[0].lines).toEqual(['A cue edited by a guest']);
+    await page.screenshot({ path: `${SHOTS}/viewer-captions-1280x800.png` });
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.screenshot({ path: `${SHOTS}/viewer-captions-800x600.png` });
   });
 
   it('a made-up token, another document\'s path or a cut-off link shows the expired page', async () => {
