@@ -7,6 +7,8 @@ import { SessionView, type Jump } from '../sessions/SessionView';
 import { SignIn } from '../account/SignIn';
 import { AccountPage } from '../account/AccountPage';
 import { SyncBadge } from './SyncBadge';
+import { PreferencesButton } from '../settings/PreferencesButton';
+import { PreferencesLayer } from '../settings/PreferencesLayer';
 import { WatchFolders } from '../watch/WatchFolders';
 import './app.css';
 
@@ -45,6 +47,7 @@ export function App() {
         <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
           {auth.user?.email}
         </button>
+        <PreferencesButton />
         <button className="link" onClick={() => call('auth.logout', {}).then(setAuth)}>Sign out</button>
       </header>
       <aside className="sidebar">
@@ -60,6 +63,7 @@ export function App() {
       <main className="content">
         {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">Choose a session to open its transcript and captions.</div>}
       </main>
+      <PreferencesLayer />
     </div>
   );
 }

@@ -1,15 +1,29 @@
 import { useEffect, useState } from 'react';
-import type { SyncState } from '../../../common/ipc';
+import type { ServiceStatus, SyncState } from '../../../common/ipc';
 import { call, subscribe } from '../lib/bridge';
 
 const LABEL = { online: 'Online', offline: 'Offline — edits are kept and sent later', degraded: 'Service slow or failing' } as const;
 
 export function SyncBadge() {
   const [state, setState] = useState<SyncState | null>(null);
+  // The embedded service restarting after a crash: say so, not "Offline" (main/service-supervisor.ts).
+  const [service, setService] = useState<ServiceStatus | null>(null);
   useEffect(() => {
     call('sync.state', {}).then(setState, () => {});
-    return subscribe('sync.state', setState);
+    call('service.status', {}).then(setService, () => {});
+    const offService = subscribe('service.status', setService);
+    const offSync = subscribe('sync.state', setState);
+    return () => (offService(), offSync());
   }, []);
+  if (service && service.state !== 'running') {
+    return (
+      <span className="sync-status" role="status">
+        <span className={`sync ${service.state === 'failed' ? 'offline' : 'degraded'}`} title={service.message ?? undefined}>
+          <span className="dot" /> {service.state === 'failed' ? 'The local service stopped — restart the app' : 'Restarting the local service…'}
+        </span>
+      </span>
+    );
+  }
   if (!state) return null;
   return (
     <span className="sync-status">

@@ -1,0 +1,48 @@
+import { useId, useState } from 'react';
+import { call } from '../lib/bridge';
+import { useDraft } from '../lib/useDraft';
+
+/**
+ * The export folder: a path field, with "Choose…" for the native folder dialog where there is one
+ * (the Electron app). Browser mode answers `supported: false`, and the field is all there is.
+ */
+export function ExportFolderField({ value, onSave }: { value: string | null; onSave: (folder: string | null) => Promise<void> }) {
+  const id = useId();
+  const [draft, setDraft] = useDraft(value ?? '');
+  // window.s2t is the Electron preload's bridge: only there can main show a native dialog.
+  const [native, setNative] = useState(typeof window.s2t !== 'undefined');
+  const commit = () => {
+    const next = draft.trim() || null;
+    if (next !== value) void onSave(next);
+  };
+  const choose = () =>
+    call('dialog.open', { purpose: 'folder' }).then((r) => {
+      if (!r.supported) setNative(false);
+      else if (r.paths[0]) void onSave(r.paths[0]);
+    });
+  return (
+    <div className="field">
+      <label htmlFor={id}>Export folder</label>
+      <div className="path-row">
+        <input
+          id={id}
+          value={draft}
+          spellCheck={false}
+          placeholder={native ? 'Ask each time' : 'Your browser’s downloads'}
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => e.key === 'Enter' && commit()}
+        />
+        {native && (
+          <button type="button" onClick={() => void choose()}>
+            Choose…
+          </button>
+        )}
+      </div>
+      <span id={`${id}-hint`} className="hint">
+        {native ? 'Where the save dialog opens for exports.' : 'In the browser, exports are downloads; this folder is used by the desktop app and watch folders.'}
+      </span>
+    </div>
+  );
+}
