@@ -39,7 +39,11 @@ function main(dataDir: string, media?: string) {
   const waiters: { test: (l: string) => boolean; res: () => void }[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
     lines.push(line);
-    for (const w of [...waiters]) if (w.test(line)) (waiters.splice(waiters.indexOf(w), 1), w.res());
+    for (const w of [...waiters]) {
+      if (!w.test(line)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.res();
+    }
   });
   const waitFor = (what: string, test: (l: string) => boolean, timeoutMs = 120_000) =>
     new Promise<void>((res, rej) => {
