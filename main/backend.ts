@@ -49,6 +49,8 @@ export interface BackendOptions {
   dialogs?: Dialogs;
   /** Restart tuning for the embedded service (tests). */
   supervision?: Pick<SupervisorOptions, 'backoffMs' | 'maxAttempts' | 'healthIntervalMs' | 'healthTimeoutMs' | 'healthFailures'>;
+  /** Opens single sign-on in the system browser: Electron's shell.openExternal; browser mode opens a tab from the renderer instead. */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 export async function startBackend(opts: BackendOptions): Promise<Backend> {
@@ -79,7 +81,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   };
   let core;
   try {
-    core = await createCore({ dataDir: opts.dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids), mediaCacheBytes: () => settings.get().mediaCacheBytes });
+    core = await createCore({ dataDir: opts.dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids), mediaCacheBytes: () => settings.get().mediaCacheBytes, openExternal: opts.openExternal });
   } catch (err) {
     await service?.stop();
     throw err;

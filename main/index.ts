@@ -83,6 +83,8 @@ app.whenReady().then(async () => {
     launchService: utilityProcessLauncher(utilityProcess),
     settingsFile: electronSettingsFile(dataDir),
     dialogs: electronDialogs({ dialog, shell, window: () => BrowserWindow.getFocusedWindow() ?? win }),
+    // Single sign-on happens in the person's own browser (RFC 8252), never in an app window.
+    openExternal: (url) => shell.openExternal(url),
   });
   registerElectronTransport(ipcMain, backend.handlers, (event) => event.senderFrame?.url === rendererUrl && event.sender === win?.webContents);
   backend.setEventSink((event, payload) => win && sendEvent(win.webContents, event, payload));

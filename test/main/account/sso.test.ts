@@ -24,10 +24,10 @@ afterAll(async () => {
   dirs.removeAll();
 });
 
-async function core(ssoTimeoutMs = 60_000): Promise<{ core: Core; changes: AuthState[] }> {
+async function core(ssoTimeoutMs = 60_000, openExternal?: (url: string) => Promise<void>): Promise<{ core: Core; changes: AuthState[] }> {
   const changes: AuthState[] = [];
   const c = await createCore({
-    dataDir: dirs.make('s2t-sso-'), serviceUrl: svc.url, mode: 'cloud', secrets: new MemorySecretStore(), background: false, retries: 1, timeoutMs: 10_000, ssoTimeoutMs,
+    dataDir: dirs.make('s2t-sso-'), serviceUrl: svc.url, mode: 'cloud', secrets: new MemorySecretStore(), background: false, retries: 1, timeoutMs: 10_000, ssoTimeoutMs, openExternal,
     emit: (event, payload) => {
       if (event === 'auth.changed') changes.push(payload as AuthState);
     },
@@ -85,6 +85,23 @@ describe('single sign-on', () => {
       expect(changes.every((s) => !s.signedIn)).toBe(true);
       const redirect = new URL(second.url).searchParams.get('redirect_uri')!;
       await expect(fetch(redirect)).rejects.toThrow();
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  it('in Electron, main opens the system browser itself (the platform hands it shell.openExternal)', async () => {
+    const opened: string[] = [];
+    // The person's browser, played by fetch: it follows the address main opened.
+    const { core: c, changes } = await core(60_000, async (url) => {
+      opened.push(url);
+      void signInAtIdentityPage(url);
+    });
+    try {
+      const answer = await c.handlers['auth.ssoStart']({});
+      expect(answer.opened).toBe(true);
+      expect(opened).toEqual([answer.url]);
+      await expect.poll(() => changes.at(-1)?.signedIn, { timeout: 20_000 }).toBe(true);
     } finally {
       await c.close();
     }
