@@ -3,6 +3,7 @@
  * folders' queue (WatchService, one upload engine). imports.add checks everything it can before
  * anything uploads and refuses with the reason; a file refused among several is listed as failed.
  */
+import { rm } from 'node:fs/promises';
 import type { z } from 'zod';
 import { importChannels, type ImportItem } from '../../common/ipc';
 import { classifyFailure, describeFailure } from '../api/failure';
@@ -12,6 +13,7 @@ import type { WatchService } from '../watch/service';
 import { checkOptions, checkSource, Refused } from './checks';
 import { toImportItem } from './item';
 import type { ModelsList } from './models';
+import { stagedPath } from './staging';
 
 type Args<C extends keyof typeof importChannels> = z.output<(typeof importChannels)[C]['args']>;
 
@@ -54,6 +56,8 @@ export function importHandlers(ctx: ImportsContext) {
         const text = await checkOptions(a.options, a.sources, models, ctx.dataDir);
         const checked = await Promise.all(a.sources.map((s) => checkSource(s, ctx.dataDir)));
         const bad = checked.filter((c) => !c.ok);
+        // A refused file staged from the browser is not kept.
+        await Promise.all(bad.map((b) => (b.source.kind === 'staged' ? rm(stagedPath(ctx.dataDir, b.source.stagedId), { force: true }).catch(() => {}) : null)));
         if (bad.length === checked.length) throw new Refused(bad.map((b) => `${b.name}: ${b.reason}`).join('; '));
         const options = JSON.stringify(a.options);
         const rows = checked.map((c) => {

@@ -113,6 +113,18 @@ it('aligns a text file with the media', async () => {
   expect(await transcriptWords(done.sessionId!)).toEqual(['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'the', 'lazy', 'dog']);
 }, 180_000);
 
+it('uploads a finished caption file with its media (upload mode): the session holds its words, not a recognition', async () => {
+  const d = dir('s2t-imports-upload-');
+  const media = join(d, 'captioned.wav');
+  copyFileSync(await speechWav('hello and welcome to the show'), media);
+  const srt = join(d, 'captioned.srt');
+  // Words no recognizer would hear in that speech: they can only come from the file.
+  writeFileSync(srt, '1\n00:00:00,100 --> 00:00:01,000\nzebra quantum\n\n2\n00:00:01,000 --> 00:00:01,800\nmarmalade\n');
+  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US', mode: 'upload', companion: { kind: 'path', path: srt } } });
+  const done = await until('the upload done', () => (latest(h.events, items[0].itemId)?.state === 'done' ? latest(h.events, items[0].itemId) : null), 120_000);
+  expect(await transcriptWords(done.sessionId!)).toEqual(['zebra', 'quantum', 'marmalade']);
+}, 180_000);
+
 it('cancels an upload under way, and a retry takes it to done', async () => {
   const media = join(dir('s2t-imports-cancel-'), 'long.wav');
   sparseWav(media, 16 * 1024 * 1024, 7);
