@@ -10,13 +10,17 @@ import { SyncBadge } from './SyncBadge';
 import { PreferencesButton } from '../settings/PreferencesButton';
 import { PreferencesLayer } from '../settings/PreferencesLayer';
 import { WatchFolders } from '../watch/WatchFolders';
+import { ImportLayer } from '../imports/ImportLayer';
+import { NewTranscriptionButton } from '../imports/NewTranscriptionButton';
+import { UploadsButton } from '../imports/UploadsButton';
+import { UploadsView } from '../imports/UploadsView';
 import './app.css';
 
 export function App() {
   const [auth, setAuth] = useState<AuthState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [view, setView] = useState<'sessions' | 'watch' | 'account'>('sessions');
+  const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads'>('sessions');
   const [jump, setJump] = useState<Jump | null>(null);
 
   useEffect(() => {
@@ -28,11 +32,18 @@ export function App() {
   if (!auth) return <div className="loading">Starting…</div>;
   if (!auth.signedIn) return <SignIn state={auth} onSignedIn={setAuth} />;
 
+  const openSession = (id: string) => {
+    setSelected(id);
+    setView('sessions');
+    setJump(null);
+  };
+
   return (
     <div className="shell">
       <header className="topbar">
         <span className="brand">S2T Desktop</span>
         <span className="where" title={auth.serviceUrl}>{auth.mode === 'local' ? 'Local service' : auth.serviceUrl}</span>
+        <NewTranscriptionButton />
         <GlobalSearch
           onOpen={(hit) => {
             setSelected(hit.session_id);
@@ -44,6 +55,7 @@ export function App() {
           Watch folders
         </button>
         <SyncBadge />
+        <UploadsButton pressed={view === 'uploads'} onClick={() => setView(view === 'uploads' ? 'sessions' : 'uploads')} />
         <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
           {auth.user?.email}
         </button>
@@ -61,9 +73,10 @@ export function App() {
         />
       </aside>
       <main className="content">
-        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">Choose a session to open its transcript and captions.</div>}
+        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">Choose a session to open its transcript and captions.</div>}
       </main>
       <PreferencesLayer />
+      <ImportLayer onQueued={() => setView('uploads')} />
     </div>
   );
 }

@@ -1,13 +1,29 @@
 import { useEffect, useRef, useState } from 'react';
-import type { WatchFolder, WatchItem, WatchState } from '../../../common/ipc';
+import type { ModelChoice, WatchFolder, WatchItem, WatchProfile, WatchState } from '../../../common/ipc';
 import { call, subscribe } from '../lib/bridge';
-import { bytes, eta, fileName, STATE_LABEL } from './watchFormat';
+import { ConfirmDialog } from '../ui/Dialog';
+import { WatchProfileForm } from './WatchProfileForm';
+import { bytes, eta, fileName, isDuplicate, STATE_LABEL } from './watchFormat';
 
 const ITEMS = 50;
 
-/** One watched folder: its settings in brief, pause and resume, and its latest items as they move on. */
-export function WatchFolderCard({ folder, globallyPaused, onState }: { folder: WatchFolder; globallyPaused: boolean; onState: (s: WatchState) => void }) {
+/**
+ * One watched folder: its settings in brief (edited in place), pause and resume, remove (asked
+ * first), and its latest items as they move on, each with its outcome.
+ */
+export function WatchFolderCard(props: {
+  folder: WatchFolder;
+  globallyPaused: boolean;
+  models: ModelChoice[];
+  modelsError: string | null;
+  onState: (s: WatchState) => void;
+  onFolder: (f: WatchFolder) => void;
+  onOpenSession: (sessionId: string) => void;
+}) {
+  const { folder, globallyPaused, onState } = props;
   const [items, setItems] = useState<WatchItem[]>([]);
+  const [editing, setEditing] = useState(false);
+  const [removing, setRemoving] = useState(false);
   const [total, setTotal] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const reloading = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -38,8 +54,15 @@ export function WatchFolderCard({ folder, globallyPaused, onState }: { folder: W
 
   const act = (fn: () => Promise<unknown>) => fn().catch((e: Error) => setError(e.message));
   const pause = (paused: boolean) => act(() => call('watch.pause', { folderId: folder.id, paused }).then(onState));
-  const retry = (itemId: number) => act(() => call('watch.retry', { itemId }).then((i) => setItems((now) => now.map((x) => (x.itemId === itemId ? i : x)))));
+  const put = (i: WatchItem) => setItems((now) => now.map((x) => (x.itemId === i.itemId ? i : x)));
+  const retry = (itemId: number) => act(() => call('watch.retry', { itemId }).then(put));
+  const again = (itemId: number) => act(() => call('watch.transcribeAgain', { itemId }).then(put));
+  const save = async (profile: WatchProfile) => {
+    props.onFolder(await call('watch.updateFolder', { folderId: folder.id, profile }));
+    setEditing(false);
+  };
   const p = folder.profile;
+  const language = props.models.find((m) => m.key === p.language)?.name ?? p.language;
   const status = folder.paused ? 'Paused' : globallyPaused ? 'Paused (all)' : 'Watching';
 
   return (
@@ -50,16 +73,32 @@ export function WatchFolderCard({ folder, globallyPaused, onState }: { folder: W
             {folder.path}
           </span>
           <span className="muted small">
-            {p.language} · {p.formats.map((f) => f.format.toUpperCase()).join(', ')} · {p.output === 'folder' ? `into ${p.outputDir}` : 'beside the media'}
+            {language} · {p.formats.map((f) => f.format.toUpperCase()).join(', ')} · {p.output === 'folder' ? `into ${p.outputDir}` : 'beside the media'}
             {p.afterwards === 'move' ? ' · sources to done/' : ''}
           </span>
         </div>
         <span className={`pill ${folder.paused || globallyPaused ? 'paused' : 'on'}`}>{status}</span>
-        <button onClick={() => pause(!folder.paused)}>{folder.paused ? 'Resume' : 'Pause'}</button>
-        <button className="link danger" onClick={() => act(() => call('watch.removeFolder', { folderId: folder.id }).then(onState))}>
-          Remove
-        </button>
+        <span className="actions">
+          <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+            Edit
+          </button>
+          <button type="button" onClick={() => pause(!folder.paused)}>{folder.paused ? 'Resume' : 'Pause'}</button>
+          <button type="button" className="link danger" onClick={() => setRemoving(true)}>
+            Remove
+          </button>
+        </span>
       </header>
+      {editing && <WatchProfileForm profile={p} models={props.models} modelsError={props.modelsError} folderPath={folder.path} onSave={save} onCancel={() => setEditing(false)} />}
+      {removing && (
+        <ConfirmDialog
+          title="Stop watching this folder?"
+          message={`${folder.path} will no longer be watched. Its media and the files already written stay where they are.`}
+          confirmLabel="Remove"
+          danger
+          onConfirm={() => void act(() => call('watch.removeFolder', { folderId: folder.id }).then(onState))}
+          onClose={() => setRemoving(false)}
+        />
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -76,28 +115,46 @@ export function WatchFolderCard({ folder, globallyPaused, onState }: { folder: W
               </span>
               <span className={`state ${i.state}`}>{STATE_LABEL[i.state]}</span>
               <span className="detail">
-                {i.state === 'uploading' ? (
+                {i.state === 'uploading' || i.state === 'transcribing' ? (
                   <>
-                    <progress max={100} value={i.percent} aria-label={`Upload of ${fileName(i.path)}`} />
+                    <progress max={100} value={i.percent} aria-label={`${i.state === 'uploading' ? 'Upload' : 'Transcription'} of ${fileName(i.path)}`} />
                     <span className="small muted">
-                      {i.percent.toFixed(0)}% of {bytes(i.bytesTotal)}
-                      {i.rate !== null && ` · ${bytes(i.rate)}/s`}
-                      {i.etaSeconds !== null && ` · ${eta(i.etaSeconds)}`}
+                      {i.state === 'uploading' ? (
+                        <>
+                          {i.percent.toFixed(0)}% of {bytes(i.bytesTotal)}
+                          {i.rate !== null && ` · ${bytes(i.rate)}/s`}
+                          {i.etaSeconds !== null && ` · ${eta(i.etaSeconds)}`}
+                        </>
+                      ) : (
+                        `${i.percent.toFixed(0)}% transcribed`
+                      )}
                     </span>
                   </>
-                ) : i.state === 'delivered' ? (
+                ) : i.state === 'delivered' && i.outputs.length > 0 ? (
                   <span className="small muted" title={i.outputs.join('\n')}>
-                    {i.outputs.length ? i.outputs.map(fileName).join(', ') : (i.message ?? '')}
+                    {i.outputs.map(fileName).join(', ')}
                   </span>
                 ) : (
                   <span className="small muted">{bytes(i.bytesTotal)}</span>
                 )}
               </span>
-              {i.message && i.state !== 'delivered' && <span className={`reason ${i.state === 'failed' ? 'error' : 'muted'} small`}>{i.message}</span>}
+              {i.message && <span className={`reason ${i.state === 'failed' ? 'error' : 'muted'} small`}>{i.message}</span>}
               {i.state === 'failed' && (
                 <button className="retry" onClick={() => retry(i.itemId)}>
                   Retry
                 </button>
+              )}
+              {isDuplicate(i) && (
+                <span className="again">
+                  {i.sessionId && (
+                    <button type="button" className="link" onClick={() => props.onOpenSession(i.sessionId!)}>
+                      Open session
+                    </button>
+                  )}
+                  <button type="button" onClick={() => again(i.itemId)}>
+                    Transcribe again
+                  </button>
+                </span>
               )}
             </li>
           ))}

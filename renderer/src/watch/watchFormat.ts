@@ -31,3 +31,11 @@ export const STATE_LABEL: Record<WatchItemState, string> = {
 export function fileName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
 }
+
+/**
+ * A file not transcribed because its content was already (same folder, or same profile elsewhere):
+ * delivered with a message and nothing written of its own. It can be transcribed again.
+ */
+export function isDuplicate(i: { state: WatchItemState; message: string | null; outputs: string[] }): boolean {
+  return i.state === 'delivered' && i.message !== null && i.outputs.length === 0;
+}

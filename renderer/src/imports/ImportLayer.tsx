@@ -1,0 +1,123 @@
+import { useEffect, useState } from 'react';
+import type { ImportItem } from '../../../common/ipc';
+import { subscribe } from '../lib/bridge';
+import { commandKey, modalOpen } from '../lib/keys';
+import { NewTranscriptionDialog } from './NewTranscriptionDialog';
+import { pickedFromFile, pickedKey, readDrop, type Picked } from './pickedFiles';
+import { onNewTranscriptionRequest, requestNewTranscription } from './requests';
+import './imports.css';
+
+const carriesFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
+
+/**
+ * Everything that starts a new transcription, mounted once in the shell: Ctrl/Cmd+N, the app
+ * menu's command, a drop of files or folders anywhere on the window (with a visible overlay while
+ * dragging), and the dialog they open. Drops while the dialog is open add to its files.
+ */
+export function ImportLayer({ onQueued }: { onQueued: (items: ImportItem[]) => void }) {
+  const [open, setOpen] = useState(false);
+  const [files, setFiles] = useState<Picked[]>([]);
+  const [leftOut, setLeftOut] = useState(0);
+  const [dragging, setDragging] = useState(false);
+
+  useEffect(
+    () =>
+      onNewTranscriptionRequest((r) => {
+        setFiles((now) => {
+          const known = new Set(now.map(pickedKey));
+          return [...now, ...r.files.map(pickedFromFile).filter((p) => !known.has(pickedKey(p)))];
+        });
+        setLeftOut((n) => n + r.leftOut);
+        setOpen(true);
+      }),
+    [],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!commandKey(e) || e.shiftKey || e.altKey || e.key.toLowerCase() !== 'n' || modalOpen()) return;
+      e.preventDefault();
+      requestNewTranscription();
+    };
+    window.addEventListener('keydown', onKey);
+    const offCommand = subscribe('app.command', ({ command }) => {
+      if (command === 'new-transcription' && !modalOpen()) requestNewTranscription();
+    });
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      offCommand();
+    };
+  }, []);
+
+  useEffect(() => {
+    // dragenter/dragleave fire for every child crossed: count them to know when the drag left the window.
+    let depth = 0;
+    const enter = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      depth++;
+      setDragging(true);
+    };
+    const over = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      // Without this the browser (or Electron) opens the dropped file in place of the app.
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const leave = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setDragging(false);
+    };
+    const drop = (e: DragEvent) => {
+      if (!carriesFiles(e) || !e.dataTransfer) return;
+      e.preventDefault();
+      depth = 0;
+      setDragging(false);
+      void readDrop(e.dataTransfer).then((dropped) => {
+        if (dropped.files.length || dropped.leftOut) requestNewTranscription(dropped);
+      });
+    };
+    document.addEventListener('dragenter', enter);
+    document.addEventListener('dragover', over);
+    document.addEventListener('dragleave', leave);
+    document.addEventListener('drop', drop);
+    return () => {
+      document.removeEventListener('dragenter', enter);
+      document.removeEventListener('dragover', over);
+      document.removeEventListener('dragleave', leave);
+      document.removeEventListener('drop', drop);
+    };
+  }, []);
+
+  const close = () => {
+    setOpen(false);
+    setFiles([]);
+    setLeftOut(0);
+  };
+
+  return (
+    <>
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          <div className="drop-target">
+            <strong>Drop to transcribe</strong>
+            <span>Files or whole folders of audio and video</span>
+          </div>
+        </div>
+      )}
+      {open && (
+        <NewTranscriptionDialog
+          files={files}
+          leftOut={leftOut}
+          onFiles={setFiles}
+          onClose={close}
+          onQueued={(items) => {
+            close();
+            onQueued(items);
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import { useId } from 'react';
+import type { ModelChoice } from '../../../common/ipc';
+
+const UNSUPPORTED = 'not installed on this service';
+
+/**
+ * A language chosen by name from models.list. Languages the service lists but cannot transcribe
+ * here are shown, disabled, with why; a key that is not in the list at all (an older folder's
+ * profile) stays visible so saving does not silently change it.
+ */
+export function LanguageSelect(props: { models: ModelChoice[]; value: string; onChange: (key: string) => void; label?: string; loading?: boolean; error?: string | null; id?: string }) {
+  const fallbackId = useId();
+  const id = props.id ?? fallbackId;
+  const hintId = `${id}-hint`;
+  const known = props.models.some((m) => m.key === props.value);
+  const supportedCount = props.models.filter((m) => m.supported).length;
+  const hint = props.error
+    ? `The languages could not be read: ${props.error}`
+    : props.loading
+      ? 'Reading the languages…'
+      : props.models.length > 0 && supportedCount < props.models.length
+        ? `${supportedCount} of ${props.models.length} languages can be transcribed here; the others are ${UNSUPPORTED}.`
+        : null;
+  return (
+    <div className="language-select">
+      <label htmlFor={id}>{props.label ?? 'Language'}</label>
+      <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value)} aria-describedby={hint ? hintId : undefined} disabled={props.models.length === 0}>
+        {!known && <option value={props.value}>{props.value ? `${props.value} (not offered by the service)` : 'Choose a language'}</option>}
+        {props.models.map((m) => (
+          <option key={m.key} value={m.key} disabled={!m.supported}>
+            {m.supported ? m.name : `${m.name} (${UNSUPPORTED})`}
+          </option>
+        ))}
+      </select>
+      {hint && (
+        <span id={hintId} className={`small ${props.error ? 'error' : 'muted'}`}>
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import { useId, useState, type FormEvent } from 'react';
+import { ExportFormat } from '../../../common/api';
+import type { ModelChoice, WatchProfile } from '../../../common/ipc';
+import { LanguageSelect } from '../imports/LanguageSelect';
+import './watch-profile.css';
+
+const FORMATS = ExportFormat.options;
+const MODES: { value: WatchProfile['sessionMode']; label: string }[] = [
+  { value: 'auto', label: 'Align when a same-named text or caption file sits beside the media' },
+  { value: 'decode', label: 'Always transcribe the speech' },
+  { value: 'align', label: 'Always align the same-named text file' },
+];
+
+/**
+ * A watched folder's profile, edited in place on its card: language from the models list, how
+ * each file is transcribed, the files written and where, and what happens to the source.
+ */
+export function WatchProfileForm(props: { profile: WatchProfile; models: ModelChoice[]; modelsError: string | null; folderPath: string; onSave: (p: WatchProfile) => Promise<void>; onCancel: () => void }) {
+  const [p, setP] = useState<WatchProfile>(props.profile);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ids = { out: useId(), dir: useId() };
+  const set = <K extends keyof WatchProfile>(key: K, value: WatchProfile[K]) => {
+    setP((now) => ({ ...now, [key]: value }));
+    setError(null);
+  };
+  const formats = p.formats.map((f) => f.format);
+  const toggle = (f: ExportFormat) =>
+    set(
+      'formats',
+      FORMATS.filter((x) => (x === f ? !formats.includes(f) : formats.includes(x))).map((format) => p.formats.find((o) => o.format === format) ?? { format, options: {} }),
+    );
+  const model = props.models.find((m) => m.key === p.language);
+  const problem = formats.length === 0 ? 'Choose at least one file to write.' : model && !model.supported ? `${model.name} cannot be transcribed on this service.` : p.output === 'folder' && !p.outputDir?.trim() ? 'Give the folder to write into.' : null;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (problem) return setError(problem);
+    setBusy(true);
+    try {
+      await props.onSave({ ...p, outputDir: p.output === 'folder' ? (p.outputDir?.trim() ?? null) : null });
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="watch-profile" onSubmit={submit} aria-label={`Settings of ${props.folderPath}`}>
+      <LanguageSelect models={props.models} error={props.modelsError} value={p.language} onChange={(key) => set('language', key)} />
+      <fieldset>
+        <legend>How</legend>
+        {MODES.map((m) => (
+          <label key={m.value} className="check">
+            <input type="radio" name={`mode-${props.folderPath}`} checked={p.sessionMode === m.value} onChange={() => set('sessionMode', m.value)} /> {m.label}
+          </label>
+        ))}
+        <label className="check">
+          <input type="checkbox" checked={p.diarization} onChange={(e) => set('diarization', e.target.checked)} /> Tell speakers apart
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={p.punctuation} onChange={(e) => set('punctuation', e.target.checked)} /> Punctuation
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={p.subfolders} onChange={(e) => set('subfolders', e.target.checked)} /> Include subfolders
+        </label>
+      </fieldset>
+      <fieldset className="formats">
+        <legend>Write</legend>
+        {FORMATS.map((f) => (
+          <label key={f} className="check">
+            <input type="checkbox" checked={formats.includes(f)} onChange={() => toggle(f)} /> {f.toUpperCase()}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Where</legend>
+        <label className="check">
+          <input type="radio" name={`out-${props.folderPath}`} checked={p.output === 'beside'} onChange={() => set('output', 'beside')} /> Beside the media
+        </label>
+        <label className="check">
+          <input type="radio" name={`out-${props.folderPath}`} checked={p.output === 'folder'} onChange={() => set('output', 'folder')} /> Into a folder
+        </label>
+        {p.output === 'folder' && (
+          <label htmlFor={ids.dir} className="out-dir">
+            Output folder
+            <input id={ids.dir} value={p.outputDir ?? ''} onChange={(e) => set('outputDir', e.target.value)} placeholder="transcripts (relative to the watched folder) or an absolute path" />
+          </label>
+        )}
+        <label className="check">
+          <input type="checkbox" checked={p.afterwards === 'move'} onChange={(e) => set('afterwards', e.target.checked ? 'move' : 'leave')} /> Move each source into done/ or failed/ afterwards
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={p.refreshOnEdit} onChange={(e) => set('refreshOnEdit', e.target.checked)} /> Rewrite the files when the transcript is edited
+        </label>
+      </fieldset>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={busy}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}

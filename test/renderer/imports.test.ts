@@ -1,0 +1,207 @@
+/**
+ * New transcriptions from the app in real Chromium, on the browser-mode app and its embedded
+ * service: a file picked through the file chooser and one dropped on the window (a synthetic drop
+ * with a DataTransfer holding a File built in the page) go through the dialog, stream to main,
+ * upload and transcribe live in the uploads view, and open as sessions with their transcript; a
+ * refusal (not media) is shown in the dialog in words; an upload is cancelled and retried.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { cleanup, tempDir } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+
+const SHOTS = '/tmp/shots/imports-ui';
+const LONG_TEXT = Array.from({ length: 6 }, () => 'the quarterly report shows that revenue grew in every region and the board thanked the team for their work').join('. ');
+let app: RunningApp;
+let browser: Browser;
+let work: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+  work = tempDir('s2t-imports-ui-');
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  if (work) cleanup(work);
+});
+
+/** Signs in through the form, unless the app is still signed in from an earlier page. */
+async function signIn(page: Page): Promise<void> {
+  await page.goto(app.url);
+  const newButton = page.getByRole('banner').getByRole('button', { name: 'New transcription' });
+  await expect.poll(async () => (await page.getByLabel('E-mail').count()) + (await newButton.count()), { timeout: 30_000 }).toBe(1);
+  if (await page.getByLabel('E-mail').count()) {
+    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
+    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+  await expect.poll(() => newButton.count(), { timeout: 30_000 }).toBe(1);
+}
+
+/** Records, in the page, each state and bar value an upload row shows, as the view changes (no sampling). */
+async function recordRows(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: Record<string, string[]> = {};
+    (window as unknown as { seen: typeof seen }).seen = seen;
+    const look = () => {
+      for (const li of Array.from(document.querySelectorAll('.upload-item'))) {
+        const name = li.querySelector('.name')?.textContent ?? '';
+        const bar = li.querySelector('progress');
+        const now = `${li.querySelector('.state')?.textContent}${bar ? `:${bar.getAttribute('aria-label')}:${(bar as HTMLProgressElement).value}` : ''}`;
+        const list = (seen[name] ??= []);
+        if (list[list.length - 1] !== now) list.push(now);
+      }
+    };
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+const seenOf = (page: Page, name: string) => page.evaluate((n) => (window as unknown as { seen: Record<string, string[]> }).seen[n] ?? [], name);
+const row = (page: Page, name: string): Locator => page.getByRole('list', { name: 'Uploads' }).getByRole('listitem', { name });
+
+/** Drops files built in the page from these bytes on the window, as a file manager would. */
+async function dropFiles(page: Page, files: { name: string; type: string; bytes: Buffer }[], opts: { checkOverlay?: boolean } = {}): Promise<void> {
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+    (window as unknown as { dt: DataTransfer }).dt = dt;
+    document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    document.body.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') })));
+  if (opts.checkOverlay) {
+    await expect.poll(() => page.getByText('Drop to transcribe').isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'drop-overlay-1280x800.png') });
+  }
+  await page.evaluate(() => {
+    const dt = (window as unknown as { dt: DataTransfer }).dt;
+    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await expect.poll(() => page.getByText('Drop to transcribe').count()).toBe(0);
+}
+
+it('picks a file through the file chooser, chooses options, follows the upload to done, and opens the session with its transcript', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page);
+  const header = page.getByRole('banner');
+  await header.getByRole('button', { name: 'New transcription' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New transcription' });
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  // Focus moved into the dialog.
+  expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+
+  // A recording large enough (stereo 48 kHz) that the upload takes a while, through the page's file chooser.
+  const wav = join(work, 'quarterly-report.wav');
+  execFileSync('sox', [await speechWav(LONG_TEXT), '-r', '48000', '-c', '2', wav]);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose files…' }).click()]);
+  await chooser.setFiles(wav);
+  await expect.poll(() => dialog.getByRole('list', { name: '1 file' }).textContent()).toContain('quarterly-report.wav');
+
+  // Languages by name from the service's list; one it cannot transcribe is shown but cannot be chosen.
+  const language = dialog.getByLabel('Language');
+  await expect.poll(() => language.locator('option', { hasText: 'English (United States)' }).count(), { timeout: 20_000 }).toBe(1);
+  const italian = language.locator('option', { hasText: 'Italian' });
+  expect(await italian.isDisabled()).toBe(true);
+  expect(await italian.textContent()).toContain('not installed on this service');
+  await language.selectOption({ label: 'English (United States)' });
+  expect(await dialog.getByRole('radio', { name: /Transcribe the speech/ }).isChecked()).toBe(true);
+  await dialog.getByRole('checkbox', { name: 'Tell speakers apart' }).check();
+  await page.screenshot({ path: join(SHOTS, 'dialog-1280x800.png') });
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.screenshot({ path: join(SHOTS, 'dialog-800x600.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await recordRows(page);
+  await dialog.getByRole('button', { name: 'Transcribe' }).click();
+  await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
+  // Queued: the uploads view opens, and the header counts what is under way.
+  const uploads = page.getByRole('region', { name: 'Uploads' });
+  await expect.poll(() => uploads.count()).toBe(1);
+  const item = row(page, 'quarterly-report.wav');
+  await expect.poll(() => item.getByText('Done', { exact: true }).count(), { timeout: 180_000, interval: 500 }).toBe(1);
+  await page.screenshot({ path: join(SHOTS, 'uploads-done-1280x800.png') });
+
+  // The row moved through the states live: uploading with its bar, transcribing, done, in that order.
+  const seen = await seenOf(page, 'quarterly-report.wav');
+  const states = seen.map((s) => s.split(':')[0]).filter((s, i, all) => s !== all[i - 1]);
+  expect(states.filter((s) => s !== 'Waiting')).toEqual(['Uploading', 'Transcribing', 'Done']);
+  const uploadBars = seen.filter((s) => s.startsWith('Uploading:Upload of quarterly-report.wav:')).map((s) => Number(s.split(':').pop()));
+  expect(uploadBars.length).toBeGreaterThan(0);
+  expect(uploadBars).toEqual([...uploadBars].sort((a, b) => a - b));
+  // The options chosen are the ones the item carries.
+  expect(await item.textContent()).toContain('en-US');
+
+  await item.getByRole('button', { name: 'Open session' }).click();
+  // The session is selected in the list and its transcript shows words from the speech.
+  await expect.poll(() => page.locator('.sidebar [aria-current="true"]').first().textContent(), { timeout: 60_000 }).toContain('quarterly-report');
+  await expect.poll(async () => (await page.locator('main').textContent())?.toLowerCase() ?? '', { timeout: 60_000, interval: 500 }).toMatch(/report|revenue|region|board|team/);
+  await page.screenshot({ path: join(SHOTS, 'session-opened-1280x800.png') });
+
+  // The choices are remembered for next time (Ctrl+N opens the dialog again).
+  await page.keyboard.press('Control+n');
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  expect(await dialog.getByRole('checkbox', { name: 'Tell speakers apart' }).isChecked()).toBe(true);
+  expect(await dialog.getByLabel('Language').inputValue()).toBe('en-US');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect.poll(() => dialog.count()).toBe(0);
+  await page.close();
+}, 300_000);
+
+it('refuses a dropped file that is not media in the dialog, then queues a dropped recording, cancels and retries one upload', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page);
+
+  // A text file named .mp3, dropped: the dialog opens with it, and the refusal is shown there in words.
+  await dropFiles(page, [{ name: 'notes.mp3', type: 'audio/mpeg', bytes: Buffer.from('these are my notes, not a recording\n'.repeat(50)) }], { checkOverlay: true });
+  const dialog = page.getByRole('dialog', { name: 'New transcription' });
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  expect(await dialog.getByRole('list', { name: '1 file' }).textContent()).toContain('notes.mp3');
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  await dialog.getByRole('button', { name: 'Transcribe' }).click();
+  const alert = dialog.getByRole('alert');
+  await expect.poll(() => alert.count(), { timeout: 30_000 }).toBe(1);
+  expect(await alert.textContent()).toMatch(/notes\.mp3: not media/);
+  await page.screenshot({ path: join(SHOTS, 'dialog-refusal-1280x800.png') });
+
+  // Drops while the dialog is open add to it: a long recording and a short one, after the refused file is removed.
+  await dialog.getByRole('button', { name: 'Remove notes.mp3' }).click();
+  const long = readFileSync(await speechWav(`${LONG_TEXT}. ${LONG_TEXT}`));
+  const short = readFileSync(await speechWav('thank you all for coming today'));
+  await dropFiles(page, [{ name: 'all-hands.wav', type: 'audio/wav', bytes: long }]);
+  await dropFiles(page, [{ name: 'thanks.wav', type: 'audio/wav', bytes: short }]);
+  await expect.poll(() => dialog.getByRole('list', { name: '2 files' }).textContent()).toMatch(/all-hands\.wav.*thanks\.wav/);
+  await dialog.getByRole('button', { name: 'Transcribe 2 files' }).click();
+  await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
+
+  // The service runs one job at a time: while the long recording is transcribed, the short one waits, and is cancelled.
+  const thanks = row(page, 'thanks.wav');
+  await expect.poll(() => thanks.count(), { timeout: 30_000 }).toBe(1);
+  await expect.poll(() => page.getByRole('banner').getByRole('button', { name: /Uploads/ }).textContent()).toMatch(/Uploads\s*\d+ under way/);
+  await expect.poll(() => thanks.getByRole('button', { name: 'Cancel' }).count()).toBe(1);
+  await thanks.getByRole('button', { name: 'Cancel' }).click();
+  await expect.poll(() => thanks.getByText('Cancelled', { exact: true }).count(), { timeout: 30_000 }).toBe(1);
+  expect(await thanks.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+  await page.screenshot({ path: join(SHOTS, 'uploads-1280x800.png') });
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.screenshot({ path: join(SHOTS, 'uploads-800x600.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Retried, it goes through to done, with its session one click away.
+  await thanks.getByRole('button', { name: 'Retry' }).click();
+  await expect.poll(() => thanks.getByText('Done', { exact: true }).count(), { timeout: 240_000, interval: 500 }).toBe(1);
+  await expect.poll(() => row(page, 'all-hands.wav').getByText('Done', { exact: true }).count(), { timeout: 240_000, interval: 500 }).toBe(1);
+  expect(await thanks.getByRole('button', { name: 'Open session' }).count()).toBe(1);
+
+  // Clear finished empties the list; the sessions stay.
+  await page.getByRole('button', { name: 'Clear finished' }).click();
+  await expect.poll(() => page.getByRole('list', { name: 'Uploads' }).count()).toBe(0);
+  await expect.poll(() => page.locator('.sidebar').textContent(), { timeout: 60_000 }).toContain('thanks.wav');
+  await page.close();
+}, 420_000);
