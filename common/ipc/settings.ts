@@ -61,8 +61,14 @@ export const Settings = z.object({
 export type Settings = z.output<typeof Settings>;
 export const DEFAULT_SETTINGS: Settings = Settings.parse({});
 
-/** A change: any keys of Settings, each validated whole. */
-export const SettingsPatch = Settings.partial().strict();
+type SettingsShape = typeof Settings.shape;
+/**
+ * A change: any keys of Settings, each validated whole. Built from the fields without their
+ * defaults: zod 4 applies a default inside .partial(), which would reset every key left out.
+ */
+export const SettingsPatch = z
+  .object(Object.fromEntries(Object.entries(Settings.shape).map(([k, v]) => [k, v.unwrap().optional()])) as { [K in keyof SettingsShape]: z.ZodOptional<ReturnType<SettingsShape[K]['unwrap']>> })
+  .strict();
 export type SettingsPatch = z.input<typeof SettingsPatch>;
 
 export const settingsChannels = {

@@ -39,6 +39,14 @@ describe('settings', () => {
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toMatchObject({ schemaVersion: SETTINGS_VERSION, theme: 'dark' });
   });
 
+  it('changes only the keys a patch names', async () => {
+    const { handlers, store } = open(tempDir('s2t-settings-'));
+    await dispatch(handlers, 'settings.set', { theme: 'dark' });
+    const next = await dispatch(handlers, 'settings.set', { captionProfile: 'short-form' });
+    expect(next).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, theme: 'dark', captionProfile: 'short-form' } });
+    expect(store.get().theme).toBe('dark');
+  });
+
   it('migrates the settings.json of before (serviceUrl only) in place', () => {
     const dir = tempDir('s2t-settings-');
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ serviceUrl: 'https://stt.example.com' }));
