@@ -77,3 +77,45 @@ it('migrates a version 1 file: items keep their ids, and cross-folder duplicates
     store.close();
   }
 });
+
+it('migrates a version 2 file to 3: items get the result key the app computes, and the imports folder is never listed', () => {
+  const path = dbFile();
+  const old = new Database(path);
+  old.exec(MIGRATIONS[0]);
+  old.exec(MIGRATIONS[1]);
+  old.pragma('user_version = 2');
+  const now = new Date().toISOString();
+  const fr = WatchProfile.parse({ language: 'fr-FR', diarization: true, glossaryId: 12 });
+  const en = WatchProfile.parse({ language: 'en-US', sessionMode: 'align', customModelId: 'cm-1' });
+  old.prepare('INSERT INTO folders VALUES (?, ?, ?, 0, ?)').run('fr', '/fr', JSON.stringify(fr), now);
+  old.prepare('INSERT INTO folders VALUES (?, ?, ?, 0, ?)').run('en', '/en', JSON.stringify(en), now);
+  const insert = old.prepare("INSERT INTO items (id, folder_id, hash, path, size, media_type, state, origin_item_id, created_at, updated_at) VALUES (?, ?, 'h1', ?, 1, 'audio/wav', 'delivered', ?, ?, ?)");
+  insert.run(3, 'fr', '/fr/x.wav', null, now, now);
+  insert.run(4, 'en', '/en/x.wav', 3, now, now);
+  old.close();
+
+  const store = new WatchStore(path);
+  try {
+    // The SQL of migration 3 and result-key.ts must agree, or reuse would never match old items.
+    expect(store.item(3)!.result_key).toBe(resultKey('h1', fr));
+    expect(store.item(4)!.result_key).toBe(resultKey('h1', en));
+    expect(resultKey('h1', fr)).not.toBe(resultKey('h1', en));
+    expect(store.folders().map((f) => f.id).sort()).toEqual(['en', 'fr']);
+    // A new file with the French content and profile reuses item 3; another profile is a job of its own.
+    const frCopy = store.addFolder('/fr2', fr);
+    const enNew = store.addFolder('/en2', WatchProfile.parse({ language: 'en-US' }));
+    expect(admit(store, frCopy.id, file('/fr2/x.wav', 'h1')).item.origin_item_id).toBe(3);
+    expect(admit(store, enNew.id, file('/en2/x.wav', 'h1')).item.origin_item_id).toBeNull();
+    // Imports: their own folder row, never among watch folders or watch items; cleared when finished.
+    const imp = store.addImport({ path: '/m/a.wav', size: 1, mediaType: 'audio/wav', name: 'a.wav', options: '{}', source: '{"kind":"path","path":"/m/a.wav"}', text: null, staged: false });
+    expect(store.folders().map((f) => f.path)).not.toContain(':imports:');
+    expect(store.items({ offset: 0, limit: 100 }).items.map((i) => i.id)).not.toContain(imp.id);
+    expect(store.imports(0, 10).items.map((i) => i.id)).toEqual([imp.id]);
+    expect(store.clearFinishedImports()).toEqual([]);
+    store.update(imp.id, { state: 'cancelled' });
+    expect(store.clearFinishedImports().map((r) => r.id)).toEqual([imp.id]);
+    expect(store.imports(0, 10).total).toBe(0);
+  } finally {
+    store.close();
+  }
+});
