@@ -76,6 +76,8 @@ export async function startLoopbackRedirect(opts: { timeoutMs?: number } = {}): 
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
+  // A sign-in left waiting must not keep the app (or a test) alive: quitting ends it.
+  server.unref();
   const { port } = server.address() as AddressInfo;
   const timer = setTimeout(() => finish(new SsoError('The single sign-on took too long and was stopped. Start it again when you are ready.')), opts.timeoutMs ?? SSO_TIMEOUT_MS);
   timer.unref();

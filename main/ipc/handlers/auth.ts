@@ -157,6 +157,10 @@ export function authHandlers(ctx: CoreContext & AuthOptions): AreaHandlers<'auth
     // Answered by main/local-sign-in.ts when the app holds its embedded service's credential.
     'auth.signInLocal': async () => ({ status: 'refused', message: 'This app does not hold a password for this service: sign in with your e-mail address and password.' }),
     'auth.logout': async () => {
+      const waiting = sso;
+      sso = null;
+      waiting?.cancel();
+      pendingMfa = null;
       if (signIn.signedIn) await client.call('auth.logout', {}, { retries: 0, timeoutMs: 5000 }).catch(() => {});
       signIn.signedIn = false;
       await credentials.clear();

@@ -3,7 +3,10 @@
  * without our state refused (and the listener keeps waiting), the one good redirect answered with
  * a page and the port closed after it, and a deadline that closes the port too.
  */
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { ROOT } from '../../helpers/service';
 import { CALLBACK_PATH, SsoError, startLoopbackRedirect } from '../../../main/auth/loopback-redirect';
 
 /** Whether anything still listens at the URL's port. */
@@ -56,4 +59,18 @@ describe('loopback redirect', () => {
     await flow.closed;
     expect(await answers(flow.redirectUri)).toBe(false);
   });
+
+  it('a sign-in left waiting does not keep the process alive', async () => {
+    // A child that starts a listener with a ten-minute deadline and then has nothing else to do.
+    const script = `import { startLoopbackRedirect } from ${JSON.stringify(join(ROOT, 'main/auth/loopback-redirect.ts'))};
+const flow = await startLoopbackRedirect({ timeoutMs: 600000 });
+console.log(flow.redirectUri);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    onTestFinished(() => void child.kill());
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s2t\/sso\/callback/);
+  }, 60_000);
 });
