@@ -62,16 +62,16 @@ export class MediaLibrary {
       const mediaType = stats?.isFile() ? await sniffMedia(localPath) : null;
       const url = mediaType ? link({ path: localPath, mediaType }) : null;
       if (url && mediaType) return { url, kind: kindOf(mediaType), origin: 'local' };
-      if (!mediaType) moved = stats?.isFile() ? `${localPath}, the file this session was made from, is no longer a media file` : `${localPath}, the file this session was made from, was moved or deleted`;
+      if (!mediaType) moved = stats?.isFile() ? `The file this session was made from is no longer a media file: ${localPath}.` : `The file this session was made from was moved or deleted: ${localPath}.`;
     }
 
     const kept = this.cache.use(account, sessionId);
     const keptUrl = kept && link(kept);
     if (kept && keptUrl) return { url: keptUrl, kind: kindOf(kept.mediaType), origin: 'cache' };
 
-    const why = (rest: string) => ({ url: null, reason: moved ? `${moved}, and ${rest[0].toLowerCase()}${rest.slice(1)}` : rest });
+    const why = (rest: string) => ({ url: null, reason: moved ? `${moved} ${rest}` : rest });
     const service = await askService();
-    if ('offline' in service) return why("The service cannot be reached, and this session's media has not been kept on this computer yet (it is kept the first time it plays online).");
+    if ('offline' in service) return why("The service cannot be reached, and this session's media has not been kept on this computer yet (a copy is kept the first time it plays online).");
     if ('failed' in service) return why(`The service's media could not be asked for: ${service.failed}`);
     if (!service.mediaUrl) return why('The service keeps no media for this session (it was transcribed without keeping the media).');
     // The first play keeps a copy; the service's answer tells audio from video.

@@ -1,0 +1,230 @@
+/**
+ * Playback of every session, in real Chromium through the browser-mode app, against a local
+ * service the test can stop (the app in cloud mode, so "offline" is real): a session made from a
+ * file in a watched folder plays that very file with the service stopped, and the highlighted word
+ * advances; a session made through the service plays the service's media on first play, keeps a
+ * copy, and plays the copy offline; audio shows an audio player, video a video; a moved file says
+ * so, by name.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultOf } from '../../common/ipc';
+import { launchChromium } from '../helpers/app';
+import { cleanup, DEMO, ROOT, serviceLogin, startService, tempDir, type RunningService } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+import { bridgeClient, tokenOf } from '../security/bridge-wire';
+
+const SHOTS = '/tmp/shots/playback';
+let svc: RunningService;
+let app: { url: string; port: number; token: string; child: ChildProcess; dataDir: string; stop(): Promise<void> };
+let browser: Browser;
+let bridge: Awaited<ReturnType<typeof bridgeClient>>;
+const folder = tempDir('s2t-playback-watch-');
+const work = tempDir('s2t-playback-work-');
+
+/** The built browser-mode app on a service of our own (S2T_SERVICE_URL), so the test can stop it. */
+async function startCloudApp(serviceUrl: string): Promise<typeof app> {
+  const dataDir = tempDir('s2t-playback-app-');
+  const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), '--data', dataDir], { cwd: ROOT, env: { ...process.env, S2T_SERVICE_URL: serviceUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`app exited with ${code}:\n${err}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^S2T Desktop \(browser mode\): (\S+)$/.exec(line);
+      if (m) resolve(m[1]);
+    });
+  });
+  return {
+    url, dataDir, child, port: Number(new URL(url).port), token: tokenOf(url),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+type Listed = { items: { session_id: string; filename: string; status: string | null }[] };
+async function call<T>(channel: string, args: unknown = {}): Promise<T> {
+  const r = await bridge.call(channel, args);
+  if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`);
+  return r.value as T;
+}
+/** The session made from `filename`, once the app has it completed (syncing until it does). */
+async function completed(filename: string): Promise<string> {
+  let id = '';
+  await expect
+    .poll(async () => {
+      await call('sync.now').catch(() => {});
+      const s = (await call<Listed>('sessions.list', { offset: 0, limit: 100 })).items.find((i) => i.filename === filename);
+      id = s?.session_id ?? '';
+      return s?.status;
+    }, { timeout: 240_000, interval: 1500 })
+    .toBe('completed');
+  return id;
+}
+
+async function openSession(page: Page, filename: string): Promise<void> {
+  await page.locator('[aria-label="Sessions"]').getByText(filename, { exact: true }).first().click({ timeout: 30_000 }).catch(async (err: Error) => {
+    await page.screenshot({ path: join(SHOTS, `failed-to-open-${filename}.png`) });
+    throw err;
+  });
+  await expect.poll(() => page.getByRole('heading', { level: 2, name: filename }).count(), { timeout: 20_000 }).toBe(1);
+}
+
+const mediaState = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.querySelector<HTMLMediaElement>('.media-bar audio, .media-bar video');
+    return el ? { tag: el.tagName.toLowerCase(), time: el.currentTime, ready: el.readyState, paused: el.paused, error: el.error?.code ?? null, origin: el.closest<HTMLElement>('.media-bar')!.dataset.origin } : null;
+  });
+
+/** Plays from the start with K (a key press, as a person would) and waits until the media time moves past `ms`. */
+async function playPast(page: Page, ms: number): Promise<void> {
+  await page.waitForFunction(() => (document.querySelector<HTMLMediaElement>('.media-bar audio, .media-bar video')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
+  await page.getByRole('heading', { level: 2 }).click();
+  await page.keyboard.press('k');
+  await expect.poll(async () => (await mediaState(page))?.time ?? 0, { timeout: 30_000 }).toBeGreaterThan(ms / 1000);
+}
+
+const names = { talk: 'local-talk.wav', video: 'local-video.webm', moved: 'moved-away.wav', service: 'service-copy.wav' };
+let ids: Record<keyof typeof names, string>;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  svc = await startService();
+  app = await startCloudApp(svc.url);
+  browser = await launchChromium();
+  bridge = await bridgeClient(app.port, app.token);
+  const login = await call<{ status: string }>('auth.login', { username: DEMO.email, password: DEMO.password, rememberMe: true });
+  expect(login.status).toBe('signed-in');
+
+  // Three files in a watched folder: speech (audio only), a video with speech, and one to move away later.
+  copyFileSync(await speechWav('one two three four five six seven eight nine ten', { wordsPerMinute: 110 }), join(work, names.talk));
+  copyFileSync(await speechWav('the file that will be moved away'), join(work, names.moved));
+  const videoSpeech = await speechWav('a picture with a voice over it');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=480x270:rate=15', '-i', videoSpeech, '-shortest', '-c:v', 'libvpx', '-b:v', '300k', '-c:a', 'libopus', join(work, names.video)]);
+  for (const n of [names.talk, names.moved, names.video]) copyFileSync(join(work, n), join(folder, n));
+  await call('watch.addFolder', { path: folder, profile: { language: 'en', formats: [{ format: 'txt', options: {} }] } });
+
+  // One session made through the service alone (no file on this computer), its media kept there.
+  const key = await (async () => {
+    const bearer = { authorization: `Bearer ${await serviceLogin(svc.url, DEMO)}` };
+    const r = await fetch(`${svc.url}/api/v3/tokens`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'playback', type: 'batch', years_valid: 1 }) });
+    return ((await r.json()) as { token_value: string }).token_value;
+  })();
+  const created = await fetch(`${svc.url}/api/v3/speech-to-text/session`, { method: 'POST', headers: { 'x-svc-s2t-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en', keep_source: true }) });
+  const sid = ((await created.json()) as { result: { session_id: string } }).result.session_id;
+  const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': key, 'x-filename': names.service, 'content-type': 'audio/wav' }, body: readFileSync(await speechWav('kept on this computer for later')) });
+  expect(put.ok).toBe(true);
+}, 120_000);
+
+afterAll(async () => {
+  bridge?.ws.close();
+  await browser?.close();
+  await app?.stop();
+  await svc?.stop();
+  for (const d of [folder, work, app?.dataDir, svc?.dataDir]) if (d) cleanup(d);
+});
+
+describe('playback', () => {
+  it('has every session completed, the watched ones known by their files', async () => {
+    ids = { talk: await completed(names.talk), video: await completed(names.video), moved: await completed(names.moved), service: await completed(names.service) };
+    const talk = await call<ResultOf<'media.source'>>('media.source', { sessionId: ids.talk });
+    expect(talk).toMatchObject({ kind: 'audio', origin: 'local' });
+    expect(await call('media.source', { sessionId: ids.video })).toMatchObject({ kind: 'video', origin: 'local' });
+  }, 300_000);
+
+  it("plays the service's media on first play and keeps a copy", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.url);
+    await openSession(page, names.service);
+    await expect.poll(async () => (await mediaState(page))?.origin, { timeout: 20_000 }).toBe('service');
+    await playPast(page, 300);
+    // The copy is downloaded in the background; the next look finds it kept.
+    await expect.poll(async () => (await call<{ origin?: string }>('media.source', { sessionId: ids.service })).origin, { timeout: 60_000, interval: 500 }).toBe('cache');
+    await page.close();
+  }, 120_000);
+
+  describe('with the service stopped', () => {
+    let page: Page;
+    beforeAll(async () => {
+      await svc.stop();
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(app.url);
+    });
+    afterAll(() => page?.close());
+
+    it('plays the file a session was made from, in an audio player, and the highlighted word advances', async () => {
+      await openSession(page, names.talk);
+      await expect.poll(async () => (await mediaState(page))?.origin, { timeout: 20_000 }).toBe('local');
+      expect(await page.locator('.media-bar audio').count()).toBe(1);
+      expect(await page.locator('.media-bar video').count()).toBe(0);
+      expect(await page.getByText('Playing the file on this computer').count()).toBe(1);
+
+      const words = await page.locator('.segment .word').evaluateAll((els) => els.map((e) => ({ text: e.textContent, start: Number((e as HTMLElement).dataset.start) })));
+      expect(words.length).toBeGreaterThanOrEqual(3);
+      const current = () => page.locator('[aria-current="time"]').first().getAttribute('data-start').then((s) => (s === null ? -1 : Number(s)));
+      await playPast(page, words[0].start + 50);
+      const seen = new Set<number>();
+      // The highlight moves from word to word as the file plays: at least three different words light up.
+      await expect
+        .poll(async () => {
+          seen.add(await current());
+          seen.delete(-1);
+          return seen.size;
+        }, { timeout: 30_000, interval: 100 })
+        .toBeGreaterThanOrEqual(3);
+      expect((await mediaState(page))!.error).toBeNull();
+      await page.keyboard.press('k');
+      await page.screenshot({ path: join(SHOTS, 'audio-local-1280x800.png') });
+      await page.setViewportSize({ width: 800, height: 600 });
+      await page.screenshot({ path: join(SHOTS, 'audio-local-800x600.png') });
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      // Click-to-seek still works: a word clicked moves the media to it.
+      const last = words[words.length - 1];
+      await page.locator('.segment .word').nth(words.length - 1).click();
+      await expect.poll(async () => Math.round(((await mediaState(page))?.time ?? 0) * 1000), { timeout: 10_000 }).toBeGreaterThanOrEqual(last.start - 5);
+    }, 120_000);
+
+    it('plays a video file as a video', async () => {
+      await openSession(page, names.video);
+      await expect.poll(async () => (await mediaState(page))?.tag, { timeout: 20_000 }).toBe('video');
+      expect((await mediaState(page))!.origin).toBe('local');
+      await playPast(page, 800);
+      await page.keyboard.press('k');
+      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('.media-bar video')?.videoWidth ?? 0) > 0);
+      await page.screenshot({ path: join(SHOTS, 'video-local-1280x800.png') });
+      await page.setViewportSize({ width: 800, height: 600 });
+      await page.screenshot({ path: join(SHOTS, 'video-local-800x600.png') });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }, 60_000);
+
+    it('plays the kept copy of a service session offline', async () => {
+      await openSession(page, names.service);
+      await expect.poll(async () => (await mediaState(page))?.origin, { timeout: 20_000 }).toBe('cache');
+      expect(await page.locator('.media-bar audio').count()).toBe(1);
+      await playPast(page, 500);
+      await page.keyboard.press('k');
+      await page.screenshot({ path: join(SHOTS, 'audio-kept-1280x800.png') });
+    }, 60_000);
+
+    it('says a moved file was moved, by its name', async () => {
+      renameSync(join(folder, names.moved), join(work, 'somewhere-else.wav'));
+      await openSession(page, names.moved);
+      const why = page.locator('.media-missing');
+      await expect.poll(() => why.textContent(), { timeout: 20_000 }).toContain(join(folder, names.moved));
+      expect(await why.textContent()).toMatch(/moved or deleted/);
+      expect(await why.textContent()).toMatch(/cannot be reached/);
+      expect(await page.locator('.media-bar audio, .media-bar video').count()).toBe(0);
+      await page.screenshot({ path: join(SHOTS, 'moved-1280x800.png') });
+      await page.setViewportSize({ width: 800, height: 600 });
+      await page.screenshot({ path: join(SHOTS, 'moved-800x600.png') });
+    }, 60_000);
+  });
+});
