@@ -45,7 +45,7 @@ export const Settings = z.object({
   /** A cloud account's base URL; null: the embedded local service. */
   serviceUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable().default(null),
   theme: ThemeChoice.default('system'),
-  transcription: TranscriptionDefaults.default(TranscriptionDefaults.parse({ language: 'en' })),
+  transcription: TranscriptionDefaults.default(TranscriptionDefaults.parse({ language: 'en-US' })),
   /** Where exports go first; null: the dialog's own default (Downloads in browser mode). */
   exportFolder: AbsolutePath.nullable().default(null),
   /** How much played media is kept on disk, in bytes. */

@@ -33,7 +33,7 @@ export function Preferences({ onClose }: { onClose: () => void }) {
         setStatus('Saved.');
       },
       (e: Error) => {
-        setProblem(e.message);
+        setProblem(inWords(e.message));
         setStatus('');
       },
     );
@@ -92,6 +92,22 @@ export function Preferences({ onClose }: { onClose: () => void }) {
   );
 }
 
+/**
+ * A refusal in the words of the form: the schema names fields by key and, for the two shown in
+ * other units (GB, %), by its own unit, so those get a sentence of their own.
+ */
+const FIELD_MESSAGES: Partial<Record<keyof Settings, string>> = {
+  mediaCacheBytes: 'The media cache size is a number of GB from 0 to 1024.',
+  lowConfidenceThreshold: 'The low-confidence mark is a percentage from 0 to 100.',
+};
+const FIELD_NAMES: Partial<Record<keyof Settings, string>> = { exportFolder: 'Export folder', transcription: 'Language', captionProfile: 'Caption profile' };
+function inWords(message: string): string {
+  const key = /^(?:Not saved: )?(\w+)/.exec(message)?.[1] as keyof Settings | undefined;
+  if (key && FIELD_MESSAGES[key]) return `Not saved. ${FIELD_MESSAGES[key]}`;
+  const named = message.replace(/^Not saved: /, '').replace(/\b(\w+)(?:\.\w+)*: /g, (all, k: string) => (k in FIELD_NAMES ? `${FIELD_NAMES[k as keyof Settings]}: ` : all));
+  return `Not saved. ${named}`;
+}
+
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <fieldset className="preferences-section">
@@ -115,7 +131,7 @@ function LanguageField({ value, onSave }: { value: string; onSave: (language: st
       <div className="field">
         <label htmlFor={id}>Language</label>
         <select id={id} value={value} onChange={(e) => void onSave(e.target.value)}>
-          {!known && <option value={value}>{value}</option>}
+          {!known && <option value={value}>{value} (not offered by this service)</option>}
           {models.map((m) => (
             <option key={m.key} value={m.key} disabled={!m.supported}>
               {m.name}
@@ -139,7 +155,7 @@ function LanguageField({ value, onSave }: { value: string; onSave: (language: st
         onKeyDown={(e) => e.key === 'Enter' && draft !== value && void onSave(draft.trim())}
       />
       <span id={`${id}-hint`} className="hint">
-        A language code such as en, de or fr-FR.
+        A language code such as en-US, de-DE or fr-FR.
       </span>
     </div>
   );
@@ -159,11 +175,14 @@ function CaptionProfileField({ value, onSave }: { value: Settings['captionProfil
         ))}
       </select>
       <span id={`${id}-hint`} className="hint">
-        {p.maxLines === 1 ? 'One line' : `${p.maxLines} lines`} of up to {p.maxCharsPerLine} characters, at most {p.maxCps} characters a second, {p.minDurationMs / 1000}–{p.maxDurationMs / 1000} s a caption.
+        {p.maxLines === 1 ? 'One line' : `${p.maxLines} lines`} of up to {p.maxCharsPerLine} characters, at most {p.maxCps} characters a second, {seconds(p.minDurationMs)}–{seconds(p.maxDurationMs)} s on screen.
       </span>
     </div>
   );
 }
+
+/** 833 -> "0.8", 7000 -> "7". */
+const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
 
 function CacheSizeField({ bytes, onSave }: { bytes: number; onSave: (bytes: number) => Promise<void> }) {
   const id = useId();
