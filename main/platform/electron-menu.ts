@@ -7,7 +7,10 @@ import type { AppCommand } from '../../common/ipc/shell';
 
 export function menuTemplate(opts: { platform: NodeJS.Platform; appName: string; send(command: AppCommand): void }): MenuItemConstructorOptions[] {
   const mac = opts.platform === 'darwin';
-  const command = (label: string, cmd: AppCommand, accelerator?: string): MenuItemConstructorOptions => ({ label, accelerator, id: cmd, click: () => opts.send(cmd) });
+  // The keys are shown but not registered: the page already handles each of them (renderer/src/ui/
+  // shortcuts.ts), and a registered accelerator would take the key from the page (a find bar that
+  // opens twice, a Ctrl+F in a text field that never reaches it).
+  const command = (label: string, cmd: AppCommand, accelerator?: string): MenuItemConstructorOptions => ({ label, accelerator, registerAccelerator: false, id: cmd, click: () => opts.send(cmd) });
   const preferences = command(mac ? 'Settings…' : 'Preferences…', 'preferences', 'CmdOrCtrl+,');
   return [
     ...(mac
@@ -17,7 +20,7 @@ export function menuTemplate(opts: { platform: NodeJS.Platform; appName: string;
       label: 'File',
       submenu: [
         command('New transcription…', 'new-transcription', 'CmdOrCtrl+N'),
-        command('Export…', 'export', 'CmdOrCtrl+E'),
+        command('Export…', 'export'),
         ...(mac ? [] : [{ type: 'separator' } as const, preferences]),
         { type: 'separator' },
         mac ? { role: 'close' } : { role: 'quit' },
