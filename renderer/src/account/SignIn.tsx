@@ -91,7 +91,8 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
           )}
           <button type="submit" disabled={busy}>{busy ? 'Signing in…' : needCode ? 'Verify' : 'Sign in'}</button>
         </div>
-        {!needCode && <SingleSignOn disabled={busy} onProblem={setMessage} />}
+        {/* Keyed by main's message: a single sign-on that ended (timed out, refused) stops saying it is waiting. */}
+        {!needCode && <SingleSignOn key={state.message ?? ''} disabled={busy} onProblem={setMessage} />}
       </form>
     </div>
   );
