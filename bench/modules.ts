@@ -5,5 +5,6 @@ import { formatsBench } from './formats.bench';
 import { serviceAuthBench } from './service-auth.bench';
 import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
+import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench];

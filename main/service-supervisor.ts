@@ -88,23 +88,26 @@ export async function superviseEmbeddedService(opts: SupervisorOptions): Promise
   current = await start();
   port = Number(new URL(current.url).port);
 
-  // A process that is alive but does not answer (hung) is killed; its exit then restarts it.
+  // A process that is alive but does not answer (hung) is killed; its exit then restarts it. After
+  // a miss the next check follows at once, so a hang is found in about healthFailures x timeout.
   let misses = 0;
-  let checking = false;
-  const health = setInterval(() => {
-    if (checking || status.state !== 'running') return;
-    checking = true;
-    const checked = current;
-    void answers(checked.url, opts.healthTimeoutMs ?? 3000).then((ok) => {
-      checking = false;
-      if (ok || checked !== current || quit.signal.aborted) return void (misses = 0);
-      if (++misses >= (opts.healthFailures ?? 3)) {
+  let healthTimer: NodeJS.Timeout | undefined;
+  const interval = opts.healthIntervalMs ?? 1500;
+  const check = (delay: number) => {
+    healthTimer = setTimeout(async () => {
+      const checked = current;
+      const ok = status.state !== 'running' || (await answers(checked.url, opts.healthTimeoutMs ?? 1500));
+      if (quit.signal.aborted) return;
+      if (ok || checked !== current) misses = 0;
+      else if (++misses >= (opts.healthFailures ?? 3)) {
         misses = 0;
         checked.kill();
       }
-    });
-  }, opts.healthIntervalMs ?? 2000);
-  health.unref();
+      check(misses ? 0 : interval);
+    }, delay);
+    healthTimer.unref();
+  };
+  check(interval);
 
   return {
     get url() {
@@ -122,7 +125,7 @@ export async function superviseEmbeddedService(opts: SupervisorOptions): Promise
     async stop() {
       quit.abort();
       clearTimeout(retryTimer);
-      clearInterval(health);
+      clearTimeout(healthTimer);
       // A start under way ends (its child killed) before we stop the last one that ran.
       await starting;
       await current.stop();
