@@ -2,7 +2,8 @@
  * The headless watch daemon: the same watcher as the app, without Electron.
  *   npm run watch -- FOLDER [--language en] [--formats srt,vtt,docx] [--service URL] [--data DIR]
  *                  [--concurrency N] [--stability-ms MS]
- * Without --service it starts the embedded local service and signs in with its owner account;
+ * Without --service (or a cloud account in the app's settings) it starts the embedded local
+ * service and signs in with its owner account;
  * with --service it signs in with S2T_USERNAME / S2T_PASSWORD, or uses the API token S2T_TOKEN
  * (from the environment, never the command line, so they stay out of the process list).
  * Data (queue, tus upload URLs, the embedded service's data) lives in the app-data dir or --data.
@@ -15,6 +16,8 @@ import { WatchProfile, type WatchProgress } from '../../common/ipc';
 import { ApiClient } from '../api/client';
 import { startEmbeddedService, type EmbeddedService } from '../embedded-service';
 import { appDataDir } from '../platform/paths';
+import { confSettingsFile } from '../platform/settings-file';
+import { effectiveServiceUrl, SettingsStore } from '../settings';
 import { PasswordAuth, TokenAuth } from './auth';
 import { WatchService } from './service';
 
@@ -66,7 +69,8 @@ export async function runWatchDaemon(argv: string[]): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
 
   let embedded: EmbeddedService | undefined;
-  let baseUrl = values.service;
+  // The app's settings (the same settings.json): a cloud account chosen there is the default.
+  let baseUrl = values.service ?? effectiveServiceUrl(new SettingsStore(confSettingsFile(dataDir)).get()) ?? undefined;
   let auth: PasswordAuth | TokenAuth;
   if (!baseUrl) {
     embedded = await startEmbeddedService({ dataDir: join(dataDir, 'local-service') });
