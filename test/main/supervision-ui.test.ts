@@ -77,6 +77,8 @@ describe('embedded service supervision in the app', () => {
       expect(pid).toBeGreaterThan(0);
       const killedAt = Date.now();
       process.kill(pid, 'SIGKILL');
+      // A picture of the badge while it lasts, for a person to look at (not an assertion).
+      await page.getByText('Restarting the local service…').waitFor({ timeout: 5000 }).then(() => page.screenshot({ path: '/tmp/shots/settings/restarting-1280x800.png', clip: { x: 0, y: 0, width: 1280, height: 120 } }), () => {});
 
       await expect.poll(() => page.evaluate(() => (window as unknown as { sawRestarting: boolean }).sawRestarting), { timeout: 30_000 }).toBe(true);
       const badge = page.getByTitle('Sync now');
