@@ -6,7 +6,7 @@
  * refusal (not media) is shown in the dialog in words; an upload is cancelled and retried.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -97,9 +97,10 @@ it('picks a file through the file chooser, chooses options, follows the upload t
   // Focus moved into the dialog.
   expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
 
-  // A recording large enough (stereo 48 kHz) that the upload takes a while, through the page's file chooser.
+  // A recording over the 8 MiB that main sends with tus in streamed pieces (4 channels at 48 kHz), through the page's file chooser.
   const wav = join(work, 'quarterly-report.wav');
-  execFileSync('sox', [await speechWav(LONG_TEXT), '-r', '48000', '-c', '2', wav]);
+  execFileSync('sox', [await speechWav(LONG_TEXT), '-r', '48000', '-c', '4', wav]);
+  expect(statSync(wav).size).toBeGreaterThan(8 * 1024 * 1024);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose files…' }).click()]);
   await chooser.setFiles(wav);
   await expect.poll(() => dialog.getByRole('list', { name: '1 file' }).textContent()).toContain('quarterly-report.wav');
@@ -133,10 +134,13 @@ it('picks a file through the file chooser, chooses options, follows the upload t
   const states = seen.map((s) => s.split(':')[0]).filter((s, i, all) => s !== all[i - 1]);
   expect(states.filter((s) => s !== 'Waiting')).toEqual(['Uploading', 'Transcribing', 'Done']);
   const uploadBars = seen.filter((s) => s.startsWith('Uploading:Upload of quarterly-report.wav:')).map((s) => Number(s.split(':').pop()));
-  expect(uploadBars.length).toBeGreaterThan(0);
+  // The bar showed from the first bytes and filled: it never went back.
+  expect(uploadBars.length).toBeGreaterThan(1);
+  expect(uploadBars[0]).toBeLessThan(100);
+  expect(uploadBars[uploadBars.length - 1]).toBe(100);
   expect(uploadBars).toEqual([...uploadBars].sort((a, b) => a - b));
   // The options chosen are the ones the item carries.
-  expect(await item.textContent()).toContain('en-US');
+  expect(await item.textContent()).toContain('English (United States) · transcribe');
 
   await item.getByRole('button', { name: 'Open session' }).click();
   // The session is selected in the list and its transcript shows words from the speech.
@@ -147,8 +151,8 @@ it('picks a file through the file chooser, chooses options, follows the upload t
   // The choices are remembered for next time (Ctrl+N opens the dialog again).
   await page.keyboard.press('Control+n');
   await expect.poll(() => dialog.isVisible()).toBe(true);
-  expect(await dialog.getByRole('checkbox', { name: 'Tell speakers apart' }).isChecked()).toBe(true);
-  expect(await dialog.getByLabel('Language').inputValue()).toBe('en-US');
+  await expect.poll(() => dialog.getByRole('checkbox', { name: 'Tell speakers apart' }).isChecked(), { timeout: 10_000 }).toBe(true);
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 10_000 }).toBe('en-US');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect.poll(() => dialog.count()).toBe(0);
   await page.close();

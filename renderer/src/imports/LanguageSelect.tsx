@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { ModelChoice } from '../../../common/ipc';
+import './imports.css';
 
 const UNSUPPORTED = 'not installed on this service';
 
@@ -8,7 +9,7 @@ const UNSUPPORTED = 'not installed on this service';
  * here are shown, disabled, with why; a key that is not in the list at all (an older folder's
  * profile) stays visible so saving does not silently change it.
  */
-export function LanguageSelect(props: { models: ModelChoice[]; value: string; onChange: (key: string) => void; label?: string; loading?: boolean; error?: string | null; id?: string }) {
+export function LanguageSelect(props: { models: ModelChoice[]; value: string; onChange: (key: string) => void; label?: string; loading?: boolean; error?: string | null; id?: string; compact?: boolean }) {
   const fallbackId = useId();
   const id = props.id ?? fallbackId;
   const hintId = `${id}-hint`;
@@ -19,7 +20,9 @@ export function LanguageSelect(props: { models: ModelChoice[]; value: string; on
     : props.loading
       ? 'Reading the languages…'
       : props.models.length > 0 && supportedCount < props.models.length
-        ? `${supportedCount} of ${props.models.length} languages can be transcribed here; the others are ${UNSUPPORTED}.`
+        ? props.compact
+          ? `${supportedCount} of ${props.models.length} can be transcribed here`
+          : `${supportedCount} of ${props.models.length} languages can be transcribed here; the others are ${UNSUPPORTED}.`
         : null;
   return (
     <div className="language-select">

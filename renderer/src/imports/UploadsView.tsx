@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import type { ImportItem, ImportState } from '../../../common/ipc';
+import type { ImportItem, ImportState, ModelChoice } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { bytes, eta } from '../watch/watchFormat';
 import { requestNewTranscription } from './requests';
 import { isActive, useImportItems } from './useImportItems';
+import { useModels } from './useModels';
 import './imports.css';
 
 const STATE_LABEL: Record<ImportState, string> = {
@@ -22,6 +23,7 @@ const STATE_LABEL: Record<ImportState, string> = {
  */
 export function UploadsView({ onOpenSession }: { onOpenSession: (sessionId: string) => void }) {
   const { items, total, error, reload, put } = useImportItems();
+  const { models } = useModels();
   const [actionError, setActionError] = useState<string | null>(null);
   const act = (fn: () => Promise<ImportItem>) =>
     fn().then(
@@ -66,7 +68,7 @@ export function UploadsView({ onOpenSession }: { onOpenSession: (sessionId: stri
       ) : (
         <ul className="upload-items" aria-label="Uploads">
           {items.map((i) => (
-            <UploadRow key={i.itemId} item={i} act={act} onOpenSession={onOpenSession} />
+            <UploadRow key={i.itemId} item={i} models={models} act={act} onOpenSession={onOpenSession} />
           ))}
         </ul>
       )}
@@ -75,7 +77,7 @@ export function UploadsView({ onOpenSession }: { onOpenSession: (sessionId: stri
   );
 }
 
-function UploadRow({ item: i, act, onOpenSession }: { item: ImportItem; act: (fn: () => Promise<ImportItem>) => void; onOpenSession: (id: string) => void }) {
+function UploadRow({ item: i, models, act, onOpenSession }: { item: ImportItem; models: ModelChoice[]; act: (fn: () => Promise<ImportItem>) => void; onOpenSession: (id: string) => void }) {
   const nameId = `upload-${i.itemId}-name`;
   return (
     <li className={`upload-item ${i.state}`} aria-labelledby={nameId}>
@@ -84,11 +86,11 @@ function UploadRow({ item: i, act, onOpenSession }: { item: ImportItem; act: (fn
       </span>
       <span className={`state ${i.state}`}>{STATE_LABEL[i.state]}</span>
       <span className="detail">
-        <Detail item={i} />
+        <Detail item={i} language={models.find((m) => m.key === i.options.language)?.name ?? i.options.language} />
       </span>
       <span className="actions">
         {i.sessionId && (
-          <button type="button" className="primary" onClick={() => onOpenSession(i.sessionId!)}>
+          <button type="button" className={i.state === 'done' ? 'primary' : undefined} onClick={() => onOpenSession(i.sessionId!)}>
             Open session
           </button>
         )}
@@ -112,7 +114,7 @@ function UploadRow({ item: i, act, onOpenSession }: { item: ImportItem; act: (fn
   );
 }
 
-function Detail({ item: i }: { item: ImportItem }) {
+function Detail({ item: i, language }: { item: ImportItem; language: string }) {
   if (i.state === 'uploading')
     return (
       <>
@@ -131,7 +133,7 @@ function Detail({ item: i }: { item: ImportItem }) {
         <span className="small muted">{i.percent.toFixed(0)}% transcribed</span>
       </>
     );
-  const what = `${i.options.language} · ${i.options.mode === 'decode' ? 'transcribe' : i.options.mode}`;
+  const what = `${language} · ${i.options.mode === 'decode' ? 'transcribe' : i.options.mode}`;
   return (
     <span className="small muted">
       {i.bytesTotal > 0 ? `${bytes(i.bytesTotal)} · ` : ''}

@@ -60,7 +60,7 @@ export function AddWatchFolder({ models, modelsError, onAdded }: { models: Model
           )}
         </div>
       </div>
-      <LanguageSelect models={models} error={modelsError} value={language} onChange={setLanguage} />
+      <LanguageSelect models={models} error={modelsError} value={language} onChange={setLanguage} compact />
       <fieldset className="formats">
         <legend>Write</legend>
         {FORMATS.map((f) => (

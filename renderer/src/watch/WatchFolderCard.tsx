@@ -113,7 +113,7 @@ export function WatchFolderCard(props: {
               <span className="name" title={i.path}>
                 {fileName(i.path)}
               </span>
-              <span className={`state ${i.state}`}>{STATE_LABEL[i.state]}</span>
+              <span className={`state ${i.state}`}>{isDuplicate(i) ? 'Already done' : STATE_LABEL[i.state]}</span>
               <span className="detail">
                 {i.state === 'uploading' || i.state === 'transcribing' ? (
                   <>

@@ -5,6 +5,7 @@ import { call } from '../lib/bridge';
 import { useModels } from '../imports/useModels';
 import { WatchFolderCard } from './WatchFolderCard';
 import './watch.css';
+import './watch-profile.css';
 
 /** The watch-folders panel: add folders, edit, pause and resume them (or everything), follow their items. */
 export function WatchFolders({ onOpenSession }: { onOpenSession: (sessionId: string) => void }) {

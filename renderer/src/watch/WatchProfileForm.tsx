@@ -2,7 +2,6 @@ import { useId, useState, type FormEvent } from 'react';
 import { ExportFormat } from '../../../common/api';
 import type { ModelChoice, WatchProfile } from '../../../common/ipc';
 import { LanguageSelect } from '../imports/LanguageSelect';
-import './watch-profile.css';
 
 const FORMATS = ExportFormat.options;
 const MODES: { value: WatchProfile['sessionMode']; label: string }[] = [
@@ -49,13 +48,16 @@ export function WatchProfileForm(props: { profile: WatchProfile; models: ModelCh
   return (
     <form className="watch-profile" onSubmit={submit} aria-label={`Settings of ${props.folderPath}`}>
       <LanguageSelect models={props.models} error={props.modelsError} value={p.language} onChange={(key) => set('language', key)} />
-      <fieldset>
+      <fieldset className="column">
         <legend>How</legend>
         {MODES.map((m) => (
           <label key={m.value} className="check">
             <input type="radio" name={`mode-${props.folderPath}`} checked={p.sessionMode === m.value} onChange={() => set('sessionMode', m.value)} /> {m.label}
           </label>
         ))}
+      </fieldset>
+      <fieldset>
+        <legend>Options</legend>
         <label className="check">
           <input type="checkbox" checked={p.diarization} onChange={(e) => set('diarization', e.target.checked)} /> Tell speakers apart
         </label>
@@ -74,7 +76,7 @@ export function WatchProfileForm(props: { profile: WatchProfile; models: ModelCh
           </label>
         ))}
       </fieldset>
-      <fieldset>
+      <fieldset className="column">
         <legend>Where</legend>
         <label className="check">
           <input type="radio" name={`out-${props.folderPath}`} checked={p.output === 'beside'} onChange={() => set('output', 'beside')} /> Beside the media
