@@ -185,11 +185,27 @@ describe('playback', () => {
       await page.setViewportSize({ width: 800, height: 600 });
       await page.screenshot({ path: join(SHOTS, 'audio-local-800x600.png') });
       await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: join(SHOTS, 'audio-local-dark-1280x800.png') });
+      await page.emulateMedia({ colorScheme: 'light' });
 
       // Click-to-seek still works: a word clicked moves the media to it.
       const last = words[words.length - 1];
       await page.locator('.segment .word').nth(words.length - 1).click();
       await expect.poll(async () => Math.round(((await mediaState(page))?.time ?? 0) * 1000), { timeout: 10_000 }).toBeGreaterThanOrEqual(last.start - 5);
+
+      // J and L skip back and forward 5 s (L stops at the end of the file).
+      const at = async () => Math.round(((await mediaState(page))?.time ?? 0) * 1000);
+      await page.locator('.segment .word').first().click();
+      await expect.poll(at, { timeout: 10_000 }).toBeLessThan(words[0].start + 100);
+      const from = await at();
+      const durationMs = await page.evaluate(() => Math.round(document.querySelector<HTMLMediaElement>('.media-bar audio')!.duration * 1000));
+      await page.getByRole('heading', { level: 2 }).click();
+      await page.keyboard.press('l');
+      await expect.poll(at, { timeout: 10_000 }).toBeGreaterThanOrEqual(Math.min(from + 5000, durationMs) - 20);
+      const forward = await at();
+      await page.keyboard.press('j');
+      await expect.poll(at, { timeout: 10_000 }).toBeLessThanOrEqual(Math.max(0, forward - 5000) + 20);
     }, 120_000);
 
     it('plays a video file as a video', async () => {
@@ -225,6 +241,8 @@ describe('playback', () => {
       await page.screenshot({ path: join(SHOTS, 'moved-1280x800.png') });
       await page.setViewportSize({ width: 800, height: 600 });
       await page.screenshot({ path: join(SHOTS, 'moved-800x600.png') });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: join(SHOTS, 'moved-dark-800x600.png') });
     }, 60_000);
   });
 });
