@@ -18,7 +18,7 @@ export function SyncBadge() {
   if (service && service.state !== 'running') {
     return (
       <span className="sync-status" role="status">
-        <span className={`sync ${service.state === 'failed' ? 'offline' : 'degraded'}`} title={service.message ?? undefined}>
+        <span className={`sync service-down ${service.state === 'failed' ? 'offline' : 'degraded'}`} title={service.message ?? undefined}>
           <span className="dot" /> {service.state === 'failed' ? 'The local service stopped — restart the app' : 'Restarting the local service…'}
         </span>
       </span>
