@@ -108,6 +108,8 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   });
   folders.watch = watch;
   core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
+  // A smaller media cache applies at once, not at the next download.
+  settings.onChange(() => core.media.cache.evict());
   // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
   // Back after a restart: send what waited (edits made while it was down) and pull.

@@ -110,6 +110,28 @@ describe('media cache', () => {
     await close();
   });
 
+  it('drops copies at once when the bound is lowered', async () => {
+    let limit = DEFAULT_MEDIA_CACHE_BYTES;
+    const dir = tempDir('s2t-media-cache-');
+    dirs.push(dir);
+    const store = new MediaStore(join(dir, 'media.db'));
+    const cache = new MediaCache({ dir: join(dir, 'kept'), store, limitBytes: () => limit });
+    for (const name of ['a', 'b', 'c']) await cache.keep('acct', `s-${name}`, `${base}/${name}`).done;
+    expect(store.totalCachedBytes()).toBe(150_000);
+    limit = 70_000;
+    cache.evict();
+    // a and b were played longest ago; c (60 kB) alone fits.
+    expect(store.totalCachedBytes()).toBe(60_000);
+    expect(cache.use('acct', 's-c')).not.toBeNull();
+    expect(readdirSync(join(dir, 'kept'))).toHaveLength(1);
+    limit = 0;
+    cache.evict();
+    expect(store.totalCachedBytes()).toBe(0);
+    expect(readdirSync(join(dir, 'kept'))).toEqual([]);
+    await cache.close();
+    store.close();
+  });
+
   it('clears partial files and strays left by a run that ended, keeping finished copies', async () => {
     const first = open(DEFAULT_MEDIA_CACHE_BYTES);
     await first.cache.keep('acct', 's-a', `${base}/a`).done;
