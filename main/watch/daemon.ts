@@ -118,14 +118,19 @@ export async function runWatchDaemon(argv: string[]): Promise<void> {
   out(`watching ${positionals.join(', ')} -> ${formats.join(', ')} (${values.language}) via ${baseUrl}`);
 
   await new Promise<void>((resolve) => {
+    let stopping = false;
     const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
       out(`${signal}: stopping; the queue is kept`);
       void watch
         .close()
         .then(() => embedded?.stop())
         .finally(resolve);
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    // Listeners that stay: signal-exit (loaded by tus-js-client's file lock, proper-lockfile) re-raises a signal
+    // nobody else listens to any more, which killed the daemon mid-stop (exit by SIGINT, not 0).
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
   });
 }
