@@ -6,7 +6,7 @@
  * refusal (not media) is shown in the dialog in words; an upload is cancelled and retried.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -118,6 +118,9 @@ it('picks a file through the file chooser, chooses options, follows the upload t
   await page.setViewportSize({ width: 800, height: 600 });
   await page.screenshot({ path: join(SHOTS, 'dialog-800x600.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'dialog-dark-1280x800.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await recordRows(page);
   await dialog.getByRole('button', { name: 'Transcribe' }).click();
@@ -196,6 +199,9 @@ it('refuses a dropped file that is not media in the dialog, then queues a droppe
   await page.setViewportSize({ width: 800, height: 600 });
   await page.screenshot({ path: join(SHOTS, 'uploads-800x600.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'uploads-dark-1280x800.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Retried, it goes through to done, with its session one click away.
   await thanks.getByRole('button', { name: 'Retry' }).click();
@@ -209,3 +215,31 @@ it('refuses a dropped file that is not media in the dialog, then queues a droppe
   await expect.poll(() => page.locator('.sidebar').textContent(), { timeout: 60_000 }).toContain('thanks.wav');
   await page.close();
 }, 420_000);
+
+it('aligns a text file given in the dialog on a dropped recording', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page);
+  const text = 'please remember to send the minutes before friday';
+  await dropFiles(page, [{ name: 'minutes.wav', type: 'audio/wav', bytes: readFileSync(await speechWav(text)) }]);
+  const dialog = page.getByRole('dialog', { name: 'New transcription' });
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  await dialog.getByRole('radio', { name: /Align a text I have/ }).check();
+  // Without its text the dialog says what is missing and will not submit.
+  expect(await dialog.getByText('Choose the text file to align.').count()).toBe(1);
+  expect(await dialog.getByRole('button', { name: 'Transcribe' }).isDisabled()).toBe(true);
+  const txt = join(work, 'minutes.txt');
+  writeFileSync(txt, `${text}\n`);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose…' }).click()]);
+  await chooser.setFiles(txt);
+  await expect.poll(() => dialog.textContent()).toContain('minutes.txt');
+  await dialog.getByRole('button', { name: 'Transcribe' }).click();
+  await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
+  const item = row(page, 'minutes.wav');
+  await expect.poll(() => item.getByText('Done', { exact: true }).count(), { timeout: 180_000, interval: 500 }).toBe(1);
+  expect(await item.textContent()).toContain('English (United States) · align');
+  await item.getByRole('button', { name: 'Open session' }).click();
+  // Aligned, the transcript holds the given words exactly, not what recognition heard.
+  await expect.poll(async () => (await page.locator('main').textContent())?.toLowerCase() ?? '', { timeout: 60_000, interval: 500 }).toContain('minutes before friday');
+  await page.close();
+}, 300_000);

@@ -232,7 +232,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
             {model && !model.hasPunctuation && <span className="muted small"> (no punctuation model for {model.name}: full stops at pauses only)</span>}
           </label>
           <label className="check">
-            <input type="checkbox" checked={choices.keepMedia} onChange={(e) => set('keepMedia', e.target.checked)} /> Keep the media on the service (to play it in the editor)
+            <input type="checkbox" checked={choices.keepMedia} onChange={(e) => set('keepMedia', e.target.checked)} /> Keep the media on the service
           </label>
         </fieldset>
 
