@@ -14,7 +14,13 @@ import { ImportLayer } from '../imports/ImportLayer';
 import { NewTranscriptionButton } from '../imports/NewTranscriptionButton';
 import { UploadsButton } from '../imports/UploadsButton';
 import { UploadsView } from '../imports/UploadsView';
+import { ShortcutSheet } from '../ui/ShortcutSheet';
+import { useShortcutSheet } from './useShortcutSheet';
+import { ThemePicker } from './ThemePicker';
+import { useTheme } from './theme';
+import { useNarrow } from './useNarrow';
 import './app.css';
+import './fit.css';
 
 export function App() {
   const [auth, setAuth] = useState<AuthState | null>(null);
@@ -22,25 +28,58 @@ export function App() {
   const [selected, setSelected] = useState<string | null>(null);
   const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads'>('sessions');
   const [jump, setJump] = useState<Jump | null>(null);
+  const [theme, setTheme] = useTheme();
+  const sheet = useShortcutSheet();
+  const narrow = useNarrow();
+  // The sidebar is a column in a wide window and an overlay in a narrow one; each remembers its own state.
+  const [sidebarWide, setSidebarWide] = useState(true);
+  const [sidebarNarrow, setSidebarNarrow] = useState(false);
+  const sidebarOpen = narrow ? sidebarNarrow : sidebarWide;
+  const setSidebar = narrow ? setSidebarNarrow : setSidebarWide;
+  const [moreOpen, setMoreOpen] = useState(false);
 
   useEffect(() => {
     call('auth.state', {}).then(setAuth, (e: Error) => setError(e.message));
     return subscribe('auth.changed', setAuth);
   }, []);
+  useEffect(() => {
+    if (!moreOpen) return;
+    const outside = (e: PointerEvent) => !(e.target as Element).closest('.topbar-actions, .more-toggle') && setMoreOpen(false);
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [moreOpen]);
 
+  const sheetView = sheet.open && <ShortcutSheet onClose={sheet.close} />;
   if (error) return <div className="fatal" role="alert">{error}</div>;
   if (!auth) return <div className="loading">Starting…</div>;
-  if (!auth.signedIn) return <SignIn state={auth} onSignedIn={setAuth} />;
+  if (!auth.signedIn) return (
+    <>
+      <SignIn state={auth} onSignedIn={setAuth} />
+      {sheetView}
+    </>
+  );
 
   const openSession = (id: string) => {
     setSelected(id);
     setView('sessions');
     setJump(null);
+    if (narrow) setSidebarNarrow(false);
   };
 
   return (
-    <div className="shell">
+    <div className={`shell${sidebarOpen ? '' : ' sidebar-closed'}${narrow ? ' narrow' : ''}`}>
       <header className="topbar">
+        <button
+          type="button"
+          className="icon sidebar-toggle"
+          aria-expanded={sidebarOpen}
+          aria-controls="sidebar"
+          aria-label={sidebarOpen ? 'Hide sessions' : 'Show sessions'}
+          title={sidebarOpen ? 'Hide sessions' : 'Show sessions'}
+          onClick={() => setSidebar(!sidebarOpen)}
+        >
+          <span aria-hidden="true">☰</span>
+        </button>
         <span className="brand">S2T Desktop</span>
         <span className="where" title={auth.serviceUrl}>{auth.mode === 'local' ? 'Local service' : auth.serviceUrl}</span>
         <NewTranscriptionButton />
@@ -51,32 +90,47 @@ export function App() {
             setJump({ sessionId: hit.session_id, documentId: hit.document_id, timeMs: hit.time_ms, seq: (jump?.seq ?? 0) + 1 });
           }}
         />
-        <button className={`link ${view === 'watch' ? 'active' : ''}`} aria-pressed={view === 'watch'} onClick={() => setView(view === 'watch' ? 'sessions' : 'watch')}>
-          Watch folders
-        </button>
         <SyncBadge />
         <UploadsButton pressed={view === 'uploads'} onClick={() => setView(view === 'uploads' ? 'sessions' : 'uploads')} />
-        <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
-          {auth.user?.email}
+        {/* The less used actions fold behind "Menu", so the bar stays one row at any width. */}
+        <button type="button" className="more-toggle" aria-expanded={moreOpen} aria-controls="topbar-actions" onClick={() => setMoreOpen(!moreOpen)}>
+          Menu <span aria-hidden="true">▾</span>
         </button>
-        <PreferencesButton />
-        <button className="link" onClick={() => call('auth.logout', {}).then(setAuth)}>Sign out</button>
-      </header>
-      <aside className="sidebar">
-        <SessionList
-          selected={selected}
-          onSelect={(id) => {
-            setSelected(id);
-            setView('sessions');
-            setJump(null);
+        <div
+          id="topbar-actions"
+          className={`topbar-actions${moreOpen ? ' open' : ''}`}
+          onClick={(e) => (e.target as Element).closest('button') && setMoreOpen(false)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && moreOpen) {
+              setMoreOpen(false);
+              document.querySelector<HTMLElement>('.more-toggle')?.focus();
+            }
           }}
-        />
+        >
+          <button className={`link ${view === 'watch' ? 'active' : ''}`} aria-pressed={view === 'watch'} onClick={() => setView(view === 'watch' ? 'sessions' : 'watch')}>
+            Watch folders
+          </button>
+          <ThemePicker value={theme} onChange={setTheme} />
+          <button type="button" className="link" onClick={sheet.show} title="Keyboard shortcuts (? or F1)">
+            Shortcuts
+          </button>
+          <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
+            {auth.user?.email}
+          </button>
+          <PreferencesButton />
+          <button className="link" onClick={() => call('auth.logout', {}).then(setAuth)}>Sign out</button>
+        </div>
+      </header>
+      <aside id="sidebar" className="sidebar" aria-label="Sessions" hidden={!sidebarOpen}>
+        <SessionList selected={selected} onSelect={openSession} />
       </aside>
+      {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
       <main className="content">
         {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">Choose a session to open its transcript and captions.</div>}
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />
+      {sheetView}
     </div>
   );
 }

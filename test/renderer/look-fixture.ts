@@ -1,0 +1,127 @@
+/**
+ * What the look tests share (theme, layout, accessibility): sessions made from real speech through
+ * the local service, signing in through the UI, and an axe-core run inside the page.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { LOCAL_DEMO, type RunningApp } from '../helpers/app';
+import { bridgeClient, tokenOf } from '../security/bridge-wire';
+import { serviceLogin } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+
+export const SPEECH = 'the weather is nice today and the sun is shining';
+
+/** A batch API key for the demo account, as a batch client would hold. */
+async function apiKey(serviceUrl: string): Promise<string> {
+  const access = await serviceLogin(serviceUrl, LOCAL_DEMO);
+  const res = await fetch(`${serviceUrl}/api/v3/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'look', type: 'batch', years_valid: 1 }),
+  });
+  expect(res.ok).toBe(true);
+  return ((await res.json()) as { token_value: string }).token_value;
+}
+
+/** Uploads speech for transcription the way the batch API does; the service transcribes it with pocketsphinx. */
+export async function seedSessions(serviceUrl: string, which: { audio: string }): Promise<void> {
+  const key = await apiKey(serviceUrl);
+  const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, {
+    method: 'POST',
+    headers: { 'x-svc-s2t-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ language: 'en', keep_source: true }),
+  });
+  expect(created.ok).toBe(true);
+  const { result } = (await created.json()) as { result: { session_id: string } };
+  const put = await fetch(`${serviceUrl}/api/v3/speech-to-text/session/${result.session_id}`, {
+    method: 'PUT',
+    headers: { 'x-svc-s2t-key': key, 'x-filename': which.audio, 'content-type': 'audio/wav' },
+    body: readFileSync(await speechWav(SPEECH)),
+  });
+  expect(put.ok).toBe(true);
+}
+
+/**
+ * A video of the spoken sentence (a test picture over the speech) dropped into a folder the app
+ * watches: the session plays that local file, picture and all (the service keeps only the sound).
+ * The app must be signed in.
+ */
+export async function seedWatchedVideo(app: RunningApp, folder: string, name: string): Promise<void> {
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=480x270:rate=15', '-i', await speechWav(SPEECH), '-shortest', '-c:v', 'libvpx', '-b:v', '300k', '-c:a', 'libopus', join(folder, name)]);
+  const bridge = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
+  try {
+    const added = await bridge.call('watch.addFolder', { path: folder, profile: { language: 'en', formats: [{ format: 'txt', options: {} }] } });
+    expect(added.ok).toBe(true);
+  } finally {
+    bridge.ws.close();
+  }
+}
+
+/** Signs in through the form when the app asks (a fresh browser context always does in browser mode). */
+export async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  const email = page.getByLabel('E-mail');
+  const shell = page.locator('.shell');
+  await expect.poll(async () => (await email.count()) + (await shell.count()), { timeout: 30_000 }).toBeGreaterThan(0);
+  if ((await email.count()) > 0) {
+    await email.fill(LOCAL_DEMO.email);
+    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+  await expect.poll(() => page.locator('.shell').count(), { timeout: 30_000 }).toBe(1);
+}
+
+/** Waits until a session's row shows it completed, asking for a sync meanwhile. */
+export async function waitForCompleted(page: Page, name: string): Promise<void> {
+  const row = page.locator('#sidebar').getByRole('button', { name: new RegExp(`${name.replace('.', '\\.')}.*completed`, 'i') });
+  await expect
+    .poll(
+      async () => {
+        await page.getByTitle('Sync now').click();
+        return row.count();
+      },
+      { timeout: 180_000, interval: 1500 },
+    )
+    .toBe(1);
+}
+
+/** Opens a session from the sidebar (showing the sidebar first in a narrow window). */
+export async function openSession(page: Page, name: string): Promise<void> {
+  const toggle = page.locator('.sidebar-toggle');
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  await page.locator('#sidebar').getByRole('button', { name: new RegExp(name.replace('.', '\\.')) }).click();
+  await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).locator(':scope > li').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core in the page and answers its serious and critical violations. The script is
+ * evaluated over the DevTools protocol, which the page's CSP (script-src 'self') does not govern,
+ * so the production CSP stays as it is.
+ */
+export async function axeProblems(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** One line per violation and node, for a failure message a person can act on. */
+export function describeProblems(where: string, problems: AxeViolation[]): string[] {
+  return problems.flatMap((v) => v.nodes.map((n) => `${where}: ${v.impact} ${v.id} (${v.help}) at ${n.target.join(' ')}`));
+}
