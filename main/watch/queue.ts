@@ -93,10 +93,11 @@ export class WatchQueue {
     while (this.running.size) await new Promise<void>((r) => this.idleWaiters.push(r));
   }
 
-  /** Aborts the running items of one folder (or all); they resume when unpaused. */
+  /** Aborts the running items of one folder (or of every watch folder: imports are not paused with them); they resume when unpaused. */
   interrupt(folderId?: string): void {
     for (const [id, r] of this.running) {
-      if (!folderId || this.opts.store.item(id)?.folder_id === folderId) r.ctrl.abort(new Error('paused'));
+      const of = this.opts.store.item(id)?.folder_id;
+      if (folderId ? of === folderId : of !== IMPORTS_FOLDER_ID) r.ctrl.abort(new Error('paused'));
     }
   }
 
@@ -133,17 +134,25 @@ export class WatchQueue {
     }
     const item = store.item(id);
     if (!item || item.state === 'delivered' || item.state === 'failed' || item.state === 'cancelled') return item;
-    const row = store.update(id, { state: 'cancelled', error: null, not_before: 0, submitted_at: null });
+    let row = store.update(id, { state: 'cancelled', error: null, not_before: 0, submitted_at: null });
     this.emit(row);
-    if (row.job_id && item.state === 'transcribing') await uploader.withFreshToken(() => client.call('batch.jobCancel', { params: { jobId: row.job_id! } }, { timeoutMs: 5000 })).catch(() => {});
+    if (row.job_id && item.state === 'transcribing') {
+      const cancelled = await uploader
+        .withFreshToken(() => client.call('batch.jobCancel', { params: { jobId: row.job_id! } }, { timeoutMs: 5000 }))
+        .then(() => true, () => false);
+      // A cancelled job leaves nothing to fetch: a retry submits the uploaded file again.
+      if (cancelled) row = store.update(id, { job_id: null, session_id: null, progress: null });
+    }
     await this.dropStaged(row);
-    return store.item(id);
+    return row;
   }
 
   private tick(): void {
     this.timer = null;
     const { store } = this.opts;
-    if (this.stopped || store.globallyPaused) return;
+    if (this.stopped) return;
+    // Pausing watch folders leaves the imports the person started in the app running.
+    const onlyImports = store.globallyPaused;
     const now = Date.now();
     let wake = store.nextDueAfter(now);
     for (const lane of Object.keys(LANE_STATES) as Lane[]) {
@@ -156,7 +165,7 @@ export class WatchQueue {
         if (throttled && free > 0) wake = Math.min(wake ?? Infinity, this.nextPollAt);
         free = throttled ? 0 : Math.min(free, 1);
       }
-      const due = store.due(LANE_STATES[lane], now, free, [...this.running.keys()]);
+      const due = store.due(LANE_STATES[lane], now, free, [...this.running.keys()], onlyImports);
       if (lane === 'poll' && due.length) this.nextPollAt = now + POLL_GAP_MS;
       for (const item of due) this.start(item, lane);
     }

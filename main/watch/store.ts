@@ -297,18 +297,18 @@ export class WatchStore {
     return this.item(id)!;
   }
 
-  /** Items in one of `states` ready to work on: due, their folder not paused; oldest first. */
-  due(states: WatchItemState[], now: number, limit: number, exclude: number[]): ItemRow[] {
+  /** Items in one of `states` ready to work on: due, their folder not paused (only imports while every watch folder is paused); oldest first. */
+  due(states: WatchItemState[], now: number, limit: number, exclude: number[], onlyImports = false): ItemRow[] {
     if (limit <= 0) return [];
     const st = states.map(() => '?').join(',');
     const ex = exclude.length ? `AND i.id NOT IN (${exclude.map(() => '?').join(',')})` : '';
     return this.db
       .prepare(
         `SELECT i.* FROM items i JOIN folders f ON f.id = i.folder_id
-         WHERE i.state IN (${st}) AND i.not_before <= ? AND f.paused = 0 ${ex}
+         WHERE i.state IN (${st}) AND i.not_before <= ? AND f.paused = 0 ${onlyImports ? 'AND i.folder_id = ?' : ''} ${ex}
          ORDER BY i.id LIMIT ?`,
       )
-      .all(...states, now, ...exclude, limit) as ItemRow[];
+      .all(...states, now, ...(onlyImports ? [IMPORTS_FOLDER_ID] : []), ...exclude, limit) as ItemRow[];
   }
 
   /** When the next active item that waits for its time becomes due (for the scheduler's timer). */

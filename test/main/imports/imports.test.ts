@@ -145,9 +145,33 @@ it('cancels an upload under way, and a retry takes it to done', async () => {
   expect(proxy.sent() - sentAtCancel).toBeLessThan(2 * 1024 * 1024);
 
   expect((await h.call('imports.retry', { itemId: id })).state).toBe('queued');
+  // Cancelled again while the service transcribes it: the job is cancelled there too, and a
+  // retry submits the uploaded file again (nothing is sent twice) instead of fetching nothing.
+  const transcribing = await until('transcribing', () => (latest(h.events, id)?.state === 'transcribing' ? latest(h.events, id) : null), 120_000);
+  const firstSession = transcribing.sessionId;
+  expect((await h.call('imports.cancel', { itemId: id })).state).toBe('cancelled');
+  const sentBeforeRetry = proxy.sent();
+  expect((await h.call('imports.retry', { itemId: id })).state).not.toBe('done');
   const done = await until('the retried import done', () => (latest(h.events, id)?.state === 'done' ? latest(h.events, id) : null), 180_000);
   expect(done.sessionId).toBeTruthy();
+  expect(done.sessionId).not.toBe(firstSession);
+  expect(proxy.sent() - sentBeforeRetry).toBeLessThan(1024 * 1024);
+  // The first job was cancelled on the service.
+  const job = await fetch(`${svc.url}/api/v3/speech-to-text/session/${firstSession}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(((await job.json()) as { result: { status: string } }).result.status).toBe('failed');
 }, 300_000);
+
+it('keeps imports running while every watch folder is paused', async () => {
+  h.watch.pause(true);
+  try {
+    const media = join(dir('s2t-imports-paused-'), 'paused.wav');
+    copyFileSync(await speechWav('pausing folders does not pause this'), media);
+    const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
+    await until('done while folders are paused', () => latest(h.events, items[0].itemId)?.state === 'done', 120_000);
+  } finally {
+    h.watch.pause(false);
+  }
+}, 180_000);
 
 it('waits offline with a message, and completes once the service is back', async () => {
   const media = join(dir('s2t-imports-offline-'), 'offline.wav');
