@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { axeProblems, describeProblems } from './look-fixture';
 
 const SHOTS = '/tmp/shots/settings';
 let app: RunningApp;
@@ -42,6 +43,7 @@ describe('Preferences', () => {
     await page.keyboard.press('Control+,');
     await prefs().waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(SHOTS, 'preferences-1280x800-light.png') });
+    expect(describeProblems('Preferences, light, 1280x800', await axeProblems(page))).toEqual([]);
 
     await prefs().getByRole('radio', { name: 'Dark' }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
@@ -60,8 +62,10 @@ describe('Preferences', () => {
     expect(stored().theme).toBe('dark');
     await expect.poll(() => prefs().getByRole('status').textContent()).toBe('Saved.');
     await page.screenshot({ path: join(SHOTS, 'preferences-1280x800-dark.png') });
+    expect(describeProblems('Preferences, dark, 1280x800', await axeProblems(page))).toEqual([]);
     await page.setViewportSize({ width: 800, height: 600 });
     await page.screenshot({ path: join(SHOTS, 'preferences-800x600-dark.png') });
+    expect(describeProblems('Preferences, dark, 800x600', await axeProblems(page))).toEqual([]);
   });
 
   it('refuses a value the schema does not allow, says why, and keeps the saved one', async () => {
@@ -79,6 +83,7 @@ describe('Preferences', () => {
     await prefs().getByRole('radio', { name: 'Light' }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     await page.screenshot({ path: join(SHOTS, 'preferences-800x600-light.png') });
+    expect(describeProblems('Preferences, light, 800x600', await axeProblems(page))).toEqual([]);
     await prefs().getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => prefs().count()).toBe(0);
   });
