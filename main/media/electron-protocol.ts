@@ -1,11 +1,12 @@
 /**
- * The s2t-media:// protocol (Electron): the renderer's player reads files on this computer
- * through it, with byte ranges, to links main signed (links.ts) with a key made at each run.
+ * The s2t-media:// protocol (Electron): the renderer's player reads files on this computer, and
+ * the service's media relayed by main, through it, with byte ranges, to links main signed
+ * (links.ts) with a key made at each run.
  * Thin on purpose: the scheme, its privileges and a handler over range.ts; Electron's own
  * `protocol` is passed in, so a fake one tests it under plain Node.
  */
 import { linkKey, signedQuery, verifyQuery, type MediaLinker } from './links';
-import { fileResponse } from './range';
+import { targetResponse } from './range';
 
 export const MEDIA_SCHEME = 's2t-media';
 const HOST = 'media';
@@ -35,9 +36,9 @@ export function handleMediaProtocol(protocol: Pick<ProtocolLike, 'handle'>, runS
     }
     if (url.host !== HOST) return new Response('not found', { status: 404 });
     if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
-    const file = verifyQuery(key, url.searchParams);
-    if (typeof file === 'string') return new Response(`media link ${file}`, { status: 403 });
-    return fileResponse(file, request.headers.get('range'), request.method);
+    const target = verifyQuery(key, url.searchParams);
+    if (typeof target === 'string') return new Response(`media link ${target}`, { status: 403 });
+    return targetResponse(target, request.headers.get('range'), request.method, request.signal);
   });
-  return (file) => `${MEDIA_SCHEME}://${HOST}/?${signedQuery(key, file)}`;
+  return (target) => `${MEDIA_SCHEME}://${HOST}/?${signedQuery(key, target)}`;
 }

@@ -1,14 +1,15 @@
 /**
  * Where a session's media plays from, in order: the file it was made from on this computer (by
  * the path watch folders and new transcriptions recorded), the app's kept copy, or the service's
- * link, whose first play also keeps a copy in the background. When none plays, the reason is
- * said in words: the file moved (named), the service keeps no media, or offline and not kept.
+ * link (relayed through main), whose first play also keeps a copy in the background. When none
+ * plays, the reason is said in words: the file moved (named), the service keeps no media, or
+ * offline and not kept.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MediaKind, MediaSource } from '../../common/ipc';
 import { sniffMedia } from '../watch/media';
-import type { MediaFile, MediaLinker } from './links';
+import type { MediaLinker, MediaTarget } from './links';
 import { MediaCache } from './media-cache';
 import { MediaStore } from './store';
 
@@ -53,7 +54,7 @@ export class MediaLibrary {
   }
 
   async source(account: string, sessionId: string, askService: () => Promise<ServiceMedia>): Promise<MediaSource> {
-    const link = (file: MediaFile) => this.linker?.(file) ?? null;
+    const link = (target: MediaTarget) => this.linker?.(target) ?? null;
     let moved: string | null = null;
 
     const localPath = this.store.localPath(account, sessionId) ?? this.remembered(account, sessionId);
@@ -78,7 +79,8 @@ export class MediaLibrary {
     const download = this.cache.keep(account, sessionId, service.mediaUrl);
     try {
       const mediaType = await download.mediaType;
-      return { url: service.mediaUrl, kind: kindOf(mediaType), origin: 'service' };
+      // Relayed by main where a transport links it (no CSP room for the service's origin needed).
+      return { url: link({ url: service.mediaUrl, mediaType }) ?? service.mediaUrl, kind: kindOf(mediaType), origin: 'service' };
     } catch (err) {
       return why(`The service's media could not be read (${(err as Error).message}).`);
     }

@@ -1,13 +1,14 @@
 /**
  * Serving a media file with byte ranges (RFC 9110 §14), as media elements ask for them: the
  * first request for `bytes=0-`, then a seek for `bytes=N-`. One parser; two outlets: a Node
- * response (the web bridge) and a fetch Response (Electron's protocol.handle).
+ * response (the web bridge) and a fetch Response (Electron's protocol.handle). The service's
+ * media is relayed the same two ways, the player's Range passed through to the service.
  */
 import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
-import type { MediaFile } from './links';
+import type { MediaFile, MediaRemote, MediaTarget } from './links';
 
 export type ByteRange = { start: number; end: number };
 
@@ -74,4 +75,57 @@ export async function fileResponse(file: MediaFile, rangeHeader: string | null, 
   const a = await answerFor(file, rangeHeader);
   const body = method === 'HEAD' || !a.range ? null : (Readable.toWeb(createReadStream(file.path, { start: a.range.start, end: a.range.end })) as ReadableStream<Uint8Array>);
   return new Response(body, { status: a.status, headers: a.headers });
+}
+
+/** The service's answer headers the player needs; the rest (cookies, the service's own policies) stay behind. */
+function relayedHeaders(up: Response, remote: MediaRemote): Record<string, string> {
+  const h: Record<string, string> = { 'content-type': up.headers.get('content-type') ?? remote.mediaType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+  for (const name of ['content-length', 'content-range', 'accept-ranges']) {
+    const v = up.headers.get(name);
+    if (v) h[name] = v;
+  }
+  return h;
+}
+
+/** Asks the service for the range; null when it cannot be reached. */
+async function askUpstream(remote: MediaRemote, rangeHeader: string | null | undefined, method: string, signal: AbortSignal): Promise<Response | null> {
+  try {
+    return await fetch(remote.url, { method: method === 'HEAD' ? 'HEAD' : 'GET', headers: rangeHeader ? { range: rangeHeader } : {}, signal });
+  } catch {
+    return null;
+  }
+}
+
+const UNREACHABLE = 'the service cannot be reached';
+
+/** Relays the service's media into a Node response; a player that goes away cancels the upstream read. */
+async function relayInto(remote: MediaRemote, rangeHeader: string | undefined, method: string, res: ServerResponse, extraHeaders: Record<string, string>): Promise<void> {
+  const abort = new AbortController();
+  res.once('close', () => abort.abort());
+  const up = await askUpstream(remote, rangeHeader, method, abort.signal);
+  if (!up) {
+    if (!res.headersSent) res.writeHead(502, { ...extraHeaders, 'content-type': 'text/plain' }).end(UNREACHABLE);
+    return;
+  }
+  res.writeHead(up.status, { ...extraHeaders, ...relayedHeaders(up, remote) });
+  if (!up.body || method === 'HEAD') {
+    await up.body?.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  pipeline(Readable.fromWeb(up.body as import('node:stream/web').ReadableStream), res, () => abort.abort());
+}
+
+/** Answers a Node request for a link's target: a file read with ranges, or the service's media relayed. */
+export async function sendTarget(target: MediaTarget, rangeHeader: string | undefined, method: string, res: ServerResponse, extraHeaders: Record<string, string> = {}): Promise<void> {
+  if ('path' in target) return sendFile(target, rangeHeader, method, res, extraHeaders);
+  return relayInto(target, rangeHeader, method, res, extraHeaders);
+}
+
+/** The same as a fetch Response, for Electron's protocol.handle. */
+export async function targetResponse(target: MediaTarget, rangeHeader: string | null, method: string, signal?: AbortSignal): Promise<Response> {
+  if ('path' in target) return fileResponse(target, rangeHeader, method);
+  const up = await askUpstream(target, rangeHeader, method, signal ?? new AbortController().signal);
+  if (!up) return new Response(UNREACHABLE, { status: 502, headers: { 'content-type': 'text/plain' } });
+  return new Response(method === 'HEAD' ? null : up.body, { status: up.status, headers: relayedHeaders(up, target) });
 }

@@ -8,6 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Handlers } from '../../../main/ipc/registry';
+import { bridgeMediaLinker } from '../../../main/ipc/media-route';
+import { startWebBridge } from '../../../main/ipc/web-bridge';
 import { handleMediaProtocol, MEDIA_SCHEME, registerMediaScheme, type ProtocolLike } from '../../../main/media/electron-protocol';
 import { runFakeElectronMain } from '../../fixtures/fake-electron/run';
 import { cleanup, tempDir } from '../../helpers/service';
@@ -69,6 +72,24 @@ describe('s2t-media protocol', () => {
     const foreignUrl = handleMediaProtocol(foreign.protocol, randomBytes(32))({ path: file, mediaType: 'video/mp4' });
     expect((await serve(new Request(foreignUrl))).status).toBe(403);
     expect((await serve(new Request(url.replace('//media/', '//elsewhere/')))).status).toBe(404);
+  });
+
+  it("relays the service's media with ranges", async () => {
+    const bridge = await startWebBridge({ handlers: {} as Handlers, staticDir: dir });
+    try {
+      const upstream = `http://127.0.0.1:${bridge.port}${bridgeMediaLinker(bridge.token)({ path: file, mediaType: 'video/mp4' })}`;
+      const { protocol, handlers } = fakeProtocol();
+      const url = handleMediaProtocol(protocol, randomBytes(32))({ url: upstream, mediaType: 'video/mp4' });
+      const serve = handlers.get(MEDIA_SCHEME)!;
+      const part = await serve(new Request(url, { headers: { range: 'bytes=500-1499' } }));
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 500-1499/${bytes.length}`);
+      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(500, 1500))).toBe(true);
+      const down = handleMediaProtocol(protocol, randomBytes(32))({ url: 'http://127.0.0.1:1/x', mediaType: 'video/mp4' });
+      expect((await handlers.get(MEDIA_SCHEME)!(new Request(down))).status).toBe(502);
+    } finally {
+      await bridge.close();
+    }
   });
 
   it('is registered by the built Electron entry before ready and served after', async () => {

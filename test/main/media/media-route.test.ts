@@ -124,6 +124,38 @@ describe('the bridge media route', () => {
     expect(await status(`localhost.evil.example`)).toBe(421);
   });
 
+  it("relays the service's media with the player's ranges, byte for byte", async () => {
+    // The upstream: any server answering ranges; here the bridge's own link to the file.
+    const upstream = at(link);
+    const relay = bridgeMediaLinker(bridge.token)({ url: upstream, mediaType: 'audio/wav' });
+    expect(relay).not.toContain(String(bridge.port));
+    const whole = await fetch(at(relay));
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('audio/wav');
+    expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+    const part = await fetch(at(relay), { headers: { range: 'bytes=1000-70999' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 1000-70999/${bytes.length}`);
+    expect(part.headers.get('accept-ranges')).toBe('bytes');
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(1000, 71000))).toBe(true);
+
+    // The relayed URL is signed like a file: another URL under its signature, or f and u at once, is refused.
+    const q = new URLSearchParams(relay.split('?')[1]);
+    const other = new URLSearchParams(q);
+    other.set('u', Buffer.from('http://127.0.0.1:1/elsewhere').toString('base64url'));
+    expect((await fetch(at(`/media?${other}`))).status).toBe(403);
+    const both = new URLSearchParams(q);
+    both.set('f', Buffer.from(file).toString('base64url'));
+    expect((await fetch(at(`/media?${both}`))).status).toBe(403);
+
+    // A service that cannot be reached: 502, and the bridge goes on serving.
+    const closed = bridgeMediaLinker(bridge.token)({ url: 'http://127.0.0.1:1/media', mediaType: 'audio/mpeg' });
+    const down = await fetch(at(closed));
+    expect(down.status).toBe(502);
+    expect(await down.text()).toMatch(/cannot be reached/);
+    expect((await fetch(at(link), { method: 'HEAD' })).status).toBe(200);
+  });
+
   it('says 404 for a signed file that is gone, and refuses other methods', async () => {
     const gone = bridgeMediaLinker(bridge.token)({ path: join(dir, 'moved-away.wav'), mediaType: 'audio/wav' });
     expect((await fetch(at(gone))).status).toBe(404);

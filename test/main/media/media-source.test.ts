@@ -72,15 +72,19 @@ describe('media.source', () => {
   it("plays the service's media first, keeps a copy in the background, then plays the copy", async () => {
     const first = playable(await source(ids.kept));
     expect(first.origin).toBe('service');
-    expect(first.url.startsWith(svc.url)).toBe(true);
     expect(first.kind).toBe('audio');
+    // Relayed through main: the link names the service's media link, signed; the page never holds it.
+    const relayed = verifyQuery(linkKey(token), new URL(first.url, 'http://x').searchParams);
+    if (typeof relayed === 'string' || !('url' in relayed)) return expect.fail(`not a relayed link: ${JSON.stringify(relayed)}`);
+    expect(relayed.url.startsWith(`${svc.url}/`)).toBe(true);
+    expect(first.url).not.toContain(svc.url);
     await t.core.media.cache.downloading(t.core.mediaAccount()!, ids.kept);
     const second = playable(await source(ids.kept));
     expect(second).toMatchObject({ origin: 'cache', kind: 'audio' });
     const file = verifyQuery(linkKey(token), new URL(second.url, 'http://x').searchParams);
-    if (typeof file === 'string') expect.fail(file);
+    if (typeof file === 'string' || !('path' in file)) return expect.fail(`not a file link: ${JSON.stringify(file)}`);
     // The copy is the service's media, byte for byte.
-    const served = Buffer.from(await (await fetch(first.url)).arrayBuffer());
+    const served = Buffer.from(await (await fetch(relayed.url)).arrayBuffer());
     expect(readFileSync(file.path).equals(served)).toBe(true);
     expect(file.mediaType).toBe('audio/mpeg');
   });
