@@ -14,9 +14,9 @@ import { parseArgs } from 'node:util';
 import { ExportFormat } from '../../common/api';
 import { WatchProfile, type WatchProgress } from '../../common/ipc';
 import { ApiClient } from '../api/client';
-import { startEmbeddedService, type EmbeddedService } from '../embedded-service';
 import { appDataDir } from '../platform/paths';
 import { confSettingsFile } from '../platform/settings-file';
+import { superviseEmbeddedService, type ServiceSupervisor } from '../service-supervisor';
 import { effectiveServiceUrl, SettingsStore } from '../settings';
 import { PasswordAuth, TokenAuth } from './auth';
 import { WatchService } from './service';
@@ -68,12 +68,15 @@ export async function runWatchDaemon(argv: string[]): Promise<void> {
   const dataDir = values.data ?? appDataDir();
   const out = (line: string) => process.stdout.write(`${line}\n`);
 
-  let embedded: EmbeddedService | undefined;
+  let embedded: ServiceSupervisor | undefined;
   // The app's settings (the same settings.json): a cloud account chosen there is the default.
   let baseUrl = values.service ?? effectiveServiceUrl(new SettingsStore(confSettingsFile(dataDir)).get()) ?? undefined;
   let auth: PasswordAuth | TokenAuth;
   if (!baseUrl) {
-    embedded = await startEmbeddedService({ dataDir: join(dataDir, 'local-service') });
+    // Supervised as in the app: a crash or a hang restarts it on the same address, and the queue
+    // goes on (uploads waiting meanwhile are retried as offline).
+    embedded = await superviseEmbeddedService({ dataDir: join(dataDir, 'local-service') });
+    embedded.onStatus((s) => out(s.state === 'running' ? 'local service running again' : `local service ${s.state}${s.message ? `: ${s.message}` : ''}`));
     baseUrl = embedded.url;
     auth = new PasswordAuth(embedded.owner.email, embedded.owner.password);
   } else if (process.env.S2T_TOKEN) {
