@@ -39,6 +39,14 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  // Closed while files were still being staged: nothing is queued then.
+  const open = useRef(true);
+  useEffect(
+    () => () => {
+      open.current = false;
+    },
+    [],
+  );
   const companionInput = useRef<HTMLInputElement>(null);
   const ids = { url: useId(), files: useId(), companion: useId(), mode: useId() };
 
@@ -113,6 +121,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
         setBusy(`Preparing ${companion.name}…`);
         staged = await stagePicked(companion);
       }
+      if (!open.current) return;
       setProgress(null);
       setBusy('Queueing…');
       const options: TranscriptionOptions = { ...choices, companion: staged };
