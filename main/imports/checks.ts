@@ -3,12 +3,12 @@
  * the language against the service's list, a text for align and a document for upload (read now,
  * so the item carries it across restarts), and each file by its content (media or not).
  */
-import { stat, readFile, rm } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import { parseCaptions } from '../../common/formats';
 import type { CompanionFile, ImportSource, ModelChoice, TranscriptionOptions } from '../../common/ipc';
 import { plainText } from '../../common/transcript/model';
-import { sniffMedia } from '../watch/media';
+import { expectedBesideMedia, sniffMedia } from '../watch/media';
 import { languageProblem } from './models';
 import { stagedPath } from './staging';
 
@@ -53,6 +53,34 @@ async function companionText(mode: 'align' | 'upload', file: CompanionFile, data
   } finally {
     if (file.kind === 'staged') await rm(path, { force: true }).catch(() => {});
   }
+}
+
+/** A dropped or picked folder stands for the files in it (and its subfolders), up to this many in one add. */
+const MAX_FILES = 500;
+
+/**
+ * Folders become the files in them (dotfiles and texts expected beside media left out, in name
+ * order); files and URLs stay as they are. A folder with nothing to transcribe is refused.
+ */
+export async function expandFolders(sources: ImportSource[]): Promise<ImportSource[]> {
+  const out: ImportSource[] = [];
+  for (const s of sources) {
+    const info = s.kind === 'path' ? await stat(s.path).catch(() => null) : null;
+    if (s.kind !== 'path' || !info?.isDirectory()) {
+      out.push(s);
+      continue;
+    }
+    const entries = await readdir(s.path, { recursive: true, withFileTypes: true });
+    const files = entries
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .filter((p) => !expectedBesideMedia(p) && !p.slice(s.path.length).split(/[\\/]/).some((part) => part.startsWith('.')))
+      .sort();
+    if (!files.length) throw new Refused(`the folder ${basename(s.path)} holds nothing to transcribe`);
+    out.push(...files.map((path) => ({ kind: 'path' as const, path })));
+  }
+  if (out.length > MAX_FILES) throw new Refused(`that is ${out.length} files; add at most ${MAX_FILES} at once`);
+  return out;
 }
 
 /** One source: a readable media file (by its content, not its name), or the reason it is not. */

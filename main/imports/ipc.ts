@@ -10,7 +10,7 @@ import { classifyFailure, describeFailure } from '../api/failure';
 import { UserFacingError } from '../ipc/user-facing-error';
 import type { NewImport } from '../watch/store';
 import type { WatchService } from '../watch/service';
-import { checkOptions, checkSource, Refused } from './checks';
+import { checkOptions, checkSource, expandFolders, Refused } from './checks';
 import { toImportItem } from './item';
 import type { ModelsList } from './models';
 import { stagedPath } from './staging';
@@ -53,8 +53,9 @@ export function importHandlers(ctx: ImportsContext) {
       userFacing(async () => {
         const watch = await ctx.watch();
         const models = (await ctx.models.list())?.models ?? null;
-        const text = await checkOptions(a.options, a.sources, models, ctx.dataDir);
-        const checked = await Promise.all(a.sources.map((s) => checkSource(s, ctx.dataDir)));
+        const sources = await expandFolders(a.sources);
+        const text = await checkOptions(a.options, sources, models, ctx.dataDir);
+        const checked = await Promise.all(sources.map((s) => checkSource(s, ctx.dataDir)));
         const bad = checked.filter((c) => !c.ok);
         // A refused file staged from the browser is not kept.
         await Promise.all(bad.map((b) => (b.source.kind === 'staged' ? rm(stagedPath(ctx.dataDir, b.source.stagedId), { force: true }).catch(() => {}) : null)));

@@ -6,10 +6,10 @@
 import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { WatchFolder } from '../../common/ipc';
 import { ignoreRule } from './ignore';
-import { hashFile, sniffMedia } from './media';
+import { expectedBesideMedia, hashFile, sniffMedia } from './media';
 
 export interface FinishedFile {
   path: string;
@@ -33,9 +33,6 @@ export interface DetectorOptions {
   onSkipped?: (path: string, size: number, reason: string) => void;
   onError?: (path: string, err: Error) => void;
 }
-
-/** Files that are not media and are expected in a watched folder; anything else not media is reported. */
-const QUIET_EXTENSIONS = new Set(['txt', 'srt', 'vtt', 'sbv', 'ttml', 'xml', 'stl', 'json', 'html', 'htm', 'docx', 'doc', 'pdf', 'md', 'ds_store', 'ini', 'db', 'tmp', 'part', 'crdownload']);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -132,7 +129,7 @@ export class FolderDetector {
     const mediaType = await sniffMedia(path);
     if (!mediaType) {
       // Texts and documents (align texts, captions, our own outputs) are expected beside media: not worth a word.
-      if (!this.closed && !basename(path).startsWith('.') && !QUIET_EXTENSIONS.has(extname(path).slice(1).toLowerCase())) this.opts.onSkipped?.(path, before.size, 'not media: the file holds no audio or video S2T can read');
+      if (!this.closed && !expectedBesideMedia(path)) this.opts.onSkipped?.(path, before.size, 'not media: the file holds no audio or video S2T can read');
       return;
     }
     const hash = known ?? (await hashFile(path));

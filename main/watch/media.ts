@@ -1,6 +1,7 @@
 /** What a file is, by its bytes: media sniffing by magic numbers, and a streamed content hash. */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { basename, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 
@@ -13,6 +14,13 @@ export async function sniffMedia(path: string): Promise<string | null> {
   if (!type) return null;
   if (type.mime.startsWith('audio/') || type.mime.startsWith('video/') || MEDIA_CONTAINERS.has(type.mime)) return type.mime;
   return null;
+}
+
+/** Files that are not media and are expected beside it (align texts, captions, our outputs, system files): not worth a "not media". */
+const EXPECTED_BESIDE_MEDIA = new Set(['txt', 'srt', 'vtt', 'sbv', 'ttml', 'xml', 'stl', 'json', 'html', 'htm', 'docx', 'doc', 'pdf', 'md', 'ds_store', 'ini', 'db', 'tmp', 'part', 'crdownload']);
+
+export function expectedBesideMedia(path: string): boolean {
+  return basename(path).startsWith('.') || EXPECTED_BESIDE_MEDIA.has(extname(path).slice(1).toLowerCase());
 }
 
 /** sha256 of a file's content, read as a stream so memory stays flat whatever the size. */

@@ -4,7 +4,7 @@
  * progress on the way; what cannot be transcribed is refused before anything uploads; cancel and
  * retry; offline, the import waits with a message and completes once the service is back.
  */
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ImportItem } from '../../../common/ipc';
@@ -101,6 +101,26 @@ it('refuses, with the reason, what cannot be transcribed, before anything upload
   expect(items[1].message).toMatch(/not media/);
   await until('the good one done', () => latest(h.events, items[0].itemId)?.state === 'done', 120_000);
 }, 180_000);
+
+it('takes a dropped folder as the files in it: media queued, a fake .mp3 listed as not media, texts and hidden files left out', async () => {
+  const d = dir('s2t-imports-folder-');
+  mkdirSync(join(d, 'day two'));
+  copyFileSync(await speechWav('first recording of the day'), join(d, 'a.wav'));
+  copyFileSync(await speechWav('second recording of the day'), join(d, 'day two', 'b.wav'));
+  writeFileSync(join(d, 'notes.txt'), 'notes');
+  writeFileSync(join(d, '.hidden.wav'), 'x');
+  writeFileSync(join(d, 'song.mp3'), 'not an mp3\n'.repeat(20));
+  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: d }], options: { language: 'en-US' } });
+  expect(items.map((i) => [i.name, i.state])).toEqual([
+    ['a.wav', 'queued'],
+    ['b.wav', 'queued'],
+    ['song.mp3', 'failed'],
+  ]);
+  for (const i of items.slice(0, 2)) await until(`${i.name} done`, () => latest(h.events, i.itemId)?.state === 'done', 120_000);
+  const empty = dir('s2t-imports-empty-');
+  writeFileSync(join(empty, 'readme.txt'), 'nothing else');
+  await expect(h.call('imports.add', { sources: [{ kind: 'path', path: empty }], options: { language: 'en-US' } })).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringMatching(/holds nothing to transcribe/) });
+}, 240_000);
 
 it('aligns a text file with the media', async () => {
   const d = dir('s2t-imports-align-');
