@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, startService, type RunningService } from '../helpers/service';
+import { errorOf, must } from '../service/answers';
 import { call, login, mustAddUser, tokenFor, totpCode } from '../service/auth/client';
 
 let svc: RunningService;
@@ -29,7 +30,7 @@ async function userWithSession(email: string, password: string): Promise<string>
 }
 
 const mintToken = async (jwt: string, type: 'batch' | 'realtime', name = type) =>
-  (await call(svc.url, 'POST', '/api/v3/tokens', { token: jwt, json: { name, type, years_valid: 1 } })).body.token_value as string;
+  must((await call(svc.url, 'tokens.create', '/api/v3/tokens', { token: jwt, json: { name, type, years_valid: 1 } })).body.token_value, 'token_value');
 
 /** Six digits no ±1-step window (nor the next step) accepts. */
 function wrongCode(secret: string): string {
@@ -65,33 +66,33 @@ describe('item 4: two-factor needs a session and proof from the current authenti
   beforeAll(async () => {
     jwt = await userWithSession(USER.email, USER.password);
     apiToken = await mintToken(jwt, 'batch');
-    secret = (await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token: jwt })).body.result.secret;
-    expect((await call(svc.url, 'POST', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret)}`, { token: jwt })).status).toBe(200);
+    secret = (await call(svc.url, 'mfa.qrCode', '/api/v3/mfa/2fa/qr_code', { token: jwt })).body.result.secret;
+    expect((await call(svc.url, 'mfa.enable', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret)}`, { token: jwt })).status).toBe(200);
   });
 
   it('an API token alone can neither replace the authenticator, mint backup codes nor disable two-factor', async () => {
     // The attack: new pending secret, enable it, mint backup codes, disable with one of them.
     const qr = await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token: apiToken });
     expect(qr.status).toBe(403);
-    expect(qr.body.result).toBeUndefined();
-    expect((await call(svc.url, 'POST', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret, 1)}`, { token: apiToken })).status).toBe(403);
+    expect(errorOf(qr).result).toBeUndefined();
+    expect((await call(svc.url, 'mfa.enable', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret, 1)}`, { token: apiToken })).status).toBe(403);
     const codes = await call(svc.url, 'GET', `/api/v3/mfa/2fa/backup_codes?totp_code=${totpCode(secret)}`, { token: apiToken });
     expect(codes.status).toBe(403);
-    expect((await call(svc.url, 'POST', '/api/v3/mfa/2fa/disable?token=&backup_code=aaaaa-bbbbb', { token: apiToken })).status).toBe(403);
+    expect((await call(svc.url, 'mfa.disable', '/api/v3/mfa/2fa/disable?token=&backup_code=aaaaa-bbbbb', { token: apiToken })).status).toBe(403);
     for (const [path, json] of [['/api/v3/mfa/2fa/verify_totp', { totp_code: '123456' }], ['/api/v3/mfa/2fa/verify_backup_code', { backup_code: 'aaaaa-bbbbb' }]] as const) {
       expect((await call(svc.url, 'POST', path, { token: apiToken, json })).status, path).toBe(403);
     }
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: jwt })).body.result.two_factor_active).toBe(true);
+    expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: jwt })).body.result.two_factor_active).toBe(true);
   });
 
   it('with a session: enabling again is refused while on, and backup codes need a current code', async () => {
-    expect((await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token: jwt })).status).toBe(422);
-    expect((await call(svc.url, 'POST', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret, 1)}`, { token: jwt })).status).toBe(422);
+    expect((await call(svc.url, 'mfa.qrCode', '/api/v3/mfa/2fa/qr_code', { token: jwt })).status).toBe(422);
+    expect((await call(svc.url, 'mfa.enable', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret, 1)}`, { token: jwt })).status).toBe(422);
     // The authenticator is still the original one.
-    expect((await call(svc.url, 'POST', '/api/v3/mfa/2fa/verify_totp', { token: jwt, json: { totp_code: totpCode(secret) } })).body.result.valid).toBe(true);
-    expect((await call(svc.url, 'GET', '/api/v3/mfa/2fa/backup_codes', { token: jwt })).status).toBe(422);
-    expect((await call(svc.url, 'GET', `/api/v3/mfa/2fa/backup_codes?totp_code=${wrongCode(secret)}`, { token: jwt })).status).toBe(422);
-    const ok = await call(svc.url, 'GET', `/api/v3/mfa/2fa/backup_codes?totp_code=${totpCode(secret)}`, { token: jwt });
+    expect((await call(svc.url, 'mfa.verifyTotp', '/api/v3/mfa/2fa/verify_totp', { token: jwt, json: { totp_code: totpCode(secret) } })).body.result.valid).toBe(true);
+    expect((await call(svc.url, 'mfa.backupCodes', '/api/v3/mfa/2fa/backup_codes', { token: jwt })).status).toBe(422);
+    expect((await call(svc.url, 'mfa.backupCodes', `/api/v3/mfa/2fa/backup_codes?totp_code=${wrongCode(secret)}`, { token: jwt })).status).toBe(422);
+    const ok = await call(svc.url, 'mfa.backupCodes', `/api/v3/mfa/2fa/backup_codes?totp_code=${totpCode(secret)}`, { token: jwt });
     expect(ok.status).toBe(200);
     expect(ok.body.result.backup_codes).toHaveLength(10);
   });
@@ -100,17 +101,17 @@ describe('item 4: two-factor needs a session and proof from the current authenti
     const wrong = wrongCode(secret);
     // One wrong code was spent on backup_codes above; eight more here and one at disable make ten.
     for (let i = 0; i < 8; i++) {
-      const r = await call(svc.url, 'POST', '/api/v3/mfa/2fa/verify_totp', { token: jwt, json: { totp_code: wrong } });
+      const r = await call(svc.url, 'mfa.verifyTotp', '/api/v3/mfa/2fa/verify_totp', { token: jwt, json: { totp_code: wrong } });
       expect(r.status, `attempt ${i + 1}`).toBe(200);
       expect(r.body.result.valid).toBe(false);
     }
-    expect((await call(svc.url, 'POST', `/api/v3/mfa/2fa/disable?token=${wrong}&backup_code=`, { token: jwt })).status).toBe(422);
+    expect((await call(svc.url, 'mfa.disable', `/api/v3/mfa/2fa/disable?token=${wrong}&backup_code=`, { token: jwt })).status).toBe(422);
     const locked = await call(svc.url, 'POST', `/api/v3/mfa/2fa/disable?token=${totpCode(secret, 1)}&backup_code=`, { token: jwt });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await call(svc.url, 'POST', '/api/v3/mfa/2fa/verify_totp', { token: jwt, json: { totp_code: totpCode(secret) } })).status).toBe(429);
+    expect((await call(svc.url, 'mfa.verifyTotp', '/api/v3/mfa/2fa/verify_totp', { token: jwt, json: { totp_code: totpCode(secret) } })).status).toBe(429);
     expect((await login(svc.url, USER.email, USER.password)).status).toBe(429);
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: jwt })).body.result.two_factor_active).toBe(true);
+    expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: jwt })).body.result.two_factor_active).toBe(true);
   });
 });
 
@@ -124,12 +125,12 @@ describe('item 4: turning two-factor on needs a recent password sign-in', () => 
     } finally {
       db.close();
     }
-    expect((await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token: old })).status).toBe(403);
-    expect((await call(svc.url, 'POST', '/api/v3/mfa/2fa/enable?totp_code=123456', { token: old })).status).toBe(403);
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: old })).body.result.two_factor_active).toBe(false);
+    expect((await call(svc.url, 'mfa.qrCode', '/api/v3/mfa/2fa/qr_code', { token: old })).status).toBe(403);
+    expect((await call(svc.url, 'mfa.enable', '/api/v3/mfa/2fa/enable?totp_code=123456', { token: old })).status).toBe(403);
+    expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: old })).body.result.two_factor_active).toBe(false);
     // Signing in again with the password is the proof.
     const fresh = await tokenFor(svc.url, USER.email, USER.password);
-    expect((await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token: fresh })).status).toBe(200);
+    expect((await call(svc.url, 'mfa.qrCode', '/api/v3/mfa/2fa/qr_code', { token: fresh })).status).toBe(200);
   });
 });
 
@@ -140,22 +141,22 @@ describe('item 6: API tokens cannot manage tokens or outlive a logout', () => {
     const batch = await mintToken(jwt, 'batch');
     const minted = await call(svc.url, 'POST', '/api/v3/tokens', { token: realtime, json: { name: 'escalate', type: 'batch', years_valid: 5 } });
     expect(minted.status).toBe(403);
-    expect(minted.body.token_value).toBeUndefined();
-    expect((await call(svc.url, 'GET', '/api/v3/tokens', { token: batch })).status).toBe(403);
-    const list = await call(svc.url, 'GET', '/api/v3/tokens', { token: jwt });
-    expect(list.body.result.result.map((t: { name: string }) => t.name).sort()).toEqual(['batch', 'realtime']);
-    const id = list.body.result.result.find((t: { name: string }) => t.name === 'realtime').id;
-    expect((await call(svc.url, 'DELETE', `/api/v3/tokens/${id}`, { token: batch })).status).toBe(403);
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: realtime })).status).toBe(200);
+    expect(errorOf(minted).token_value).toBeUndefined();
+    expect((await call(svc.url, 'tokens.list', '/api/v3/tokens', { token: batch })).status).toBe(403);
+    const list = await call(svc.url, 'tokens.list', '/api/v3/tokens', { token: jwt });
+    expect(list.body.result.result.map((t) => t.name).sort()).toEqual(['batch', 'realtime']);
+    const id = must(list.body.result.result.find((t) => t.name === 'realtime'), 'the realtime token').id;
+    expect((await call(svc.url, 'tokens.delete', `/api/v3/tokens/${id}`, { token: batch })).status).toBe(403);
+    expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: realtime })).status).toBe(200);
   });
 
   it('logout with an API token ends that token', async () => {
     const jwt = await userWithSession('owner6b@example.com', 'owner6b-password');
     const batch = await mintToken(jwt, 'batch');
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: batch })).status).toBe(200);
-    expect((await call(svc.url, 'POST', '/api/v3/auth/logout', { token: batch })).status).toBe(200);
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: batch })).status).toBe(401);
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: jwt })).status).toBe(200);
+    expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: batch })).status).toBe(200);
+    expect((await call(svc.url, 'auth.logout', '/api/v3/auth/logout', { token: batch })).status).toBe(200);
+    expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: batch })).status).toBe(401);
+    expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: jwt })).status).toBe(200);
   });
 });
 
@@ -182,8 +183,8 @@ describe('item 7: SSO sends the token only to loopback, and asks for the second 
     expect(first.status).toBe(303);
     const cookie = first.headers.get('set-cookie')!.split(';')[0];
     const jwt = new URL(first.headers.get('location')!).searchParams.get('access_token')!;
-    const secret = (await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token: jwt })).body.result.secret;
-    expect((await call(svc.url, 'POST', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret)}`, { token: jwt })).status).toBe(200);
+    const secret = (await call(svc.url, 'mfa.qrCode', '/api/v3/mfa/2fa/qr_code', { token: jwt })).body.result.secret;
+    expect((await call(svc.url, 'mfa.enable', `/api/v3/mfa/2fa/enable?totp_code=${totpCode(secret)}`, { token: jwt })).status).toBe(200);
 
     // Password step: a code page, no redirect, no token.
     const flow = await startFlow('http://127.0.0.1:45999/cb');

@@ -2,7 +2,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as OTPAuth from 'otpauth';
+import type { HttpMethod, RouteId } from '../../../common/api';
 import { ROOT } from '../../helpers/service';
+import { answer, methodOf, type Answer, type RouteAnswer, type Target } from '../answers';
 
 export interface CallOptions {
   token?: string;
@@ -13,18 +15,17 @@ export interface CallOptions {
   redirect?: RequestRedirect;
 }
 
-// Bodies are whatever the service sent; the tests' assertions are their type check.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface CallResult<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+/** Kept under these names for the auth tests' readers. */
+export type CallResult = Answer;
+export type RouteResult<K extends RouteId> = RouteAnswer<K>;
 
-/** One request to the running service; the body is parsed as JSON when it is JSON. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function call<T = any>(url: string, method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+/**
+ * One request to the running service; the body is parsed as JSON when it is JSON. Given a route
+ * id instead of a method, the method comes from the route table and the body is typed by it.
+ */
+export async function call<K extends RouteId>(url: string, route: K, path: string, opts?: CallOptions): Promise<RouteResult<K>>;
+export async function call(url: string, method: HttpMethod, path: string, opts?: CallOptions): Promise<CallResult>;
+export async function call(url: string, target: Target, path: string, opts: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.s2tKey) headers['x-svc-s2t-key'] = opts.s2tKey;
@@ -36,22 +37,25 @@ export async function call<T = any>(url: string, method: string, path: string, o
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
     body = new URLSearchParams(opts.form).toString();
   }
-  const res = await fetch(`${url}${path}`, { method, headers, body, redirect: opts.redirect ?? 'manual' });
+  const res = await fetch(`${url}${path}`, { method: methodOf(target, path), headers, body, redirect: opts.redirect ?? 'manual' });
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  return answer(target, { status: res.status, headers: res.headers, text }, parsed);
 }
 
+/** The token login (auth.login); a refusal is read with errorOf(). */
 export async function login(url: string, username: string, password: string, extra: Record<string, string> = {}) {
-  return call(url, 'POST', '/api/v3/auth/login?login_type=token', { form: { username, password, ...extra } });
+  return call(url, 'auth.login', '/api/v3/auth/login?login_type=token', { form: { username, password, ...extra } });
 }
 
 /** Logs in and returns the token, failing loudly otherwise. */
 export async function tokenFor(url: string, username: string, password: string): Promise<string> {
   const res = await login(url, username, password);
-  if (res.status !== 200 || !res.body.access_token) throw new Error(`login ${username}: ${res.status} ${res.text}`);
-  return res.body.access_token as string;
+  if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.text}`);
+  const token = res.body.access_token;
+  if (!token) throw new Error(`login ${username}: no access_token in ${res.text}`);
+  return token;
 }
 
 /** `npm run service -- user add ...` as a real child process; resolves with its stdout line. */

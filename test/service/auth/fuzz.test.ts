@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody, routes, TUS_PATH, type RouteDef } from '../../../common/api';
 import { cleanup, startService, type RunningService } from '../../helpers/service';
+import { must } from '../answers';
 import { call, mustAddUser, tokenFor } from './client';
 
 const REQUESTS = 10_000;
@@ -30,10 +31,10 @@ async function seedSession(): Promise<void> {
   form.append('file', new Blob(['1\n00:00:01,000 --> 00:00:02,000\nHello there.\n']), 'seed.srt');
   const auth = { authorization: `Bearer ${creds.jwt}` };
   const up = (await (await fetch(`${svc.url}/api/v3/batch/upload`, { method: 'POST', headers: auth, body: form })).json()) as { file_id: string };
-  const job = await call(svc.url, 'POST', '/api/v3/batch/transcribe', { token: creds.jwt, json: { file_id: up.file_id, language: 'en', session_mode: 'upload' } });
+  const job = await call(svc.url, 'batch.transcribe', '/api/v3/batch/transcribe', { token: creds.jwt, json: { file_id: up.file_id, language: 'en', session_mode: 'upload' } });
   seeds.job = job.body.job_id;
   for (let i = 0; i < 300; i++) {
-    const j = await call(svc.url, 'GET', `/api/v3/batch/jobs/${seeds.job}`, { token: creds.jwt });
+    const j = await call(svc.url, 'batch.job', `/api/v3/batch/jobs/${seeds.job}`, { token: creds.jwt });
     if (j.body.status === 'completed') {
       seeds.session = j.body.metadata.session_id;
       break;
@@ -41,11 +42,11 @@ async function seedSession(): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   if (!seeds.session) throw new Error('the seed session did not complete');
-  const docs = await call(svc.url, 'GET', `/api/v3/speech-to-text/session/${seeds.session}/document`, { token: creds.jwt });
+  const docs = await call(svc.url, 'documents.list', `/api/v3/speech-to-text/session/${seeds.session}/document`, { token: creds.jwt });
   seeds.document = docs.body.result[0].id;
   const doc = `/api/v3/speech-to-text/session/${seeds.session}/document/${seeds.document}`;
-  seeds.share = (await call(svc.url, 'POST', `${doc}/share`, { token: creds.jwt, json: { allow_editing: true, allow_export: true } })).body.token;
-  const direct = await call(svc.url, 'GET', `${doc}?direct_download=true`, { token: creds.jwt });
+  seeds.share = (await call(svc.url, 'documents.share', `${doc}/share`, { token: creds.jwt, json: { allow_editing: true, allow_export: true } })).body.token;
+  const direct = await call(svc.url, 'documents.get', `${doc}?direct_download=true`, { token: creds.jwt });
   seeds.download = String(direct.body.download_url).split('/').pop()!;
 }
 
@@ -56,10 +57,10 @@ beforeAll(async () => {
   creds.jwt = await tokenFor(svc.url, 'fuzz@example.com', 'fuzz-password-1');
   creds.admin = await tokenFor(svc.url, 'fuzz-admin@example.com', 'fuzz-password-2');
   for (const type of ['batch', 'realtime'] as const) {
-    creds[type] = (await call(svc.url, 'POST', '/api/v3/tokens', { token: creds.jwt, json: { name: type, type, years_valid: 1 } })).body.token_value;
+    creds[type] = must((await call(svc.url, 'tokens.create', '/api/v3/tokens', { token: creds.jwt, json: { name: type, type, years_valid: 1 } })).body.token_value, 'token_value');
   }
-  seeds.folder = String((await call(svc.url, 'POST', '/api/v3/folders', { token: creds.jwt, json: { name: 'seed' } })).body.result.id);
-  seeds.glossary = String((await call(svc.url, 'POST', '/api/v4/glossaries', { token: creds.jwt, json: { name: 'seed', source_language: 'en', entries: [{ source: 'a', target: 'b' }] } })).body.result.id);
+  seeds.folder = String((await call(svc.url, 'folders.create', '/api/v3/folders', { token: creds.jwt, json: { name: 'seed' } })).body.result.id);
+  seeds.glossary = String((await call(svc.url, 'glossaries.create', '/api/v4/glossaries', { token: creds.jwt, json: { name: 'seed', source_language: 'en', entries: [{ source: 'a', target: 'b' }] } })).body.result.id);
   const db = new Database(join(svc.dataDir, 'service.db'));
   db.pragma('busy_timeout = 5000');
   const org = (db.prepare('SELECT org_id FROM users WHERE email = ?').get('fuzz@example.com') as { org_id: number }).org_id;

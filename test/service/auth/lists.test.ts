@@ -3,9 +3,11 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../../common/api';
+import { z } from 'zod';
+import { envelope, routes, type RouteId } from '../../../common/api';
 import { REFUSED_BODY_DRAIN_BYTES } from '../../../service/http/refused-body';
 import { cleanup, DEMO, startService, type RunningService } from '../../helpers/service';
+import { errorOf, rowsOf } from '../answers';
 import { call, mustAddUser, tokenFor } from './client';
 
 let svc: RunningService;
@@ -31,7 +33,10 @@ afterAll(async () => {
   if (svc) cleanup(svc.dataDir);
 });
 
-const get = (token: string, path: string) => call(svc.url, 'GET', path, { token });
+const get = <K extends RouteId>(route: K, token: string, path: string) => call(svc.url, route, path, { token });
+/** A list route read by its path alone (the loop over the table): the envelope, parsed here. */
+const raw = (token: string, path: string) => call(svc.url, 'GET', path, { token });
+const Page = envelope(z.unknown());
 
 /** Every parameterless list route of the table, by the role it needs. */
 const LIST_ROUTES = Object.entries(routes).filter(([, r]) => r.paged === 'envelope' && !r.path.includes('{') && r.auth === 'bearer');
@@ -43,57 +48,58 @@ describe('every list endpoint of the route table', () => {
     for (const [id, r] of LIST_ROUTES) {
       const who = needs(r.path);
       const allowed = who === 'admin' ? T.admin : who === 'reseller' ? T.seller : who === 'organization' ? T.boss : T.demo;
-      const ok = await get(allowed, r.path);
+      const ok = await raw(allowed, r.path);
       expect(ok.status, id).toBe(200);
-      expect(ok.body.count, id).toBe(ok.body.result.length);
-      expect(ok.body.total_results, id).toBeGreaterThanOrEqual(ok.body.count);
+      const page = Page.parse(ok.body);
+      expect(page.count, id).toBe(page.result.length);
+      expect(page.total_results, id).toBeGreaterThanOrEqual(page.count);
       expect(ok.headers.get('x-ratelimit-limit'), id).toMatch(/^\d+$/);
       if (who !== 'anyone') {
-        const refused = await get(T.demo, r.path);
+        const refused = await raw(T.demo, r.path);
         expect(refused.status, id).toBe(403);
-        expect(typeof refused.body.error).toBe('string');
+        expect(typeof errorOf(refused).error).toBe('string');
       }
-      if (who === 'reseller' || who === 'organization') expect((await get(T.admin, r.path)).status, `${id} as SYSOP`).toBe(200);
+      if (who === 'reseller' || who === 'organization') expect((await raw(T.admin, r.path)).status, `${id} as SYSOP`).toBe(200);
       expect((await call(svc.url, 'GET', r.path)).status, id).toBe(401);
-      expect((await get(allowed, `${r.path}?limit=101`)).status, `${id} limit 101`).toBe(422);
-      expect((await get(allowed, `${r.path}?limit=0`)).status, `${id} limit 0`).toBe(422);
-      expect((await get(allowed, `${r.path}?offset=-1`)).status, `${id} offset -1`).toBe(422);
-      expect((await get(allowed, `${r.path}?direction=up`)).status, `${id} direction`).toBe(422);
-      expect((await get(allowed, `${r.path}?sort=no_such_column`)).status, `${id} sort`).toBe(422);
-      const past = await get(allowed, `${r.path}?offset=100000`);
+      expect((await raw(allowed, `${r.path}?limit=101`)).status, `${id} limit 101`).toBe(422);
+      expect((await raw(allowed, `${r.path}?limit=0`)).status, `${id} limit 0`).toBe(422);
+      expect((await raw(allowed, `${r.path}?offset=-1`)).status, `${id} offset -1`).toBe(422);
+      expect((await raw(allowed, `${r.path}?direction=up`)).status, `${id} direction`).toBe(422);
+      expect((await raw(allowed, `${r.path}?sort=no_such_column`)).status, `${id} sort`).toBe(422);
+      const past = await raw(allowed, `${r.path}?offset=100000`);
       expect(past.status, id).toBe(200);
-      expect(past.body.count, id).toBe(0);
-      expect(past.body.total_results, id).toBe(ok.body.total_results);
+      expect(Page.parse(past.body).count, id).toBe(0);
+      expect(Page.parse(past.body).total_results, id).toBe(page.total_results);
     }
   });
 
   it('organization users lists only the caller\'s organization', async () => {
-    const mine = await get(T.boss, '/api/v3/organization/user');
-    expect(mine.body.result.map((u: { email: string }) => u.email).sort()).toEqual(['boss@example.com', DEMO.email]);
+    const mine = await get('organization.users', T.boss, '/api/v3/organization/user');
+    expect(rowsOf(mine).map((u) => u.email).sort()).toEqual(['boss@example.com', DEMO.email]);
     expect(mine.body.result[0]).toMatchObject({ roles: expect.any(Array), is_active: true });
-    const theirs = await get(T.peer, '/api/v3/organization/user');
-    expect(theirs.body.result.map((u: { email: string }) => u.email)).toEqual(['peer@example.com']);
+    const theirs = await get('organization.users', T.peer, '/api/v3/organization/user');
+    expect(rowsOf(theirs).map((u) => u.email)).toEqual(['peer@example.com']);
   });
 
   it('reseller customers are the reseller\'s customer organizations only', async () => {
-    const res = await get(T.seller, '/api/v3/reseller/customer');
-    expect(res.body.result.map((o: { name: string }) => o.name)).toEqual(["buyer@example.com's organization"]);
-    expect((await get(T.seller, '/api/v3/reseller/customer?q=nobody')).body.count).toBe(0);
-    expect((await get(T.buyer, '/api/v3/reseller/customer')).status).toBe(403);
+    const res = await get('reseller.customers', T.seller, '/api/v3/reseller/customer');
+    expect(rowsOf(res).map((o) => o.name)).toEqual(["buyer@example.com's organization"]);
+    expect((await get('reseller.customers', T.seller, '/api/v3/reseller/customer?q=nobody')).body.count).toBe(0);
+    expect((await get('reseller.customers', T.buyer, '/api/v3/reseller/customer')).status).toBe(403);
   });
 
   it('admin customers span every organization, with q', async () => {
-    const all = await get(T.admin, '/api/v3/admin/customer?limit=100');
+    const all = await get('admin.customers', T.admin, '/api/v3/admin/customer?limit=100');
     expect(all.body.total_results).toBe(5);
-    const one = await get(T.admin, '/api/v3/admin/customer?q=seller');
+    const one = await get('admin.customers', T.admin, '/api/v3/admin/customer?q=seller');
     expect(one.body.result).toHaveLength(1);
-    expect(one.body.result[0].user_count).toBe(1);
-    const lang = await get(T.admin, '/api/v3/admin/languageconfig?q=english&sort=key&direction=asc');
-    expect(lang.body.result.map((m: { key: string }) => m.key)).toEqual(['en-GB', 'en-US']);
+    expect(rowsOf(one)[0].user_count).toBe(1);
+    const lang = await get('admin.languageConfig', T.admin, '/api/v3/admin/languageconfig?q=english&sort=key&direction=asc');
+    expect(rowsOf(lang).map((m) => m.key)).toEqual(['en-GB', 'en-US']);
   });
 
   it('the subscription is the organization\'s own, on the local plan', async () => {
-    const res = await get(T.demo, '/api/v3/subscription');
+    const res = await get('subscription.list', T.demo, '/api/v3/subscription');
     expect(res.body.count).toBe(1);
     expect(res.body.result[0]).toMatchObject({ plan_name: 'local', status: 'active' });
   });
@@ -108,90 +114,90 @@ describe('every list endpoint of the route table', () => {
     db.prepare('INSERT INTO org_group_members (group_id, user_id) VALUES (?, ?)').run(team, demo.id);
     const peerTeam = Number(db.prepare("INSERT INTO org_groups (org_id, name, created_at) VALUES (?, 'theirs', '2026-01-01T00:00:00Z')").run(peer.org_id).lastInsertRowid);
     db.close();
-    expect((await get(T.boss, '/api/v3/organization/group')).body.result.map((g: { name: string }) => g.name)).toEqual(['editors']);
-    const members = await get(T.boss, `/api/v3/organization/group/${team}/users`);
+    expect(rowsOf(await get('organization.groups', T.boss, '/api/v3/organization/group')).map((g) => g.name)).toEqual(['editors']);
+    const members = await get('organization.groupUsers', T.boss, `/api/v3/organization/group/${team}/users`);
     expect(members.status).toBe(200);
-    expect(members.body.result.map((u: { email: string }) => u.email)).toEqual([DEMO.email]);
-    expect((await get(T.boss, `/api/v3/organization/group/${peerTeam}/users`)).status).toBe(404);
-    expect((await get(T.demo, `/api/v3/organization/group/${team}/users`)).status).toBe(403);
-    expect((await get(T.boss, '/api/v3/organization/group/abc/users')).status).toBe(404);
+    expect(members.body.result.map((u) => u.email)).toEqual([DEMO.email]);
+    expect((await get('organization.groupUsers', T.boss, `/api/v3/organization/group/${peerTeam}/users`)).status).toBe(404);
+    expect((await get('organization.groupUsers', T.demo, `/api/v3/organization/group/${team}/users`)).status).toBe(403);
+    expect((await get('organization.groupUsers', T.boss, '/api/v3/organization/group/abc/users')).status).toBe(404);
   });
 });
 
 describe('folders', () => {
   it('create, read, update, delete, scoped to the organization', async () => {
-    const made = await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: 'Interviews' } });
+    const made = await call(svc.url, 'folders.create', '/api/v3/folders', { token: T.demo, json: { name: 'Interviews' } });
     expect(made.status).toBe(201);
     const f = made.body.result;
     expect(f).toMatchObject({ name: 'Interviews', parent_id: null });
-    const child = (await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: 'April', parent_id: f.id } })).body.result;
+    const child = (await call(svc.url, 'folders.create', '/api/v3/folders', { token: T.demo, json: { name: 'April', parent_id: f.id } })).body.result;
     expect(child.parent_id).toBe(f.id);
     // The org admin of the same organization sees them; another organization does not.
-    expect((await get(T.boss, `/api/v3/folders/${f.id}`)).status).toBe(200);
-    const foreign = await get(T.peer, `/api/v3/folders/${f.id}`);
+    expect((await get('folders.get', T.boss, `/api/v3/folders/${f.id}`)).status).toBe(200);
+    const foreign = await get('folders.get', T.peer, `/api/v3/folders/${f.id}`);
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toMatchObject({ error: 'not_found', status: 404 });
-    expect((await get(T.peer, '/api/v3/folders')).body.total_results).toBe(0);
-    expect((await call(svc.url, 'PUT', `/api/v3/folders/${f.id}`, { token: T.peer, json: { name: 'mine now' } })).status).toBe(404);
-    expect((await call(svc.url, 'DELETE', `/api/v3/folders/${f.id}`, { token: T.peer })).status).toBe(404);
-    expect((await call(svc.url, 'POST', '/api/v3/folders', { token: T.peer, json: { name: 'x', parent_id: f.id } })).status).toBe(422);
+    expect(errorOf(foreign)).toMatchObject({ error: 'not_found', status: 404 });
+    expect((await get('folders.list', T.peer, '/api/v3/folders')).body.total_results).toBe(0);
+    expect((await call(svc.url, 'folders.update', `/api/v3/folders/${f.id}`, { token: T.peer, json: { name: 'mine now' } })).status).toBe(404);
+    expect((await call(svc.url, 'folders.delete', `/api/v3/folders/${f.id}`, { token: T.peer })).status).toBe(404);
+    expect((await call(svc.url, 'folders.create', '/api/v3/folders', { token: T.peer, json: { name: 'x', parent_id: f.id } })).status).toBe(422);
 
-    const renamed = await call(svc.url, 'PUT', `/api/v3/folders/${f.id}`, { token: T.demo, json: { name: 'Interviews 2026' } });
+    const renamed = await call(svc.url, 'folders.update', `/api/v3/folders/${f.id}`, { token: T.demo, json: { name: 'Interviews 2026' } });
     expect(renamed.body.result.name).toBe('Interviews 2026');
-    expect((await call(svc.url, 'PUT', `/api/v3/folders/${f.id}`, { token: T.demo, json: { parent_id: child.id } })).status).toBe(422);
-    expect((await call(svc.url, 'PUT', `/api/v3/folders/${f.id}`, { token: T.demo, json: { parent_id: f.id } })).status).toBe(422);
-    expect((await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: '' } })).status).toBe(422);
+    expect((await call(svc.url, 'folders.update', `/api/v3/folders/${f.id}`, { token: T.demo, json: { parent_id: child.id } })).status).toBe(422);
+    expect((await call(svc.url, 'folders.update', `/api/v3/folders/${f.id}`, { token: T.demo, json: { parent_id: f.id } })).status).toBe(422);
+    expect((await call(svc.url, 'folders.create', '/api/v3/folders', { token: T.demo, json: { name: '' } })).status).toBe(422);
 
     await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: 'Board meetings' } });
-    const sorted = await get(T.demo, '/api/v3/folders?sort=name&direction=asc');
-    expect(sorted.body.result.map((x: { name: string }) => x.name)).toEqual(['April', 'Board meetings', 'Interviews 2026']);
-    expect((await get(T.demo, '/api/v3/folders?q=board')).body.result.map((x: { name: string }) => x.name)).toEqual(['Board meetings']);
-    expect((await get(T.demo, '/api/v3/folders?limit=1&offset=1&sort=name&direction=asc')).body).toMatchObject({ count: 1, total_results: 3, result: [{ name: 'Board meetings' }] });
+    const sorted = await get('folders.list', T.demo, '/api/v3/folders?sort=name&direction=asc');
+    expect(rowsOf(sorted).map((x) => x.name)).toEqual(['April', 'Board meetings', 'Interviews 2026']);
+    expect(rowsOf(await get('folders.list', T.demo, '/api/v3/folders?q=board')).map((x) => x.name)).toEqual(['Board meetings']);
+    expect((await get('folders.list', T.demo, '/api/v3/folders?limit=1&offset=1&sort=name&direction=asc')).body).toMatchObject({ count: 1, total_results: 3, result: [{ name: 'Board meetings' }] });
 
-    expect((await call(svc.url, 'DELETE', `/api/v3/folders/${f.id}`, { token: T.demo })).body).toEqual({ success: true });
-    expect((await get(T.demo, `/api/v3/folders/${f.id}`)).status).toBe(404);
+    expect((await call(svc.url, 'folders.delete', `/api/v3/folders/${f.id}`, { token: T.demo })).body).toEqual({ success: true });
+    expect((await get('folders.get', T.demo, `/api/v3/folders/${f.id}`)).status).toBe(404);
     // Its subfolder went with it.
-    expect((await get(T.demo, `/api/v3/folders/${child.id}`)).status).toBe(404);
+    expect((await get('folders.get', T.demo, `/api/v3/folders/${child.id}`)).status).toBe(404);
   });
 });
 
 describe('glossaries (v4)', () => {
   it('supported languages are source/target pairs', async () => {
-    const res = await get(T.demo, '/api/v4/glossaries/supported-languages');
+    const res = await get('glossaries.supportedLanguages', T.demo, '/api/v4/glossaries/supported-languages');
     expect(res.status).toBe(200);
     expect(res.body.result).toContainEqual({ source: 'en', target: 'nl' });
-    expect(res.body.result.every((p: { source: string; target: string }) => p.source !== p.target)).toBe(true);
+    expect(res.body.result.every((p) => p.source !== p.target)).toBe(true);
   });
 
   it('create with entries, read with include_entries and limit, update, delete; another organization gets 404', async () => {
     const entries = Array.from({ length: 30 }, (_, i) => ({ source: `term ${i}`, target: `term-nl ${i}` }));
-    const made = await call(svc.url, 'POST', '/api/v4/glossaries', { token: T.demo, json: { name: 'Legal', source_language: 'EN', target_language: 'nl', entries } });
+    const made = await call(svc.url, 'glossaries.create', '/api/v4/glossaries', { token: T.demo, json: { name: 'Legal', source_language: 'EN', target_language: 'nl', entries } });
     expect(made.status).toBe(201);
     const g = made.body.result;
     expect(g).toMatchObject({ name: 'Legal', source_language: 'en', target_language: 'nl', entry_count: 30 });
     expect(g.entries).toEqual(entries);
 
-    const plain = await get(T.demo, `/api/v4/glossaries/${g.id}`);
+    const plain = await get('glossaries.get', T.demo, `/api/v4/glossaries/${g.id}`);
     expect(plain.body.result.entries).toBeUndefined();
     expect(plain.body.result.entry_count).toBe(30);
-    const limited = await get(T.demo, `/api/v4/glossaries/${g.id}?include_entries=true&limit=5`);
+    const limited = await get('glossaries.get', T.demo, `/api/v4/glossaries/${g.id}?include_entries=true&limit=5`);
     expect(limited.body.result.entries).toEqual(entries.slice(0, 5));
 
-    expect((await get(T.peer, `/api/v4/glossaries/${g.id}`)).status).toBe(404);
-    expect((await get(T.peer, '/api/v4/glossaries')).body.total_results).toBe(0);
-    expect((await call(svc.url, 'PUT', `/api/v4/glossaries/${g.id}`, { token: T.peer, json: { name: 'x' } })).status).toBe(404);
-    expect((await call(svc.url, 'DELETE', `/api/v4/glossaries/${g.id}`, { token: T.peer })).status).toBe(404);
+    expect((await get('glossaries.get', T.peer, `/api/v4/glossaries/${g.id}`)).status).toBe(404);
+    expect((await get('glossaries.list', T.peer, '/api/v4/glossaries')).body.total_results).toBe(0);
+    expect((await call(svc.url, 'glossaries.update', `/api/v4/glossaries/${g.id}`, { token: T.peer, json: { name: 'x' } })).status).toBe(404);
+    expect((await call(svc.url, 'glossaries.delete', `/api/v4/glossaries/${g.id}`, { token: T.peer })).status).toBe(404);
 
-    const updated = await call(svc.url, 'PUT', `/api/v4/glossaries/${g.id}`, { token: T.demo, json: { name: 'Legal terms', entries: [{ source: 'court', target: 'rechtbank' }] } });
+    const updated = await call(svc.url, 'glossaries.update', `/api/v4/glossaries/${g.id}`, { token: T.demo, json: { name: 'Legal terms', entries: [{ source: 'court', target: 'rechtbank' }] } });
     expect(updated.body.result).toMatchObject({ name: 'Legal terms', entry_count: 1, entries: [{ source: 'court', target: 'rechtbank' }] });
 
     await call(svc.url, 'POST', '/api/v4/glossaries', { token: T.demo, json: { name: 'Medical', source_language: 'de', target_language: null } });
-    const list = await get(T.demo, '/api/v4/glossaries?sort=name&direction=asc');
-    expect(list.body.result.map((x: { name: string; entry_count: number }) => [x.name, x.entry_count])).toEqual([['Legal terms', 1], ['Medical', 0]]);
-    expect((await get(T.demo, '/api/v4/glossaries?q=medic')).body.count).toBe(1);
+    const list = await get('glossaries.list', T.demo, '/api/v4/glossaries?sort=name&direction=asc');
+    expect(rowsOf(list).map((x) => [x.name, x.entry_count])).toEqual([['Legal terms', 1], ['Medical', 0]]);
+    expect((await get('glossaries.list', T.demo, '/api/v4/glossaries?q=medic')).body.count).toBe(1);
 
-    expect((await call(svc.url, 'DELETE', `/api/v4/glossaries/${g.id}`, { token: T.demo })).body).toEqual({ success: true });
-    expect((await get(T.demo, `/api/v4/glossaries/${g.id}`)).status).toBe(404);
+    expect((await call(svc.url, 'glossaries.delete', `/api/v4/glossaries/${g.id}`, { token: T.demo })).body).toEqual({ success: true });
+    expect((await get('glossaries.get', T.demo, `/api/v4/glossaries/${g.id}`)).status).toBe(404);
   });
 
   it('refuses unknown languages, equal pairs and bad entries with 422', async () => {
@@ -205,7 +211,7 @@ describe('glossaries (v4)', () => {
 
 describe('errors everywhere', () => {
   it('unknown routes answer 404 in the document error shape', async () => {
-    for (const [method, path] of [['GET', '/api/v3/nothing-here'], ['POST', '/api/v3/account/me'], ['GET', '/'], ['DELETE', '/api/v4/glossaries']]) {
+    for (const [method, path] of [['GET', '/api/v3/nothing-here'], ['POST', '/api/v3/account/me'], ['GET', '/'], ['DELETE', '/api/v4/glossaries']] as const) {
       const res = await call(svc.url, method, path, { token: T.demo });
       expect(res.status, path).toBe(404);
       expect(res.body).toMatchObject({ error: 'not_found', status: 404, error_description: expect.any(String) });
@@ -229,7 +235,7 @@ describe('errors everywhere', () => {
       expect(res.status).toBe(413);
       expect(typeof (JSON.parse(res.body) as { error: string }).error).toBe('string');
     }
-    expect((await get(T.demo, '/api/v3/account/me')).status).toBe(200);
+    expect((await get('account.me', T.demo, '/api/v3/account/me')).status).toBe(200);
   });
 
   it('a refused body longer than the drain bound is cut off, and the service still answers', async () => {
@@ -256,13 +262,13 @@ describe('errors everywhere', () => {
     expect(outcome.sent).toBeGreaterThan(REFUSED_BODY_DRAIN_BYTES);
     expect(outcome.sent).toBeLessThan(declared);
     expect(['EPIPE', 'ECONNRESET', 'closed']).toContain(outcome.end);
-    expect((await get(T.demo, '/api/v3/account/me')).status).toBe(200);
+    expect((await get('account.me', T.demo, '/api/v3/account/me')).status).toBe(200);
   });
 
   it('malformed JSON is 400 with {error}', async () => {
     const res = await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, headers: { 'content-type': 'application/json' }, form: { '{"name":': '' } });
     expect(res.status).toBe(400);
-    expect(typeof res.body.error).toBe('string');
+    expect(typeof errorOf(res).error).toBe('string');
   });
 });
 
@@ -272,7 +278,7 @@ describe('errors everywhere', () => {
  */
 describe('seeded lists: scoping, q, ordering and the default limit', () => {
   const ids = { demoOrg: 0, peerOrg: 0, demo: 0, boss: 0, peer: 0 };
-  const names = (res: { body: { result: Record<string, unknown>[] } }, key: string) => res.body.result.map((r) => r[key]);
+  const names = (res: { body: { result: readonly unknown[] } }, key: string) => rowsOf(res).map((r) => r[key]);
   const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString();
   const OLD = '2020-01-01T00:00:00.000Z';
 
@@ -315,88 +321,88 @@ describe('seeded lists: scoping, q, ordering and the default limit', () => {
   });
 
   it('invoices: the organization\'s own, newest first, 25 by default of 30; q and sort', async () => {
-    const page = await get(T.demo, '/api/v3/invoices');
+    const page = await get('invoices.list', T.demo, '/api/v3/invoices');
     expect(page.body).toMatchObject({ count: 25, total_results: 30 });
     expect(page.body.result[0]).toEqual({ id: expect.any(Number), number: 'INV-D-030', amount_cents: 7_000, issued_at: day(30) });
     expect(names(page, 'number')).toEqual(Array.from({ length: 25 }, (_, i) => `INV-D-${String(30 - i).padStart(3, '0')}`));
-    expect((await get(T.demo, '/api/v3/invoices?offset=25')).body).toMatchObject({ count: 5, total_results: 30 });
-    expect(names(await get(T.demo, '/api/v3/invoices?q=D-00'), 'number')).toEqual(['INV-D-009', 'INV-D-008', 'INV-D-007', 'INV-D-006', 'INV-D-005', 'INV-D-004', 'INV-D-003', 'INV-D-002', 'INV-D-001']);
-    expect((await get(T.demo, '/api/v3/invoices?q=INV-P')).body).toMatchObject({ count: 0, total_results: 0 });
-    const cheapest = await get(T.demo, '/api/v3/invoices?sort=amount_cents&direction=asc&limit=3');
+    expect((await get('invoices.list', T.demo, '/api/v3/invoices?offset=25')).body).toMatchObject({ count: 5, total_results: 30 });
+    expect(names(await get('invoices.list', T.demo, '/api/v3/invoices?q=D-00'), 'number')).toEqual(['INV-D-009', 'INV-D-008', 'INV-D-007', 'INV-D-006', 'INV-D-005', 'INV-D-004', 'INV-D-003', 'INV-D-002', 'INV-D-001']);
+    expect((await get('invoices.list', T.demo, '/api/v3/invoices?q=INV-P')).body).toMatchObject({ count: 0, total_results: 0 });
+    const cheapest = await get('invoices.list', T.demo, '/api/v3/invoices?sort=amount_cents&direction=asc&limit=3');
     expect(names(cheapest, 'amount_cents')).toEqual([7_000, 7_100, 7_200]);
-    const peer = await get(T.peer, '/api/v3/invoices?sort=number&direction=asc');
+    const peer = await get('invoices.list', T.peer, '/api/v3/invoices?sort=number&direction=asc');
     expect(names(peer, 'number')).toEqual(['INV-P-001', 'INV-P-002', 'INV-P-003']);
   });
 
   it('mandates: the organization\'s own, newest first; q is not offered (422)', async () => {
-    expect(names(await get(T.demo, '/api/v3/mandates'), 'method')).toEqual(['card', 'sepa']);
-    expect(names(await get(T.demo, '/api/v3/mandates?direction=asc'), 'method')).toEqual(['sepa', 'card']);
-    expect(names(await get(T.peer, '/api/v3/mandates'), 'method')).toEqual(['paypal']);
-    expect((await get(T.demo, '/api/v3/mandates?q=sepa')).status).toBe(422);
+    expect(names(await get('mandates.list', T.demo, '/api/v3/mandates'), 'method')).toEqual(['card', 'sepa']);
+    expect(names(await get('mandates.list', T.demo, '/api/v3/mandates?direction=asc'), 'method')).toEqual(['sepa', 'card']);
+    expect(names(await get('mandates.list', T.peer, '/api/v3/mandates'), 'method')).toEqual(['paypal']);
+    expect((await get('mandates.list', T.demo, '/api/v3/mandates?q=sepa')).status).toBe(422);
   });
 
   it('custom models: the organization\'s own; q over name and language; sort by name', async () => {
-    expect(names(await get(T.demo, '/api/v3/custom_models'), 'name')).toEqual(['Medical', 'Brands', 'Legal']);
-    expect(names(await get(T.demo, '/api/v3/custom_models?sort=name&direction=asc'), 'name')).toEqual(['Brands', 'Legal', 'Medical']);
-    expect(names(await get(T.demo, '/api/v3/custom_models?q=nl-&sort=name&direction=asc'), 'name')).toEqual(['Brands', 'Medical']);
-    expect(names(await get(T.demo, '/api/v3/custom_models?q=leg'), 'name')).toEqual(['Legal']);
-    expect((await get(T.demo, '/api/v3/custom_models?q=Peer')).body.total_results).toBe(0);
-    expect(names(await get(T.peer, '/api/v3/custom_models'), 'name')).toEqual(['Peer model']);
+    expect(names(await get('customModels.list', T.demo, '/api/v3/custom_models'), 'name')).toEqual(['Medical', 'Brands', 'Legal']);
+    expect(names(await get('customModels.list', T.demo, '/api/v3/custom_models?sort=name&direction=asc'), 'name')).toEqual(['Brands', 'Legal', 'Medical']);
+    expect(names(await get('customModels.list', T.demo, '/api/v3/custom_models?q=nl-&sort=name&direction=asc'), 'name')).toEqual(['Brands', 'Medical']);
+    expect(names(await get('customModels.list', T.demo, '/api/v3/custom_models?q=leg'), 'name')).toEqual(['Legal']);
+    expect((await get('customModels.list', T.demo, '/api/v3/custom_models?q=Peer')).body.total_results).toBe(0);
+    expect(names(await get('customModels.list', T.peer, '/api/v3/custom_models'), 'name')).toEqual(['Peer model']);
   });
 
   it('user preferences: the caller\'s own, not a colleague\'s; by key; q over key and value', async () => {
-    const mine = await get(T.demo, '/api/v3/user_preferences');
-    expect(mine.body.result.map((r: { key: string; value: string }) => [r.key, r.value])).toEqual([['editor.font_size', '14'], ['export.format', 'srt'], ['theme', 'dark']]);
-    expect(names(await get(T.demo, '/api/v3/user_preferences?q=dark'), 'key')).toEqual(['theme']);
-    expect(names(await get(T.demo, '/api/v3/user_preferences?q=export'), 'key')).toEqual(['export.format']);
-    expect(names(await get(T.demo, '/api/v3/user_preferences?direction=desc&limit=1'), 'key')).toEqual(['theme']);
+    const mine = await get('userPreferences.list', T.demo, '/api/v3/user_preferences');
+    expect(rowsOf(mine).map((r) => [r.key, r.value])).toEqual([['editor.font_size', '14'], ['export.format', 'srt'], ['theme', 'dark']]);
+    expect(names(await get('userPreferences.list', T.demo, '/api/v3/user_preferences?q=dark'), 'key')).toEqual(['theme']);
+    expect(names(await get('userPreferences.list', T.demo, '/api/v3/user_preferences?q=export'), 'key')).toEqual(['export.format']);
+    expect(names(await get('userPreferences.list', T.demo, '/api/v3/user_preferences?direction=desc&limit=1'), 'key')).toEqual(['theme']);
     // The organization admin of the same organization has preferences of its own.
-    expect(names(await get(T.boss, '/api/v3/user_preferences'), 'value')).toEqual(['light']);
-    expect(names(await get(T.peer, '/api/v3/user_preferences'), 'value')).toEqual(['sepia']);
+    expect(names(await get('userPreferences.list', T.boss, '/api/v3/user_preferences'), 'value')).toEqual(['light']);
+    expect(names(await get('userPreferences.list', T.peer, '/api/v3/user_preferences'), 'value')).toEqual(['sepia']);
   });
 
   it('admin billing spans every organization\'s invoices, with q', async () => {
-    const all = await get(T.admin, '/api/v3/admin/billing');
+    const all = await get('admin.billing', T.admin, '/api/v3/admin/billing');
     expect(all.body).toMatchObject({ count: 25, total_results: 33 });
     expect(all.body.result[0]).toMatchObject({ number: 'INV-D-030', org_id: ids.demoOrg });
-    const peer = await get(T.admin, '/api/v3/admin/billing?q=INV-P&direction=asc');
-    expect(peer.body.result.map((r: { number: string; org_id: number }) => [r.number, r.org_id])).toEqual([['INV-P-001', ids.peerOrg], ['INV-P-002', ids.peerOrg], ['INV-P-003', ids.peerOrg]]);
+    const peer = await get('admin.billing', T.admin, '/api/v3/admin/billing?q=INV-P&direction=asc');
+    expect(rowsOf(peer).map((r) => [r.number, r.org_id])).toEqual([['INV-P-001', ids.peerOrg], ['INV-P-002', ids.peerOrg], ['INV-P-003', ids.peerOrg]]);
   });
 
   it('admin usage sums each organization\'s sessions; usage/traffic counts them by day', async () => {
-    const usage = await get(T.admin, '/api/v3/admin/usage?limit=100');
-    const row = (org: number) => usage.body.result.find((r: { id: number }) => r.id === org);
+    const usage = await get('admin.usage', T.admin, '/api/v3/admin/usage?limit=100');
+    const row = (org: number) => rowsOf(usage).find((r) => r.id === org);
     expect(row(ids.demoOrg)).toMatchObject({ sessions: 2, duration: 30 });
     expect(row(ids.peerOrg)).toMatchObject({ sessions: 2, duration: 12 });
     expect(names(usage, 'id')).toEqual([...names(usage, 'id')].sort((a, b) => Number(a) - Number(b)));
-    expect(names(await get(T.admin, '/api/v3/admin/usage?q=peer@'), 'id')).toEqual([ids.peerOrg]);
-    const traffic = await get(T.admin, '/api/v3/admin/usage/traffic');
+    expect(names(await get('admin.usage', T.admin, '/api/v3/admin/usage?q=peer@'), 'id')).toEqual([ids.peerOrg]);
+    const traffic = await get('admin.usageTraffic', T.admin, '/api/v3/admin/usage/traffic');
     expect(traffic.body.result).toEqual([
       { id: day(3).slice(0, 10), sessions: 1, duration: 7 },
       { id: day(2).slice(0, 10), sessions: 1, duration: 5 },
       { id: day(1).slice(0, 10), sessions: 2, duration: 30 },
     ]);
-    expect((await get(T.admin, `/api/v3/admin/usage/traffic?q=${day(1).slice(0, 10)}`)).body.result).toEqual([{ id: day(1).slice(0, 10), sessions: 2, duration: 30 }]);
+    expect((await get('admin.usageTraffic', T.admin, `/api/v3/admin/usage/traffic?q=${day(1).slice(0, 10)}`)).body.result).toEqual([{ id: day(1).slice(0, 10), sessions: 2, duration: 30 }]);
   });
 
   it('admin stranded: queued or processing and untouched for an hour, oldest first, any organization', async () => {
-    const stranded = await get(T.admin, '/api/v3/admin/stranded');
-    expect(stranded.body.result.map((r: { session_id: string; org_id: number; status: string }) => [r.session_id, r.org_id, r.status])).toEqual([
+    const stranded = await get('admin.stranded', T.admin, '/api/v3/admin/stranded');
+    expect(rowsOf(stranded).map((r) => [r.session_id, r.org_id, r.status])).toEqual([
       ['seed-d-stuck', ids.demoOrg, 'processing'],
       ['seed-p-waiting', ids.peerOrg, 'queued'],
     ]);
-    expect(names(await get(T.admin, '/api/v3/admin/stranded?q=waiting'), 'session_id')).toEqual(['seed-p-waiting']);
+    expect(names(await get('admin.stranded', T.admin, '/api/v3/admin/stranded?q=waiting'), 'session_id')).toEqual(['seed-p-waiting']);
   });
 
   it('admin priority queue: every queued session, first come first served, with q', async () => {
-    expect(names(await get(T.admin, '/api/v3/admin/priority-queue'), 'session_id')).toEqual(['seed-p-waiting', 'seed-p-fresh']);
-    expect(names(await get(T.admin, '/api/v3/admin/priority-queue?direction=desc'), 'session_id')).toEqual(['seed-p-fresh', 'seed-p-waiting']);
-    expect(names(await get(T.admin, '/api/v3/admin/priority-queue?q=fresh.mp3'), 'session_id')).toEqual(['seed-p-fresh']);
+    expect(names(await get('admin.priorityQueue', T.admin, '/api/v3/admin/priority-queue'), 'session_id')).toEqual(['seed-p-waiting', 'seed-p-fresh']);
+    expect(names(await get('admin.priorityQueue', T.admin, '/api/v3/admin/priority-queue?direction=desc'), 'session_id')).toEqual(['seed-p-fresh', 'seed-p-waiting']);
+    expect(names(await get('admin.priorityQueue', T.admin, '/api/v3/admin/priority-queue?q=fresh.mp3'), 'session_id')).toEqual(['seed-p-fresh']);
   });
 
   it('none of these admin lists opens to a non-admin', async () => {
     for (const path of ['billing', 'usage', 'usage/traffic', 'stranded', 'priority-queue']) {
-      for (const who of [T.demo, T.boss, T.seller]) expect((await get(who, `/api/v3/admin/${path}`)).status, path).toBe(403);
+      for (const who of [T.demo, T.boss, T.seller]) expect((await raw(who, `/api/v3/admin/${path}`)).status, path).toBe(403);
     }
   });
 });

@@ -46,7 +46,7 @@ describe('SSO in Chromium', () => {
     expect(await page.textContent('#done')).toContain('close this window');
     const first = arrivals.at(-1)!;
     expect(first.searchParams.get('state')).toBe('first-run');
-    const me = await call(svc.url, 'GET', '/api/v3/account/me', { token: first.searchParams.get('access_token')! });
+    const me = await call(svc.url, 'account.me', '/api/v3/account/me', { token: first.searchParams.get('access_token')! });
     expect(me.body.result).toMatchObject({ email: 'browser@example.com', first_name: 'Bea', identity_provider: 'microsoft' });
 
     await page.goto(start('second-run'));
@@ -56,7 +56,7 @@ describe('SSO in Chromium', () => {
     const second = arrivals.at(-1)!;
     expect(second.searchParams.get('state')).toBe('second-run');
     expect(second.searchParams.get('access_token')).not.toBe(first.searchParams.get('access_token'));
-    expect((await call(svc.url, 'GET', '/api/v3/account/me', { token: second.searchParams.get('access_token')! })).status).toBe(200);
+    expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: second.searchParams.get('access_token')! })).status).toBe(200);
 
     // A fresh browser profile has no remembered account: it must sign in.
     const stranger = await (await browser.newContext()).newPage();
