@@ -67,6 +67,12 @@ async function recordRows(page: Page): Promise<void> {
 const seenOf = (page: Page, name: string) => page.evaluate((n) => (window as unknown as { seen: Record<string, string[]> }).seen[n] ?? [], name);
 const row = (page: Page, name: string): Locator => page.getByRole('list', { name: 'Uploads' }).getByRole('listitem', { name });
 
+/** Waits for a row to finish, either way, and answers its text: a failure then shows its reason. */
+async function finished(item: Locator): Promise<string> {
+  await expect.poll(async () => (await item.allTextContents()).join(' '), { timeout: 240_000, interval: 500 }).toMatch(/Done|Failed/);
+  return (await item.textContent()) ?? '';
+}
+
 /** Drops files built in the page from these bytes on the window, as a file manager would. */
 async function dropFiles(page: Page, files: { name: string; type: string; bytes: Buffer }[], opts: { checkOverlay?: boolean } = {}): Promise<void> {
   await page.evaluate((list) => {
@@ -129,7 +135,7 @@ it('picks a file through the file chooser, chooses options, follows the upload t
   const uploads = page.getByRole('region', { name: 'Uploads' });
   await expect.poll(() => uploads.count()).toBe(1);
   const item = row(page, 'quarterly-report.wav');
-  await expect.poll(() => item.getByText('Done', { exact: true }).count(), { timeout: 180_000, interval: 500 }).toBe(1);
+  expect(await finished(item)).toContain('Done');
   await page.screenshot({ path: join(SHOTS, 'uploads-done-1280x800.png') });
 
   // The row moved through the states live: uploading with its bar, transcribing, done, in that order.
@@ -205,8 +211,8 @@ it('refuses a dropped file that is not media in the dialog, then queues a droppe
 
   // Retried, it goes through to done, with its session one click away.
   await thanks.getByRole('button', { name: 'Retry' }).click();
-  await expect.poll(() => thanks.getByText('Done', { exact: true }).count(), { timeout: 240_000, interval: 500 }).toBe(1);
-  await expect.poll(() => row(page, 'all-hands.wav').getByText('Done', { exact: true }).count(), { timeout: 240_000, interval: 500 }).toBe(1);
+  expect(await finished(thanks)).toContain('Done');
+  expect(await finished(row(page, 'all-hands.wav'))).toContain('Done');
   expect(await thanks.getByRole('button', { name: 'Open session' }).count()).toBe(1);
 
   // Clear finished empties the list; the sessions stay.
@@ -236,10 +242,39 @@ it('aligns a text file given in the dialog on a dropped recording', async () => 
   await dialog.getByRole('button', { name: 'Transcribe' }).click();
   await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
   const item = row(page, 'minutes.wav');
-  await expect.poll(() => item.getByText('Done', { exact: true }).count(), { timeout: 180_000, interval: 500 }).toBe(1);
+  expect(await finished(item)).toContain('Done');
   expect(await item.textContent()).toContain('English (United States) · align');
   await item.getByRole('button', { name: 'Open session' }).click();
   // Aligned, the transcript holds the given words exactly, not what recognition heard.
   await expect.poll(async () => (await page.locator('main').textContent())?.toLowerCase() ?? '', { timeout: 60_000, interval: 500 }).toContain('minutes before friday');
+  await page.close();
+}, 300_000);
+
+it('uploads finished captions with a recording: the session holds the given cues', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page);
+  const text = 'the new office opens on monday morning';
+  await page.getByRole('banner').getByRole('button', { name: 'New transcription' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New transcription' });
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  const wav = join(work, 'office.wav');
+  writeFileSync(wav, readFileSync(await speechWav(text)));
+  const [media] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose files…' }).click()]);
+  await media.setFiles(wav);
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  await dialog.getByRole('radio', { name: /Upload finished captions or a transcript/ }).check();
+  expect(await dialog.getByText('Choose the caption or transcript file.').count()).toBe(1);
+  const srt = join(work, 'office.srt');
+  writeFileSync(srt, '1\n00:00:00,000 --> 00:00:01,200\nThe new office opens\n\n2\n00:00:01,200 --> 00:00:02,500\non Monday morning.\n');
+  const [captions] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose…' }).click()]);
+  await captions.setFiles(srt);
+  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
+  const item = row(page, 'office.wav');
+  expect(await finished(item)).toContain('Done');
+  expect(await item.textContent()).toContain('English (United States) · upload');
+  await item.getByRole('button', { name: 'Open session' }).click();
+  // The cue text as written (capitals and all), which recognition would not produce.
+  await expect.poll(async () => (await page.locator('main').textContent()) ?? '', { timeout: 60_000, interval: 500 }).toMatch(/Monday morning/);
   await page.close();
 }, 300_000);
