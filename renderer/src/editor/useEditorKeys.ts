@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { commandKey, isTypingTarget, modalOpen } from '../lib/keys';
+import { matches } from '../ui/shortcuts';
 
 export interface EditorKeyHandlers {
   save(): void;
@@ -19,13 +20,13 @@ export function useEditorKeys(handlers: EditorKeyHandlers): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!commandKey(e) || e.altKey || modalOpen()) return;
-      const key = e.key.toLowerCase();
+      // The keys come from the shortcut sheet's list (ui/shortcuts.ts).
       const h = latest.current;
-      if (key === 's') h.save();
-      else if (key === 'f') h.find();
+      if (matches('save', e)) h.save();
+      else if (matches('find', e)) h.find();
       else if (isTypingTarget(e.target)) return;
-      else if (key === 'z' && !e.shiftKey) h.undo();
-      else if ((key === 'z' && e.shiftKey) || key === 'y') h.redo();
+      else if (matches('undo', e)) h.undo();
+      else if (matches('redo', e)) h.redo();
       else return;
       e.preventDefault();
     };

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ImportItem } from '../../../common/ipc';
 import { subscribe } from '../lib/bridge';
-import { commandKey, modalOpen } from '../lib/keys';
+import { modalOpen } from '../lib/keys';
+import { matches } from '../ui/shortcuts';
 import { NewTranscriptionDialog } from './NewTranscriptionDialog';
 import { pickedFromFile, pickedKey, readDrop, type Picked } from './pickedFiles';
 import { onNewTranscriptionRequest, requestNewTranscription } from './requests';
@@ -35,7 +36,7 @@ export function ImportLayer({ onQueued }: { onQueued: (items: ImportItem[]) => v
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!commandKey(e) || e.shiftKey || e.altKey || e.key.toLowerCase() !== 'n' || modalOpen()) return;
+      if (!matches('newTranscription', e) || modalOpen()) return;
       e.preventDefault();
       requestNewTranscription();
     };

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { commandKey, isTypingTarget, modalOpen } from '../lib/keys';
+import { matches } from '../ui/shortcuts';
 
 /** How far J / L and the arrow keys jump. */
 export const SKIP_MS = 5000;
@@ -106,9 +107,10 @@ export function usePlaybackKeys(player: Pick<Player, 'toggle' | 'skip'>): void {
       if (e.defaultPrevented || commandKey(e) || e.altKey || modalOpen() || isTypingTarget(e.target)) return;
       const onButton = e.target instanceof Element && e.target.closest('button, [role="menuitem"], a') !== null;
       let handled = true;
-      if ((e.key === ' ' && !onButton) || e.key === 'k' || e.key === 'K') toggle();
-      else if (e.key === 'j' || e.key === 'J' || e.key === 'ArrowLeft') skip(-SKIP_MS);
-      else if (e.key === 'l' || e.key === 'L' || e.key === 'ArrowRight') skip(SKIP_MS);
+      // The keys come from the shortcut sheet's list (ui/shortcuts.ts).
+      if (matches('playPause', e) && !(e.key === ' ' && onButton)) toggle();
+      else if (matches('back', e)) skip(-SKIP_MS);
+      else if (matches('forward', e)) skip(SKIP_MS);
       else handled = false;
       if (handled) e.preventDefault();
     };
