@@ -2,8 +2,9 @@
  * axe-core on every view of the app, in real Chromium, light and dark, at 1280x800 and 800x600:
  * no serious or critical violation anywhere. The views are the real ones: the sign-in form, the
  * empty session list, the list with a session of real speech transcribed by the local service, its
- * transcript and captions, the find bar, the document's dialogs, watch folders, the top bar's menu,
- * the narrow window's sidebar, and the shortcut sheet.
+ * transcript and captions, the find bar, the document's dialogs, watch folders, the new-transcription
+ * dialog, uploads, preferences, the account page, the top bar's menu, the narrow window's sidebar,
+ * and the shortcut sheet.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,7 +84,7 @@ describe('accessibility (axe-core)', () => {
     expect(found).toEqual([]);
   }, 240_000);
 
-  it('a session with its transcript, captions, find bar and dialogs; watch folders; the top bar menu; the narrow sidebar', async () => {
+  it('a session with its transcript, captions, find bar and dialogs; watch folders, new transcription, uploads, preferences, account; the top bar menu; the narrow sidebar', async () => {
     await seedSessions(app.serviceUrl, { audio: AUDIO });
     const found: string[] = [];
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -133,6 +134,26 @@ describe('accessibility (axe-core)', () => {
       }
       await check(page, 'watch folders with a folder', found);
       await topBarAction(page, 'Watch folders');
+
+      await page.getByRole('button', { name: 'New transcription' }).click();
+      await expect.poll(() => page.getByRole('dialog', { name: 'New transcription' }).count()).toBe(1);
+      await check(page, 'new transcription dialog', found);
+      await closeDialog(page);
+
+      await page.getByRole('button', { name: 'Uploads' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Uploads' }).count(), { timeout: 20_000 }).toBe(1);
+      await check(page, 'uploads', found);
+      await page.getByRole('button', { name: 'Uploads' }).click();
+
+      await page.keyboard.press('Control+,');
+      await expect.poll(() => page.getByRole('dialog', { name: 'Preferences' }).count()).toBe(1);
+      await check(page, 'preferences dialog', found);
+      await closeDialog(page);
+
+      await topBarAction(page, 'demo@s2t.local');
+      await expect.poll(() => page.getByRole('heading', { name: 'Account' }).count(), { timeout: 20_000 }).toBe(1);
+      await check(page, 'account page', found);
+      await topBarAction(page, 'demo@s2t.local');
     }
     expect(found).toEqual([]);
   }, 360_000);
