@@ -278,3 +278,24 @@ it('uploads finished captions with a recording: the session holds the given cues
   await expect.poll(async () => (await page.locator('main').textContent()) ?? '', { timeout: 60_000, interval: 500 }).toMatch(/Monday morning/);
   await page.close();
 }, 300_000);
+
+it('queues a media URL for the service to download, and shows in words why it could not', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page);
+  await page.getByRole('banner').getByRole('button', { name: 'New transcription' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New transcription' });
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  await dialog.getByRole('radio', { name: /Transcribe the speech/ }).check();
+  // example.com serves no recording (and this machine may not reach it at all): either way the service cannot use it.
+  const url = 'https://example.com/no-such-recording.mp4';
+  await dialog.getByLabel('Or a media URL').fill(url);
+  await dialog.getByRole('button', { name: 'Transcribe' }).click();
+  await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
+  const item = row(page, url);
+  const text = await finished(item);
+  expect(text).toContain('Failed');
+  // The reason is in the row, and the item can be tried again.
+  expect(text).toMatch(/cannot|refused|could not|not media/);
+  expect(await item.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+  await page.close();
+}, 300_000);
