@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe, MediaError } from '../../service/media/decode';
 import { startService, stopAndRemove, tempDir, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { codedError } from '../service/answers';
 import { batchUpload, client, PASSAGE, putMedia, sessionDone, type Client } from '../service/work/helpers';
 
 let svc: RunningService;
@@ -51,15 +52,15 @@ describe('media the service refuses to follow or convert', () => {
     const followed = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=format_name', '-of', 'csv=p=0', evilPath]).toString().trim();
     expect(followed).toBe('hls');
 
-    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const created = await c.json('sessions.create', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id as string;
     const put = await putMedia(c, sid, new Uint8Array(evil), { 'content-type': 'audio/mpeg', 'x-filename': 'song.mp3' });
     expect(put.status).toBe(415);
-    expect((await put.json()).error.code).toBe('INVALID_FILE_FORMAT');
+    expect(codedError({ status: put.status, text: await put.text() }).code).toBe('INVALID_FILE_FORMAT');
 
     const up = await batchUpload(c, new Uint8Array(evil), 'song.mp3', 'audio/mpeg');
     expect(up.status).toBe(415);
-    expect(up.body.error.code).toBe('INVALID_FILE_FORMAT');
+    expect(codedError(up).code).toBe('INVALID_FILE_FORMAT');
 
     // No session of ours holds audio, a waveform or a kept copy made from anything.
     for (const d of sessionDirs()) for (const f of readdirSync(join(svc.dataDir, 'media', d))) expect(f).not.toMatch(/audio\.wav|waveform|kept/);
@@ -81,7 +82,7 @@ describe('media the service refuses to follow or convert', () => {
     const flac = join(dir, 'silence.flac');
     ffmpeg('-f', 'lavfi', '-i', 'anullsrc=r=1000:cl=mono', '-t', String(10 * 3600), '-c:a', 'flac', flac);
     expect(statSync(flac).size).toBeLessThan(8 * 1024 * 1024);
-    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const created = await c.json('sessions.create', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id as string;
     const put = await putMedia(c, sid, new Uint8Array(readFileSync(flac)), { 'content-type': 'audio/flac', 'x-filename': 'silence.flac' });
     expect(put.status).toBe(200);

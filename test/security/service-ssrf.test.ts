@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBlockedAddress } from '../../service/net/ssrf';
 import { startService, stopAndRemove, type RunningService } from '../helpers/service';
+import { errorOf } from '../service/answers';
 import { client, type Client } from '../service/work/helpers';
 
 let svc: RunningService;
@@ -49,7 +50,7 @@ describe('SSRF guard: every IPv6 form of a private IPv4 address', () => {
     for (const host of DISGUISED) {
       const r = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en', media_source: `http://[${host}]:${port}/speech.wav` }, { 'x-svc-s2t-key': c.batchKey });
       expect(r.status, host).toBe(422);
-      expect(r.body.error, host).toMatch(/private, loopback/);
+      expect(errorOf(r).error, host).toMatch(/private, loopback/);
     }
     expect(hits).toBe(0);
   });

@@ -5,14 +5,18 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Session } from '../../../common/api';
+import type { DocumentBody } from '../../../common/transcript/model';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
-import { client, jobDone, uploadedFileId, type Client, type Json } from '../work/helpers';
+import { must } from '../answers';
+import { client, jobDone, transcriptOf, uploadedFileId, type Client } from '../work/helpers';
 
 const STT = '/api/v3/speech-to-text';
 const HOURS_3 = 3 * 3600_000;
 
 /** A transcript of three hours: a segment every ten minutes, the last ending at 3:00:00. */
-function threeHourBody(): Json {
+function threeHourBody(): DocumentBody {
   const segments = Array.from({ length: 18 }, (_, i) => {
     const end = (i + 1) * 600_000;
     return { id: `s${i + 1}`, speaker_id: null, start_ms: end - 5000, end_ms: end, words: [{ text: `part${i + 1}`, start_ms: end - 5000, end_ms: end, confidence: 1 }] };
@@ -24,13 +28,13 @@ let svc: RunningService;
 let c: Client;
 
 async function uploadSession(content: string, filename: string): Promise<string> {
-  const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, content, filename), language: 'en', session_mode: 'upload' });
+  const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, content, filename), language: 'en', session_mode: 'upload' });
   const done = await jobDone(c, job.body.job_id);
   expect(done.status, JSON.stringify(done.error)).toBe('completed');
   return done.metadata.session_id;
 }
 
-const session = async (sid: string): Promise<Json> => (await c.json('GET', `${STT}/session/${sid}`)).body.result;
+const session = async (sid: string): Promise<Session> => (await c.json('sessions.get', `${STT}/session/${sid}`)).body.result;
 
 beforeAll(async () => {
   svc = await startService();
@@ -42,23 +46,24 @@ afterAll(() => stopAndRemove(svc));
 it('a 3-hour transcript uploaded as a document gives its session a 3-hour duration, in the session and the list', async () => {
   const sid = await uploadSession(JSON.stringify(threeHourBody()), 'long-meeting.json');
   expect((await session(sid)).duration).toBe(HOURS_3 / 1000);
-  const list = await c.json('GET', `${STT}/session?limit=100`);
-  expect(list.body.result.find((s: Json) => s.session_id === sid).duration).toBe(HOURS_3 / 1000);
+  const list = await c.json('sessions.list', `${STT}/session?limit=100`);
+  expect(must(z.array(Session).parse(list.body.result).find((s) => s.session_id === sid), 'the listed session').duration).toBe(HOURS_3 / 1000);
 });
 
 it('an edit that moves the last time moves the duration; deleting the documents brings it back to 0', async () => {
   const sid = await uploadSession('1\n00:00:01,000 --> 00:00:12,500\nHello there.\n', 'hello.srt');
   expect((await session(sid)).duration).toBe(12.5);
-  const docs = (await c.json('GET', `${STT}/session/${sid}/document?include_content=true`)).body.result as Json[];
-  const transcript = docs.find((d) => d.type === 'document');
-  const body = transcript.document;
-  const last = body.content.segments.at(-1);
-  body.content.segments.push({ id: 'later', speaker_id: null, start_ms: 40_000, end_ms: 41_250, words: [{ text: 'Bye.', start_ms: 40_000, end_ms: 41_250, confidence: 1 }] });
+  const docs = (await c.json('documents.list', `${STT}/session/${sid}/document?include_content=true`)).body.result;
+  const transcript = must(docs.find((d) => d.type === 'document'), 'the transcript');
+  const body = must(transcript.document, 'the transcript body');
+  const segments = transcriptOf(transcript).segments;
+  const last = must(segments.at(-1), 'the last segment');
+  segments.push({ id: 'later', speaker_id: null, start_ms: 40_000, end_ms: 41_250, words: [{ text: 'Bye.', start_ms: 40_000, end_ms: 41_250, confidence: 1 }] });
   expect(last.end_ms).toBe(12_500);
-  const put = await c.json('PUT', `${STT}/session/${sid}/document/${transcript.id}`, { document: body });
-  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  const put = await c.json('documents.update', `${STT}/session/${sid}/document/${transcript.id}`, { document: body });
+  expect(put.status, put.text).toBe(200);
   expect((await session(sid)).duration).toBe(41.25);
-  for (const d of docs) expect((await c.json('DELETE', `${STT}/session/${sid}/document/${d.id}`)).status).toBe(200);
+  for (const d of docs) expect((await c.json('documents.delete', `${STT}/session/${sid}/document/${d.id}`)).status).toBe(200);
   expect((await session(sid)).duration).toBe(0);
 });
 

@@ -5,13 +5,19 @@
  * words in order, keeps its units' times, and keeps the sentences TextRank ranks highest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Document } from '../../../common/api';
+import type { Word } from '../../../common/transcript/model';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
-import { client, jobDone, uploadedFileId, type Client, type Json } from '../work/helpers';
+import { must } from '../answers';
+import { client, jobDone, transcriptOf as transcriptContent, uploadedFileId, type Client } from '../work/helpers';
 import { readFileSync } from 'node:fs';
 
 const STT = '/api/v3/speech-to-text';
 const RATIO = 0.25;
+/** What the summary leaves in the document's metadata: each unit's words and times. */
+const SummaryUnits = z.array(z.object({ text: z.string(), start_ms: z.number(), end_ms: z.number() }));
 
 /** About a minute of a meeting at 150 words a minute: the budget keeps coming back, the lunch and the weather do not. */
 const MEETING = [
@@ -46,21 +52,21 @@ let svc: RunningService;
 let c: Client;
 
 const words = (s: string) => s.split(/\s+/).filter((w) => w && w !== '…');
-const docWords = (doc: Json): Json[] => doc.document.content.segments.flatMap((s: Json) => s.words);
+const docWords = (doc: Document): Word[] => transcriptContent(doc).segments.flatMap((s) => s.words);
 
-async function transcriptOf(content: string | Uint8Array<ArrayBuffer>, filename: string, mode?: 'upload'): Promise<Json> {
+async function transcriptOf(content: string | Uint8Array<ArrayBuffer>, filename: string, mode?: 'upload'): Promise<Document> {
   const file_id = await uploadedFileId(c, content, filename);
-  const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id, language: 'en', ...(mode ? { session_mode: mode } : {}) });
+  const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id, language: 'en', ...(mode ? { session_mode: mode } : {}) });
   expect(job.status).toBe(200);
   const done = await jobDone(c, job.body.job_id, 600_000);
   expect(done.status, JSON.stringify(done.error)).toBe('completed');
-  const list = await c.json('GET', `${STT}/session/${done.metadata.session_id}/document?include_content=true`);
-  return list.body.result.find((d: Json) => d.type === 'document');
+  const list = await c.json('documents.list', `${STT}/session/${done.metadata.session_id}/document?include_content=true`);
+  return must(list.body.result.find((d) => d.type === 'document'), 'the transcript');
 }
 
-async function summarize(doc: Json): Promise<{ summary: string; document: Json }> {
-  const r = await c.json('POST', `${STT}/session/${doc.session_id}/document/${doc.id}/export/summarize`);
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
+async function summarize(doc: Document): Promise<{ summary: string; document: Document }> {
+  const r = await c.json('documents.summarize', `${STT}/session/${doc.session_id}/document/${doc.id}/export/summarize`);
+  expect(r.status, r.text).toBe(200);
   return r.body;
 }
 
@@ -72,8 +78,8 @@ beforeAll(async () => {
 afterAll(() => stopAndRemove(svc));
 
 describe('summary of a recorded meeting (no punctuation)', () => {
-  let source: Json;
-  let result: { summary: string; document: Json };
+  let source: Document;
+  let result: { summary: string; document: Document };
 
   beforeAll(async () => {
     const wav = await speechWav(MEETING);
@@ -83,29 +89,29 @@ describe('summary of a recorded meeting (no punctuation)', () => {
 
   it('is a recording of about a minute, with no sentence ends from the engine', () => {
     const all = docWords(source);
-    expect(all.at(-1).end_ms).toBeGreaterThan(55_000);
+    expect(must(all.at(-1), 'the last word').end_ms).toBeGreaterThan(55_000);
     expect(all.length).toBeGreaterThan(100);
-    expect(all.some((w: Json) => /[.!?]$/.test(w.text))).toBe(false);
+    expect(all.some((w) => /[.!?]$/.test(w.text))).toBe(false);
   });
 
   it('uses at most a quarter of the words, and not the same words in the same order', () => {
-    const all = docWords(source).map((w: Json) => w.text);
+    const all = docWords(source).map((w) => w.text);
     const kept = words(result.summary);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThanOrEqual(Math.round(all.length * RATIO));
     expect(kept.join(' ')).not.toBe(all.join(' '));
-    expect(result.document.document.content.summary).toBe(result.summary);
+    expect(transcriptContent(result.document).summary).toBe(result.summary);
   });
 
   it('keeps several units in reading order, each a run of the transcript\'s words at its own times', () => {
-    const units: Json[] = result.document.document.metadata.summary_units;
+    const units = SummaryUnits.parse(result.document.document?.metadata.summary_units);
     expect(units.length).toBeGreaterThan(1);
     const all = docWords(source);
     let after = -1;
     for (const u of units) {
       expect(u.start_ms).toBeGreaterThan(after);
       after = u.end_ms;
-      const inside = all.filter((w: Json) => w.start_ms >= u.start_ms && w.end_ms <= u.end_ms).map((w: Json) => w.text);
+      const inside = all.filter((w) => w.start_ms >= u.start_ms && w.end_ms <= u.end_ms).map((w) => w.text);
       expect(inside.join(' ')).toBe(u.text);
     }
     expect(result.summary).toBe(units.map((u) => u.text).join(' … '));
@@ -113,7 +119,7 @@ describe('summary of a recorded meeting (no punctuation)', () => {
 });
 
 describe('summary of a punctuated text', () => {
-  let result: { summary: string; document: Json };
+  let result: { summary: string; document: Document };
   let total: number;
 
   beforeAll(async () => {
@@ -126,7 +132,7 @@ describe('summary of a punctuated text', () => {
     const kept = words(result.summary);
     expect(kept.length).toBeLessThanOrEqual(Math.round(total * RATIO));
     const sentences = PUNCTUATED.split(/(?<=\.)\s+/);
-    for (const u of result.document.document.metadata.summary_units) expect(sentences).toContain(u.text);
+    for (const u of SummaryUnits.parse(result.document.document?.metadata.summary_units)) expect(sentences).toContain(u.text);
   });
 
   it('keeps the sentence every other sentence is about, and drops the one about nothing else', () => {

@@ -10,10 +10,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchUpload, type ShareLink } from '../../../common/api';
 import { launchChromium } from '../../helpers/app';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
-import { client, putMedia, sessionDone, type Client, type Json } from '../work/helpers';
+import { must } from '../answers';
+import { captionOf, client, putMedia, sessionDone, transcriptOf, type Client } from '../work/helpers';
 
 const STT = '/api/v3/speech-to-text';
 const SHOTS = '/tmp/shots/shared';
@@ -28,9 +30,9 @@ const contexts: BrowserContext[] = [];
 
 const doc = (id = transcriptId) => `${STT}/session/${sid}/document/${id}`;
 
-async function share(rights: { allow_editing: boolean; allow_export: boolean }, id = transcriptId): Promise<Json> {
-  const r = await c.json('POST', `${doc(id)}/share`, rights);
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
+async function share(rights: { allow_editing: boolean; allow_export: boolean }, id = transcriptId): Promise<ShareLink> {
+  const r = await c.json('documents.share', `${doc(id)}/share`, rights);
+  expect(r.status, r.text).toBe(200);
   return r.body;
 }
 
@@ -44,20 +46,20 @@ async function freshPage(viewport = { width: 1280, height: 800 }): Promise<{ pag
   return { page, requests };
 }
 
-const firstSegmentText = async () => (await c.json('GET', doc())).body.document.content.segments[0].words.map((w: Json) => w.text).join(' ');
+const firstSegmentText = async () => transcriptOf((await c.json('documents.get', doc())).body).segments[0].words.map((w) => w.text).join(' ');
 
 beforeAll(async () => {
   svc = await startService();
   c = await client(svc.url);
   browser = await launchChromium();
-  const created = await c.json('POST', `${STT}/session`, { language: 'en', keep_source: true }, { 'x-svc-s2t-key': c.batchKey });
+  const created = await c.json('sessions.create', `${STT}/session`, { language: 'en', keep_source: true }, { 'x-svc-s2t-key': c.batchKey });
   sid = created.body.result.session_id;
   const wav = await speechWav('The river walls of the old town need repair. The council will pay for the work before the spring floods.');
   expect((await putMedia(c, sid, new Uint8Array(readFileSync(wav)), { 'content-type': 'audio/wav', 'x-filename': 'council.wav' })).status).toBe(200);
   expect((await sessionDone(c, sid, 300_000)).status).toBe('completed');
-  const list = (await c.json('GET', `${STT}/session/${sid}/document`)).body.result as Json[];
-  transcriptId = list.find((d) => d.type === 'document').id;
-  captionId = list.find((d) => d.type === 'caption').id;
+  const list = (await c.json('documents.list', `${STT}/session/${sid}/document`)).body.result;
+  transcriptId = must(list.find((d) => d.type === 'document'), 'the transcript').id;
+  captionId = must(list.find((d) => d.type === 'caption'), 'the caption').id;
 }, 320_000);
 
 afterAll(async () => {
@@ -67,7 +69,7 @@ afterAll(async () => {
 });
 
 describe('a link that allows editing and export', () => {
-  let link: Json;
+  let link: ShareLink;
   let page: Page;
   let requests: string[];
 
@@ -79,7 +81,7 @@ describe('a link that allows editing and export', () => {
   it('has an address on this service, marked as working only on this computer; a mailed link says so', async () => {
     expect(link.url.startsWith(`${svc.url}/transcripts/shared/${sid}/${transcriptId}?token=`)).toBe(true);
     expect(link.local_only).toBe(true);
-    expect((await c.json('POST', `${doc()}/share/email`, { email: 'friend@example.org', message: 'Look.' })).status).toBe(200);
+    expect((await c.json('documents.shareEmail', `${doc()}/share/email`, { email: 'friend@example.org', message: 'Look.' })).status).toBe(200);
     const spool = join(svc.dataDir, 'mail-spool');
     const mail = readFileSync(join(spool, readdirSync(spool)[0]), 'utf8').replace(/=\r\n/g, '');
     expect(mail).toContain('opens only on the computer it was shared from');
@@ -93,7 +95,7 @@ describe('a link that allows editing and export', () => {
     expect(csp).toContain("script-src 'self'");
     expect(res!.headers()['referrer-policy']).toBe('no-referrer');
     await expect.poll(() => page.locator('h1').textContent()).toBe('council');
-    const words = (await c.json('GET', doc())).body.document.content.segments.flatMap((s: Json) => s.words.map((w: Json) => w.text));
+    const words = transcriptOf((await c.json('documents.get', doc())).body).segments.flatMap((s) => s.words.map((w) => w.text));
     expect(words.length).toBeGreaterThan(5);
     expect(await page.locator('ol.document').innerText()).toContain(words.slice(0, 3).join(' '));
     await expect.poll(() => page.locator('audio').evaluate((a: HTMLAudioElement) => a.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
@@ -116,9 +118,9 @@ describe('a link that allows editing and export', () => {
     await page.locator('#save').click();
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toBe('Saved.');
     expect(await firstSegmentText()).toBe('Edited through the shared link');
-    const body = (await c.json('GET', doc())).body.document;
-    expect(body.metadata.plain_document_changed).toBe(true);
-    const seg = body.content.segments[0];
+    const read = (await c.json('documents.get', doc())).body;
+    expect(must(read.document, 'the document body').metadata.plain_document_changed).toBe(true);
+    const seg = transcriptOf(read).segments[0];
     for (const w of seg.words) {
       expect(w.start_ms).toBeGreaterThanOrEqual(seg.start_ms);
       expect(w.end_ms).toBeLessThanOrEqual(seg.end_ms);
@@ -141,7 +143,7 @@ describe('a link that allows editing and export', () => {
     await page.locator('#save').click();
     await expect.poll(() => page.locator('h1').textContent(), { timeout: 20_000 }).toBe('This link has expired');
     expect(await firstSegmentText()).toBe('Edited through the shared link');
-    expect((await c.json('GET', '/api/v3/account/me')).status).toBe(200);
+    expect((await c.json('account.me', '/api/v3/account/me')).status).toBe(200);
   });
 
   it('opening the revoked link shows the expired page with 410', async () => {
@@ -156,7 +158,7 @@ describe('a link that allows editing and export', () => {
 });
 
 describe('a read-only link without export', () => {
-  let link: Json;
+  let link: ShareLink;
   let page: Page;
 
   beforeAll(async () => {
@@ -208,7 +210,7 @@ describe('captions and bad links', () => {
     await page.keyboard.type('A cue edited by a guest');
     await page.locator('#save').click();
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toBe('Saved.');
-    expect((await c.json('GET', doc(captionId))).body.document.content.cues[0].lines).toEqual(['A cue edited by a guest']);
+    expect(captionOf((await c.json('documents.get', doc(captionId))).body).cues[0].lines).toEqual(['A cue edited by a guest']);
     await page.screenshot({ path: `${SHOTS}/viewer-captions-1280x800.png` });
     await page.setViewportSize({ width: 800, height: 600 });
     await page.screenshot({ path: `${SHOTS}/viewer-captions-800x600.png` });
@@ -240,18 +242,18 @@ describe('a public base URL', () => {
     expect(created.status).not.toBe(200); // sanity: no file given
     const up = new FormData();
     up.append('file', new Blob(['Hello there. This is shared.']), 'note.txt');
-    const file = (await (await fetch(`${pub.url}/api/v3/batch/upload`, { method: 'POST', headers: pc.bearer, body: up })).json()) as Json;
-    const job = await pc.json('POST', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en', session_mode: 'upload' });
+    const file = BatchUpload.parse(await (await fetch(`${pub.url}/api/v3/batch/upload`, { method: 'POST', headers: pc.bearer, body: up })).json());
+    const job = await pc.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en', session_mode: 'upload' });
     const done = await (async () => {
       for (;;) {
-        const j = await pc.json('GET', `/api/v3/batch/jobs/${job.body.job_id}`);
+        const j = await pc.json('batch.job', `/api/v3/batch/jobs/${job.body.job_id}`);
         if (j.body.status === 'completed') return j.body;
         await new Promise((r) => setTimeout(r, 200));
       }
     })();
-    const docs = (await pc.json('GET', `${STT}/session/${done.metadata.session_id}/document`)).body.result as Json[];
-    const d = docs.find((x) => x.type === 'document');
-    const link = (await pc.json('POST', `${STT}/session/${d.session_id}/document/${d.id}/share`, { allow_editing: false, allow_export: true })).body;
+    const docs = (await pc.json('documents.list', `${STT}/session/${done.metadata.session_id}/document`)).body.result;
+    const d = must(docs.find((x) => x.type === 'document'), 'the transcript');
+    const link = (await pc.json('documents.share', `${STT}/session/${d.session_id}/document/${d.id}/share`, { allow_editing: false, allow_export: true })).body;
     expect(link.url.startsWith(`https://s2t.example.org/transcripts/shared/${d.session_id}/${d.id}?token=`)).toBe(true);
     expect(link.local_only).toBe(false);
     // What a reverse proxy for that name forwards: the public Host is accepted, a foreign one is not.

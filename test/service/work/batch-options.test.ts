@@ -9,7 +9,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
-import { client, jobDone, otherOrganization, uploadedFileId, type Client, type Json } from './helpers';
+import { errorOf, must } from '../answers';
+import { client, jobDone, otherOrganization, transcriptOf, uploadedFileId, type Client } from './helpers';
 
 let svc: RunningService;
 let c: Client;
@@ -24,8 +25,8 @@ beforeAll(async () => {
 afterAll(() => stopAndRemove(svc));
 
 async function glossaryOf(cl: Client, name: string): Promise<number> {
-  const r = await cl.json('POST', '/api/v4/glossaries', { name, source_language: 'en', target_language: 'es', entries: [{ source: 'river', target: 'río' }] });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  const r = await cl.json('glossaries.create', '/api/v4/glossaries', { name, source_language: 'en', target_language: 'es', entries: [{ source: 'river', target: 'río' }] });
+  expect(r.status, r.text).toBe(201);
   return r.body.result.id;
 }
 
@@ -47,19 +48,19 @@ describe('glossary_id and custom_model_id', () => {
     const theirs = await glossaryOf(other, 'theirs');
     const myModel = customModelOf('demo@example.com', 'my model');
     const theirModel = customModelOf('options-other@example.com', 'their model');
-    const transcribe = (extra: Json) => c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', ...extra });
+    const transcribe = (extra: Record<string, unknown>) => c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', ...extra });
 
     for (const refused of [{ glossary_id: theirs }, { glossary_id: 987654 }, { glossary_id: 'abc' }, { custom_model_id: theirModel }, { custom_model_id: String(987654) }, { glossary_id: mine, custom_model_id: theirModel }]) {
       const r = await transcribe(refused);
       expect(r.status, JSON.stringify(refused)).toBe(404);
-      expect(r.body).toMatchObject({ error: 'not_found', status: 404 });
-      expect(r.body.error_description).toMatch(Object.keys(refused).at(-1) === 'custom_model_id' ? /^custom_model_id/ : /^glossary_id/);
+      expect(errorOf(r)).toMatchObject({ error: 'not_found', status: 404 });
+      expect(errorOf(r).error_description).toMatch(Object.keys(refused).at(-1) === 'custom_model_id' ? /^custom_model_id/ : /^glossary_id/);
     }
     // The refused calls made no job: the organization still has no session.
-    expect((await c.json('GET', '/api/v3/speech-to-text/session')).body.total_results).toBe(0);
+    expect((await c.json('sessions.list', '/api/v3/speech-to-text/session')).body.total_results).toBe(0);
 
     const ok = await transcribe({ glossary_id: String(mine), custom_model_id: myModel });
-    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.status, ok.text).toBe(200);
     expect(ok.body.metadata).toMatchObject({ glossary_id: mine, custom_model_id: myModel });
     expect((await jobDone(c, ok.body.job_id)).status).toBe('completed');
   });
@@ -69,22 +70,22 @@ describe('old names and timestamps', () => {
   it('speaker_detection is enable_diarization; enable_timestamps false is accepted and words keep their times', async () => {
     const wav = await speechWav('The weather today is sunny and warm.');
     const fileId = await uploadedFileId(c, readFileSync(wav), 'short.wav');
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', speaker_detection: true, enable_timestamps: false });
-    expect(job.status, JSON.stringify(job.body)).toBe(200);
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', speaker_detection: true, enable_timestamps: false });
+    expect(job.status, job.text).toBe(200);
     const done = await jobDone(c, job.body.job_id);
-    expect(done.status, done.error).toBe('completed');
-    const session = await c.json('GET', `/api/v3/speech-to-text/session/${done.metadata.session_id}`);
+    expect(done.status, done.error ?? '').toBe('completed');
+    const session = await c.json('sessions.get', `/api/v3/speech-to-text/session/${done.metadata.session_id}`);
     expect(session.body.result.diarization).toBe(true);
-    const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
-    const t = result.body.documents.find((d: Json) => d.type === 'document').document;
-    expect(t.metadata.diarization).toMatchObject({ requested: true, available: false });
-    const words = t.content.segments.flatMap((s: Json) => s.words);
+    const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
+    const transcript = must(result.body.documents.find((d) => d.type === 'document'), 'the transcript');
+    expect(must(transcript.document, 'the transcript body').metadata.diarization).toMatchObject({ requested: true, available: false });
+    const words = transcriptOf(transcript).segments.flatMap((s) => s.words);
     expect(words.length).toBeGreaterThan(3);
     for (const w of words) expect(w.end_ms).toBeGreaterThan(w.start_ms);
 
     // Without any of the names, diarization stays off.
-    const plain = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, 'Plain.', 'plain.txt'), language: 'en', session_mode: 'upload' });
+    const plain = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, 'Plain.', 'plain.txt'), language: 'en', session_mode: 'upload' });
     const plainDone = await jobDone(c, plain.body.job_id);
-    expect((await c.json('GET', `/api/v3/speech-to-text/session/${plainDone.metadata.session_id}`)).body.result.diarization).toBe(false);
+    expect((await c.json('sessions.get', `/api/v3/speech-to-text/session/${plainDone.metadata.session_id}`)).body.result.diarization).toBe(false);
   });
 });

@@ -35,7 +35,7 @@ async function twoJobs(limit: number): Promise<Span[]> {
   services.push(svc);
   const c: Client = await client(svc.url);
   const fileIds = await Promise.all(['a.wav', 'b.wav'].map((name) => uploadedFileId(c, wav, name)));
-  const jobs = await Promise.all(fileIds.map((file_id) => c.json('POST', '/api/v3/batch/transcribe', { file_id, language: 'en' })));
+  const jobs = await Promise.all(fileIds.map((file_id) => c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id, language: 'en' })));
   const spans: Span[] = [];
   for (const job of jobs) {
     expect((await jobDone(c, job.body.job_id)).status).toBe('completed');

@@ -25,13 +25,13 @@ afterAll(() => stopAndRemove(svc));
 
 describe('faults', () => {
   it('kill -9 during processing, restart: the job completes exactly once', async () => {
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, longWav, 'long.wav'), language: 'en' });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, longWav, 'long.wav'), language: 'en' });
     const jobId = job.body.job_id as string;
     await until('the engine running', async () => {
-      const j = await c.json('GET', `/api/v3/batch/jobs/${jobId}`);
+      const j = await c.json('batch.job', `/api/v3/batch/jobs/${jobId}`);
       return j.body.status === 'processing' && j.body.progress >= 15;
     }, 30_000, 50);
-    const running = await c.json('GET', `/api/v3/batch/jobs/${jobId}`);
+    const running = await c.json('batch.job', `/api/v3/batch/jobs/${jobId}`);
     expect(running.body.estimated_completion).toBeTruthy();
     await svc.kill();
 
@@ -39,9 +39,9 @@ describe('faults', () => {
     const c2 = await client(svc.url, c.token);
     const done = await jobDone(c2, jobId, 120_000);
     expect(done.status).toBe('completed');
-    const result = await c2.json('GET', `/api/v3/batch/jobs/${jobId}/result`);
+    const result = await c2.json('batch.jobResult', `/api/v3/batch/jobs/${jobId}/result`);
     expect(result.body.documents).toHaveLength(2);
-    const docs = await c2.json('GET', `/api/v3/speech-to-text/session/${done.metadata.session_id}/document`);
+    const docs = await c2.json('documents.list', `/api/v3/speech-to-text/session/${done.metadata.session_id}/document`);
     expect(docs.body.total_results).toBe(2);
 
     await svc.stop();
@@ -53,19 +53,19 @@ describe('faults', () => {
   }, 180_000);
 
   it('cancel: a running job stops; a finished one cannot be cancelled (409)', async () => {
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, longWav, 'long.wav'), language: 'en' });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, longWav, 'long.wav'), language: 'en' });
     const jobId = job.body.job_id as string;
-    await until('processing', async () => (await c.json('GET', `/api/v3/batch/jobs/${jobId}`)).body.status === 'processing', 30_000, 50);
-    const cancelled = await c.json('POST', `/api/v3/batch/jobs/${jobId}/cancel`);
+    await until('processing', async () => (await c.json('batch.job', `/api/v3/batch/jobs/${jobId}`)).body.status === 'processing', 30_000, 50);
+    const cancelled = await c.json('batch.jobCancel', `/api/v3/batch/jobs/${jobId}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
     expect(cancelled.body.estimated_completion).toBeNull();
-    const s = await c.json('GET', `/api/v3/speech-to-text/session/${cancelled.body.metadata.session_id}`);
+    const s = await c.json('sessions.get', `/api/v3/speech-to-text/session/${cancelled.body.metadata.session_id}`);
     expect(s.body.result).toMatchObject({ status: 'failed', error: 'The job was cancelled.' });
     await new Promise((r) => setTimeout(r, 500));
-    expect((await c.json('GET', `/api/v3/batch/jobs/${jobId}`)).body.status).toBe('cancelled');
+    expect((await c.json('batch.job', `/api/v3/batch/jobs/${jobId}`)).body.status).toBe('cancelled');
     const again = await c.json('POST', `/api/v3/batch/jobs/${jobId}/cancel`);
     expect(again.status).toBe(409);
-    expect((await c.json('GET', `/api/v3/batch/jobs/${jobId}/result`)).body.documents).toEqual([]);
+    expect((await c.json('batch.jobResult', `/api/v3/batch/jobs/${jobId}/result`)).body.documents).toEqual([]);
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, stopAndRemove, tempDir, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
-import { batchUpload, client, jobDone, PASSAGE, putMedia, sessionDone, transcriptText, type Client, type Json } from './helpers';
+import { batchUpload, client, docOf, jobDone, PASSAGE, putMedia, sessionDone, transcriptText, type Client } from './helpers';
 
 const KEY_WORDS = ['weather', 'today', 'people', 'dogs', 'river', 'dinner', 'day'];
 
@@ -42,18 +42,18 @@ describe('media decoding beyond WAV', () => {
     expect(up.status).toBe(200);
     const file = up.body;
     expect(file.media_type).toBe('video/mp4');
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en' });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en' });
     const done = await jobDone(c, job.body.job_id);
-    expect(done.status, done.error).toBe('completed');
+    expect(done.status, done.error ?? '').toBe('completed');
 
-    const session = (await c.json('GET', `/api/v3/speech-to-text/session/${done.metadata.session_id}`)).body.result;
+    const session = (await c.json('sessions.get', `/api/v3/speech-to-text/session/${done.metadata.session_id}`)).body.result;
     expect(session.media_type).toBe('video/mp4');
     expect(session.filename).toBe('talk.mp4');
     expect(Math.abs(session.duration - expected)).toBeLessThan(0.1);
     expect(session.duration).toBeGreaterThan(durationOf(wav) - 0.5);
 
-    const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
-    const text = transcriptText(result.body.documents.find((d: Json) => d.type === 'document'));
+    const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
+    const text = transcriptText(docOf(result.body.documents, 'document'));
     const found = KEY_WORDS.filter((w) => text.split(/\s+/).includes(w));
     console.log(`MP4 (H.264 + AAC): ${found.length}/${KEY_WORDS.length} key words recognised`);
     expect(found.length).toBeGreaterThanOrEqual(5);
@@ -62,7 +62,7 @@ describe('media decoding beyond WAV', () => {
   it('a video-only MP4 fails with "no audio track", keeping its duration and type', async () => {
     const silent = join(dir, 'silent.mp4');
     ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=320x240:r=25:d=3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', silent);
-    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const created = await c.json('sessions.create', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id as string;
     const put = await putMedia(c, sid, readFileSync(silent), { 'content-type': 'video/mp4', 'x-filename': 'silent.mp4' });
     expect(put.status).toBe(200);

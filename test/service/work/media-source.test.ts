@@ -12,7 +12,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
-import { client, PASSAGE, sessionDone, until, type Client, type Json } from './helpers';
+import { errorOf, must } from '../answers';
+import { client, docOf, PASSAGE, sessionDone, sessionsOf, transcriptOf, until, type Client } from './helpers';
 import { closeServer, FakeDns, listenOnTestAddress, Receiver, selfSignedCertificate, startTestNetworkService, TEST_ADDRESS, transitionsOf } from './test-network';
 
 const LEGACY = '/api/v3/speech-to-text/session';
@@ -33,7 +34,7 @@ let receiver: Receiver;
 /** Responses of /slow.wav that never finish (held open until the test ends). */
 const stalled: { end(): void }[] = [];
 
-const create = (body: Json) => c.json('POST', LEGACY, body, { 'x-svc-s2t-key': c.batchKey });
+const create = (body: unknown) => c.json('sessions.create', LEGACY, body, { 'x-svc-s2t-key': c.batchKey });
 const mediaUrl = (host: string, path: string) => `http://${host}:${mediaPort}${path}`;
 
 beforeAll(async () => {
@@ -84,30 +85,30 @@ let downloaded: string;
 describe('media_source', () => {
   it('a good download answers uploaded, stores the file, and its job completes', async () => {
     const r = await create({ language: 'en', media_source: mediaUrl('media.test.example', '/speech.wav') });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.status, r.text).toBe(200);
     expect(r.body.result).toMatchObject({ status: 'uploaded', filename: 'speech.wav', media_type: 'audio/wav', error: null });
     downloaded = r.body.result.session_id;
     const stored = join(svc.dataDir, 'media', downloaded, 'source.wav');
     expect(readFileSync(stored).equals(wav)).toBe(true);
 
     const s = await sessionDone(c, downloaded);
-    expect(s.status, s.error).toBe('completed');
+    expect(s.status, s.error ?? '').toBe('completed');
     expect(s.duration).toBeGreaterThan(8);
     expect(transitionsOf(svc.dataDir, 'session', downloaded).map((t) => t.step)).toEqual(['>uploaded', 'uploaded>queued', 'queued>processing', 'processing>completed']);
-    const docs = await c.json('GET', `${LEGACY}/${downloaded}/document?include_content=true`);
-    const words = docs.body.result.find((d: Json) => d.type === 'document').document.content.segments.flatMap((x: Json) => x.words.map((w: Json) => w.text as string));
+    const docs = await c.json('documents.list', `${LEGACY}/${downloaded}/document?include_content=true`);
+    const words = transcriptOf(docOf(docs.body.result, 'document')).segments.flatMap((x) => x.words.map((w) => w.text));
     expect(KEY_WORDS.filter((k) => words.includes(k)).length).toBeGreaterThanOrEqual(5);
     // Without punctuation the engine's words are left as they are: lowercase, no full stops.
     expect(words.filter((w: string) => /[.A-Z]/.test(w))).toEqual([]);
   });
 
   it('refuses a redirect to 127.0.0.1, "localhost.", and names resolving to a private address; nothing is left behind', async () => {
-    const before = (await c.json('GET', `${LEGACY}?limit=100`)).body.total_results;
+    const before = (await c.json('sessions.list', `${LEGACY}?limit=100`)).body.total_results;
     const hitsBefore = mediaHits.length;
 
     const redirect = await create({ language: 'en', media_source: mediaUrl('media.test.example', '/to-loopback') });
     expect(redirect.status).toBe(422);
-    expect(redirect.body.error).toMatch(/^media_source refused: .*127\.0\.0\.1.*private, loopback/);
+    expect(errorOf(redirect).error).toMatch(/^media_source refused: .*127\.0\.0\.1.*private, loopback/);
     expect(mediaHits.slice(hitsBefore)).toEqual(['/to-loopback']); // the first hop was made, the second refused
     expect(loopbackHits).toBe(0);
 
@@ -122,11 +123,11 @@ describe('media_source', () => {
     for (const [source, why] of cases) {
       const r = await create({ language: 'en', media_source: source });
       expect(r.status, source).toBe(422);
-      expect(r.body.error, source).toMatch(why);
+      expect(errorOf(r).error, source).toMatch(why);
     }
     expect(mediaHits.slice(hitsBefore)).toEqual(['/to-loopback']);
     expect(loopbackHits).toBe(0);
-    expect((await c.json('GET', `${LEGACY}?limit=100`)).body.total_results).toBe(before);
+    expect((await c.json('sessions.list', `${LEGACY}?limit=100`)).body.total_results).toBe(before);
   });
 });
 
@@ -144,23 +145,25 @@ describe('legacy create with every key', () => {
       session_mode: 'decode',
       diarization: true,
     });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.status, r.text).toBe(200);
     expect(r.body.result.status).toBe('uploaded');
     const sid = r.body.result.session_id;
     const s = await sessionDone(c, sid);
-    expect(s.status, s.error).toBe('completed');
+    expect(s.status, s.error ?? '').toBe('completed');
     expect(s).toMatchObject({ language: 'en', keep_media: true, diarization: true, session_mode: 'decode', meta_data: { customer: 'acme', ticket: 'T-42' } });
     const kept = await fetch(s.media_url);
     expect(kept.headers.get('content-type')).toBe('audio/mpeg');
 
-    const docs = await c.json('GET', `${LEGACY}/${sid}/document?include_content=true`);
-    const t = docs.body.result.find((d: Json) => d.type === 'document').document;
+    const docs = await c.json('documents.list', `${LEGACY}/${sid}/document?include_content=true`);
+    const transcript = docOf(docs.body.result, 'document');
+    const t = must(transcript.document, 'the transcript body');
     expect(t.metadata.punctuation).toMatchObject({ requested: true });
     expect(t.metadata.diarization).toMatchObject({ requested: true, available: false });
-    expect(t.content.segments.length).toBeGreaterThan(0);
-    for (const seg of t.content.segments) {
+    const segments = transcriptOf(transcript).segments;
+    expect(segments.length).toBeGreaterThan(0);
+    for (const seg of segments) {
       expect(seg.words[0].text).toMatch(/^[A-Z]/);
-      expect(seg.words.at(-1).text).toMatch(/\.$/);
+      expect(must(seg.words.at(-1), 'the last word').text).toMatch(/\.$/);
     }
 
     await until('the legacy callback', async () => receiver.on('/legacy/every-key').length > 0, 20_000);
@@ -176,8 +179,8 @@ describe('restart during a download', () => {
   it('kill -9 mid-download: at the next start the session fails with a sentence; a stored but unqueued download is queued', async () => {
     const pending = create({ language: 'en', media_source: mediaUrl('media.test.example', '/slow.wav') }).catch(() => null);
     const sid = await until('the download in progress', async () => {
-      const list = await c.json('GET', `${LEGACY}?q=uploaded&limit=100`);
-      return list.body.result.find((x: Json) => x.status === 'uploaded')?.session_id as string | undefined;
+      const list = await c.json('sessions.list', `${LEGACY}?q=uploaded&limit=100`);
+      return sessionsOf(list.body).find((x) => x.status === 'uploaded')?.session_id;
     }, 20_000, 100);
     await until('bytes on disk', async () => existsSync(join(svc.dataDir, 'media', sid, 'download.tmp')), 10_000, 50);
     await svc.kill();
@@ -190,7 +193,7 @@ describe('restart during a download', () => {
 
     svc = await startTestNetworkService({ dns, dataDir: svc.dataDir });
     c = await client(svc.url, c.token);
-    const failed = (await c.json('GET', `${LEGACY}/${sid}`)).body.result;
+    const failed = (await c.json('sessions.get', `${LEGACY}/${sid}`)).body.result;
     expect(failed.status).toBe('failed');
     expect(failed.error).toBe('The media_source download was interrupted because the service stopped; create the session again.');
     expect(existsSync(join(svc.dataDir, 'media', sid, 'download.tmp'))).toBe(false);

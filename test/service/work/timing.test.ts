@@ -11,9 +11,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Document } from '../../../common/api';
 import { startService, stopAndRemove, tempDir, type RunningService } from '../../helpers/service';
 import type { PlacedSpeech, PlacementSpec } from '../../helpers/speech';
-import { client, jobDone, putMedia, sessionDone, until, uploadedFileId, type Client, type Json } from './helpers';
+import { must } from '../answers';
+import { captionOf, client, docOf, jobDone, putMedia, sessionDone, transcriptOf, until, uploadedFileId, type Client } from './helpers';
 import { firstWords, fixture, meetingSpec, noPauseSpec, summary, type SentenceCheck, type TimedWord } from './timing-fixtures';
 
 const STT = '/api/v3/speech-to-text';
@@ -42,29 +44,29 @@ afterAll(() => stopAndRemove(svc, dir));
 
 const mediaType = (p: PlacedSpeech) => (p.path.endsWith('.mp4') ? 'video/mp4' : 'audio/wav');
 const fileName = (p: PlacedSpeech) => `recording.${p.path.split('.').pop()}`;
-const wordsOf = (doc: Json): TimedWord[] => doc.document.content.segments.flatMap((s: Json) => s.words);
+const wordsOf = (doc: Document): TimedWord[] => transcriptOf(doc).segments.flatMap((s) => s.words);
 
 interface Stored {
   sessionId: string;
   duration: number;
-  transcript: Json;
-  caption: Json;
+  transcript: Document;
+  caption: Document;
 }
 
 async function storedDocuments(sessionId: string): Promise<Stored> {
-  const s = await c.json('GET', `${STT}/session/${sessionId}`);
-  expect(s.body.result.status, s.body.result.error).toBe('completed');
-  const docs = await c.json('GET', `${STT}/session/${sessionId}/document?include_content=true`);
+  const s = await c.json('sessions.get', `${STT}/session/${sessionId}`);
+  expect(s.body.result.status, s.body.result.error ?? '').toBe('completed');
+  const docs = await c.json('documents.list', `${STT}/session/${sessionId}/document?include_content=true`);
   return {
     sessionId,
     duration: s.body.result.duration,
-    transcript: docs.body.result.find((d: Json) => d.type === 'document'),
-    caption: docs.body.result.find((d: Json) => d.type === 'caption'),
+    transcript: docOf(docs.body.result, 'document'),
+    caption: docOf(docs.body.result, 'caption'),
   };
 }
 
 async function viaLegacyPut(p: PlacedSpeech): Promise<Stored> {
-  const created = await c.json('POST', `${STT}/session`, { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+  const created = await c.json('sessions.create', `${STT}/session`, { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
   const sid = created.body.result.session_id as string;
   const put = await putMedia(c, sid, readFileSync(p.path), { 'content-type': mediaType(p), 'x-filename': fileName(p) });
   expect(put.status).toBe(200);
@@ -73,10 +75,10 @@ async function viaLegacyPut(p: PlacedSpeech): Promise<Stored> {
 }
 
 async function transcribed(fileId: string): Promise<Stored> {
-  const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
+  const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
   expect(job.status).toBe(200);
   const done = await jobDone(c, job.body.job_id, 180_000);
-  expect(done.status, done.error).toBe('completed');
+  expect(done.status, done.error ?? '').toBe('completed');
   return storedDocuments(done.metadata.session_id);
 }
 
@@ -135,7 +137,7 @@ describe('word times against where the sentences were placed', () => {
         results[`${path}|${name}`] = s;
         expect(Math.abs(s.duration * 1000 - p.durationMs), `${name}: duration`).toBeLessThan(150);
         expectPlacedTimes(`${path}, ${name}`, p, wordsOf(s.transcript), s.duration * 1000);
-        for (const q of s.caption.document.content.cues) expect(q.end_ms, `${name}: caption inside the media`).toBeLessThanOrEqual(s.duration * 1000);
+        for (const q of captionOf(s.caption).cues) expect(q.end_ms, `${name}: caption inside the media`).toBeLessThanOrEqual(s.duration * 1000);
       });
     }, 400_000);
   }
@@ -143,7 +145,7 @@ describe('word times against where the sentences were placed', () => {
   it('segments follow the speech: no segment runs across a placed pause', () => {
     const name = '60 s, 22.05 kHz WAV';
     const p = placed[name];
-    const segments = results[`batch multipart|${name}`].transcript.document.content.segments as Json[];
+    const segments = transcriptOf(results[`batch multipart|${name}`].transcript).segments;
     const pauses = p.sentences.slice(1).map((s, i) => ({ from: p.sentences[i].endMs, to: s.startMs }));
     for (const seg of segments) {
       for (const gap of pauses) {
@@ -178,25 +180,26 @@ describe('a 10-minute recording', () => {
   it('through batch multipart: sentences within 0.3 s, and progress moves chunk by chunk', async () => {
     const p = await fixture(meetingSpec(600, 16000, 'wav'));
     const fileId = await uploadedFileId(c, readFileSync(p.path), 'ten-minutes.wav', 'audio/wav');
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
     const seen = new Set<number>();
     const done = await until(
       'the 10-minute job',
       async () => {
-        const j = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}`);
+        const j = await c.json('batch.job', `/api/v3/batch/jobs/${job.body.job_id}`);
         if (j.body.status === 'processing') seen.add(j.body.progress);
         return ['completed', 'failed'].includes(j.body.status) ? j.body : null;
       },
       600_000,
       200,
     );
-    expect(done.status, done.error).toBe('completed');
+    expect(done.status, done.error ?? '').toBe('completed');
     const moving = [...seen].filter((x) => x > 15 && x < 100).sort((a, b) => a - b);
     console.log(`10 min: progress seen while processing: ${[...seen].sort((a, b) => a - b).join(' ')}`);
     // ~12 chunks of ~45 s: the old engine reported 31 then 87 and nothing between.
     expect(moving.length).toBeGreaterThanOrEqual(5);
     const s = await storedDocuments(done.metadata.session_id);
-    console.log(`10 min: ${s.transcript.document.metadata.chunks} chunks, ${s.transcript.document.metadata.repaired_chunks} repaired`);
+    const metadata = must(s.transcript.document, 'the transcript body').metadata;
+    console.log(`10 min: ${String(metadata.chunks)} chunks, ${String(metadata.repaired_chunks)} repaired`);
     expectPlacedTimes('batch multipart, 10 min 16 kHz WAV', p, wordsOf(s.transcript), s.duration * 1000);
   }, 700_000);
 });

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tus from 'tus-js-client';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { speechWav, wordErrorRate } from '../../helpers/speech';
-import { batchUpload, client, jobDone, otherOrganization, PASSAGE, putMedia, sessionDone, transcriptText, uploadedFileId, type Client, type Json } from './helpers';
+import { codedError, must, routeBody } from '../answers';
+import { batchUpload, captionOf, client, docOf, jobDone, otherOrganization, PASSAGE, putMedia, sessionDone, sessionsOf, transcriptOf, transcriptText, uploadedFileId, type Client } from './helpers';
 
 /** Measured: pocketsphinx en-us on espeak-ng klatt3 at 150 wpm gives WER 0.684 on this passage (deterministic; 0.632 before chunked decoding, when pocketsphinx also read ffmpeg's 34-byte WAV LIST chunk as audio; see README). */
 const WER_BOUND = 0.7;
@@ -38,7 +39,7 @@ function checkTranscript(path: string, text: string): void {
 
 describe('transcription through every upload path', () => {
   it('legacy create + PUT: sanitised name, media fields, waveform, kept media with ranges, legacy record', async () => {
-    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en', keep_source: true }, { 'x-svc-s2t-key': c.batchKey });
+    const created = await c.json('sessions.create', '/api/v3/speech-to-text/session', { language: 'en', keep_source: true }, { 'x-svc-s2t-key': c.batchKey });
     expect(created.status).toBe(200);
     const sid = created.body.result.session_id as string;
     const put = await putMedia(c, sid, readFileSync(wav), { 'content-type': 'audio/wav', 'x-filename': '..%2F..%2Fetc%2Fpasswd.wav' });
@@ -51,7 +52,7 @@ describe('transcription through every upload path', () => {
     expect(s.date_finished).toBeTruthy();
 
     const record = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}/result`, { headers: { 'x-svc-s2t-key': c.batchKey } });
-    const r = (await record.json()) as Json;
+    const r = routeBody('sessions.result', record.status, await record.json());
     expect(r.status).toBe('completed');
     expect(r.results.length).toBeGreaterThan(10);
     for (const w of r.results) {
@@ -59,9 +60,10 @@ describe('transcription through every upload path', () => {
       expect(w.confidence).toBeGreaterThanOrEqual(0);
       expect(w.confidence).toBeLessThanOrEqual(1);
     }
-    checkTranscript('legacy PUT', r.results.map((w: Json) => w.word).join(' '));
+    checkTranscript('legacy PUT', r.results.map((w) => w.word).join(' '));
 
-    const wf = (await (await fetch(s.wave_info_url)).json()) as Json;
+    const wave = await fetch(must(s.wave_info_url, 'wave_info_url'));
+    const wf = routeBody('sessions.waveform', wave.status, await wave.json());
     expect(wf).toMatchObject({ version: 2, channels: 1, sample_rate: 16000, samples_per_pixel: 160, bits: 8 });
     expect(wf.data.length).toBe(wf.length * 2);
     expect(Math.abs(wf.length - s.duration * 100)).toBeLessThan(3);
@@ -87,20 +89,20 @@ describe('transcription through every upload path', () => {
     expect(up.status).toBe(200);
     const file = up.body;
     expect(file).toMatchObject({ filename: 'passage.wav', media_type: 'audio/wav', size_bytes: readFileSync(wav).length });
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en', speaker_labels: true });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en', speaker_labels: true });
     expect(job.status).toBe(200);
     expect(['pending', 'processing']).toContain(job.body.status);
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('completed');
     expect(done.progress).toBe(100);
-    const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
-    expect(result.body.documents.map((d: Json) => d.type).sort()).toEqual(['caption', 'document']);
-    const transcript = result.body.documents.find((d: Json) => d.type === 'document');
+    const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
+    expect(result.body.documents.map((d) => d.type).sort()).toEqual(['caption', 'document']);
+    const transcript = docOf(result.body.documents, 'document');
     // speaker_labels was accepted as enable_diarization; no speaker engine: said in metadata, no speakers invented.
-    expect(transcript.document.metadata.diarization).toMatchObject({ requested: true, available: false });
-    expect(transcript.document.content.speakers).toEqual([]);
+    expect(must(transcript.document, 'the transcript body').metadata.diarization).toMatchObject({ requested: true, available: false });
+    expect(transcriptOf(transcript).speakers).toEqual([]);
     checkTranscript('batch multipart', transcriptText(transcript));
-    const session = await c.json('GET', `/api/v3/speech-to-text/session/${result.body.session_id}`);
+    const session = await c.json('sessions.get', `/api/v3/speech-to-text/session/${result.body.session_id}`);
     expect(session.body.result.diarization).toBe(true);
   });
 
@@ -118,18 +120,18 @@ describe('transcription through every upload path', () => {
       u.start();
     });
     const fileId = uploadUrl.split('/').pop()!;
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
     expect(job.status).toBe(200);
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('completed');
-    const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
-    checkTranscript('batch tus', transcriptText(result.body.documents.find((d: Json) => d.type === 'document')));
+    const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
+    checkTranscript('batch tus', transcriptText(docOf(result.body.documents, 'document')));
   });
 });
 
 describe('align and upload modes', () => {
   it('legacy align gives every word of the given text a time, monotonic', async () => {
-    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const created = await c.json('sessions.create', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id as string;
     const form = new FormData();
     form.append('media', new Blob([readFileSync(wav)], { type: 'audio/wav' }), 'passage.wav');
@@ -139,10 +141,10 @@ describe('align and upload modes', () => {
     const s = await sessionDone(c, sid);
     expect(s.status).toBe('completed');
     expect(s.session_mode).toBe('align');
-    const docs = await c.json('GET', `/api/v3/speech-to-text/session/${sid}/document?include_content=true`);
-    const t = docs.body.result.find((d: Json) => d.type === 'document');
-    const all = t.document.content.segments.flatMap((x: Json) => x.words);
-    expect(all.map((w: Json) => w.text).join(' ')).toBe(PASSAGE.split(/\s+/).join(' '));
+    const docs = await c.json('documents.list', `/api/v3/speech-to-text/session/${sid}/document?include_content=true`);
+    const t = docOf(docs.body.result, 'document');
+    const all = transcriptOf(t).segments.flatMap((x) => x.words);
+    expect(all.map((w) => w.text).join(' ')).toBe(PASSAGE.split(/\s+/).join(' '));
     let last = 0;
     for (const w of all) {
       expect(w.start_ms).toBeGreaterThanOrEqual(last);
@@ -150,8 +152,8 @@ describe('align and upload modes', () => {
       last = w.end_ms;
     }
     expect(last).toBeLessThanOrEqual(Math.ceil(s.duration * 1000));
-    expect(all.at(-1).end_ms).toBeGreaterThan(s.duration * 1000 * 0.6);
-    const matched = all.filter((w: Json) => w.confidence > 0).length;
+    expect(must(all.at(-1), 'the last word').end_ms).toBeGreaterThan(s.duration * 1000 * 0.6);
+    const matched = all.filter((w) => w.confidence > 0).length;
     console.log(`align: ${matched}/${all.length} words matched to recognised words, the rest interpolated`);
     expect(matched).toBeGreaterThan(all.length / 3);
   });
@@ -159,12 +161,12 @@ describe('align and upload modes', () => {
   it('upload mode stores the given document as it is', async () => {
     const srt = '1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\nGeneral Kenobi.\n';
     const fileId = await uploadedFileId(c, srt, 'given.srt', 'text/plain');
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload' });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload' });
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('completed');
-    const result = await c.json('GET', `/api/v3/batch/jobs/${job.body.job_id}/result`);
-    const cap = result.body.documents.find((d: Json) => d.type === 'caption');
-    expect(cap.document.content.cues.map((q: Json) => [q.start_ms, q.end_ms, q.lines.join(' ')])).toEqual([
+    const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
+    const cap = docOf(result.body.documents, 'caption');
+    expect(captionOf(cap).cues.map((q) => [q.start_ms, q.end_ms, q.lines.join(' ')])).toEqual([
       [1000, 2500, 'Hello there.'],
       [3000, 4000, 'General Kenobi.'],
     ]);
@@ -175,15 +177,15 @@ describe('refusals', () => {
   it('a file that is not media gets INVALID_FILE_FORMAT (newer error shape)', async () => {
     const up = await batchUpload(c, 'just some text, not audio', 'fake.wav', 'audio/wav');
     expect(up.status).toBe(415);
-    const body = up.body;
-    expect(body.error.code).toBe('INVALID_FILE_FORMAT');
-    expect(body.error.details.supported_formats).toContain('wav');
+    const error = codedError(up);
+    expect(error.code).toBe('INVALID_FILE_FORMAT');
+    expect(error.details?.supported_formats).toContain('wav');
 
-    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const created = await c.json('sessions.create', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id;
     const put = await putMedia(c, sid, 'x', { 'content-type': 'application/pdf' });
     expect(put.status).toBe(415);
-    expect(((await put.json()) as Json).error.code).toBe('INVALID_FILE_FORMAT');
+    expect(codedError({ status: put.status, text: await put.text() }).code).toBe('INVALID_FILE_FORMAT');
     const put2 = await putMedia(c, sid, '%PDF-1.4 not audio', { 'content-type': 'audio/wav' });
     expect(put2.status).toBe(415);
   });
@@ -191,11 +193,11 @@ describe('refusals', () => {
   it('a corrupt media file ends failed with a clear error', async () => {
     // A WAV header followed by garbage: it sniffs as WAV, but ffmpeg cannot decode it.
     const bad = Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(4000, 0x5a)]);
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, bad, 'broken.wav'), language: 'en' });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, bad, 'broken.wav'), language: 'en' });
     const done = await jobDone(c, job.body.job_id);
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/^The media file could not be (read|decoded)/);
-    const s = await c.json('GET', `/api/v3/speech-to-text/session/${done.metadata.session_id}`);
+    const s = await c.json('sessions.get', `/api/v3/speech-to-text/session/${done.metadata.session_id}`);
     expect(s.body.result.status).toBe('failed');
     expect(s.body.result.error).toBe(done.error);
   });
@@ -206,17 +208,17 @@ describe('refusals', () => {
     const bad2 = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en', webhook_headers: ['A: b'] }, { 'x-svc-s2t-key': c.batchKey });
     expect(bad2.status).toBe(422);
 
-    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const created = await c.json('sessions.create', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id;
     const other = await otherOrganization(svc, 'other@example.com', 'other-password-1');
-    expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}`)).status).toBe(404);
-    expect((await other.json('GET', `/api/v3/speech-to-text/session/${sid}/document`)).status).toBe(404);
-    const list = await other.json('GET', '/api/v3/speech-to-text/session');
-    expect(list.body.result.map((s: Json) => s.session_id)).not.toContain(sid);
+    expect((await other.json('sessions.get', `/api/v3/speech-to-text/session/${sid}`)).status).toBe(404);
+    expect((await other.json('documents.list', `/api/v3/speech-to-text/session/${sid}/document`)).status).toBe(404);
+    const list = await other.json('sessions.list', '/api/v3/speech-to-text/session');
+    expect(sessionsOf(list.body).map((s) => s.session_id)).not.toContain(sid);
   });
 
   it('a legacy PUT declaring more than 4 GiB gets a readable 413 before a byte is stored, and the session takes a later upload', async () => {
-    const created = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
+    const created = await c.json('sessions.create', '/api/v3/speech-to-text/session', { language: 'en' }, { 'x-svc-s2t-key': c.batchKey });
     const sid = created.body.result.session_id as string;
     // A bare TCP client that keeps sending after the answer, as a big upload does.
     const { port } = new URL(svc.url);
@@ -243,14 +245,15 @@ describe('refusals', () => {
   });
 
   it('legacy DELETE erases filename and transcript', async () => {
-    const list = await c.json('GET', '/api/v3/speech-to-text/session?q=completed&limit=100');
-    const s = list.body.result.find((x: Json) => x.filename === 'passwd.wav');
+    const list = await c.json('sessions.list', '/api/v3/speech-to-text/session?q=completed&limit=100');
+    const s = must(sessionsOf(list.body).find((x) => x.filename === 'passwd.wav'), 'the session of passwd.wav');
     const del = await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}`, { method: 'DELETE', headers: { 'x-svc-s2t-key': c.batchKey } });
     expect(del.status).toBe(200);
-    const after = ((await del.json()) as Json).result;
+    const after = routeBody('sessions.delete', del.status, await del.json()).result;
     expect(after.filename).toBe('');
-    const r = (await (await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}/result`, { headers: { 'x-svc-s2t-key': c.batchKey } })).json()) as Json;
+    const record = await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}/result`, { headers: { 'x-svc-s2t-key': c.batchKey } });
+    const r = routeBody('sessions.result', record.status, await record.json());
     expect(r.results).toEqual([]);
-    expect((await c.json('GET', `/api/v3/speech-to-text/session/${s.session_id}/document`)).body.total_results).toBe(0);
+    expect((await c.json('documents.list', `/api/v3/speech-to-text/session/${s.session_id}/document`)).body.total_results).toBe(0);
   });
 });

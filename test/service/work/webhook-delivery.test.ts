@@ -50,15 +50,15 @@ const deliveriesTo = (path: string) =>
 
 /** A legacy session in upload mode (no speech engine needed) whose callback goes to `url`; completes once its text is PUT. */
 async function legacySession(url: string): Promise<{ sid: string; finish(): Promise<void> }> {
-  const created = await c.json('POST', LEGACY, { language: 'en', session_mode: 'upload', webhook_url: url }, { 'x-svc-s2t-key': c.batchKey });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const created = await c.json('sessions.create', LEGACY, { language: 'en', session_mode: 'upload', webhook_url: url }, { 'x-svc-s2t-key': c.batchKey });
+  expect(created.status, created.text).toBe(200);
   const sid = created.body.result.session_id as string;
   return {
     sid,
     async finish() {
       const put = await putMedia(c, sid, 'Some given text.', { 'content-type': 'text/plain' });
       expect(put.status).toBe(200);
-      await until('session completed', async () => (await c.json('GET', `${LEGACY}/${sid}`)).body.result.status === 'completed', 20_000);
+      await until('session completed', async () => (await c.json('sessions.get', `${LEGACY}/${sid}`)).body.result.status === 'completed', 20_000);
     },
   };
 }
@@ -129,8 +129,8 @@ describe('legacy callback delivery', () => {
 describe('batch webhook without webhook_secret', () => {
   it('is sent unsigned: no X-Svc-Signature, the other headers and the payload as documented', async () => {
     const fileId = await uploadedFileId(c, 'Unsigned hello.', 'given.txt');
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: hookUrl('hooks.test.example', '/signed/unsigned') });
-    expect(job.status, JSON.stringify(job.body)).toBe(200);
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: hookUrl('hooks.test.example', '/signed/unsigned') });
+    expect(job.status, job.text).toBe(200);
     await jobDone(c, job.body.job_id);
     await until('the delivery', async () => receiver.on('/signed/unsigned').length >= 1, 15_000);
     const hit = receiver.on('/signed/unsigned')[0];

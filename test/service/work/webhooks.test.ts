@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../../common/api';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
+import { errorOf } from '../answers';
 import { client, jobDone, putMedia, until, uploadedFileId, type Client } from './helpers';
 
 const SECRET = 'receiver-secret-0123';
@@ -68,7 +69,7 @@ describe('newer signed callback', () => {
   it('is signed with webhook_secret, retried after a 500 with the same delivery id', async () => {
     failFirst.set('/signed/ok', 1);
     const fileId = await uploadedFileId(c, 'Hello world.', 'given.txt');
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/ok`, webhook_secret: SECRET, webhook_events: ['completed', 'failed'] });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/ok`, webhook_secret: SECRET, webhook_events: ['completed', 'failed'] });
     expect(job.status).toBe(200);
     await jobDone(c, job.body.job_id);
     await until('two deliveries', async () => hitsOn('/signed/ok').length >= 2, 20_000);
@@ -89,7 +90,7 @@ describe('newer signed callback', () => {
 
   it('a wrong secret gives a signature the receiver refuses; failed events carry the error', async () => {
     const fileId = await uploadedFileId(c, 'Hello again.', 'given.txt');
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/wrong`, webhook_secret: 'not-the-receivers-secret', webhook_events: ['completed'] });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/wrong`, webhook_secret: 'not-the-receivers-secret', webhook_events: ['completed'] });
     await jobDone(c, job.body.job_id);
     await until('a delivery', async () => hitsOn('/signed/wrong').length >= 1, 10_000);
     const hit = hitsOn('/signed/wrong')[0];
@@ -99,7 +100,7 @@ describe('newer signed callback', () => {
     expect(hit.headers['x-svc-signature']).toBe(createHmac('sha256', 'not-the-receivers-secret').update(hit.body).digest('hex'));
 
     const badWav = Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(2000, 1)]);
-    const bad = await c.json('POST', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, badWav, 'bad.wav'), language: 'en', webhook_url: `${rurl}/signed/failed`, webhook_secret: SECRET, webhook_events: ['failed'] });
+    const bad = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, badWav, 'bad.wav'), language: 'en', webhook_url: `${rurl}/signed/failed`, webhook_secret: SECRET, webhook_events: ['failed'] });
     await jobDone(c, bad.body.job_id);
     await until('a failed delivery', async () => hitsOn('/signed/failed').length >= 1, 10_000);
     const p = WebhookPayload.parse(JSON.parse(hitsOn('/signed/failed')[0].body));
@@ -111,7 +112,7 @@ describe('newer signed callback', () => {
 describe('legacy callback', () => {
   it('sends X-Svc-Session, X-Alt-Session, Content-Type and the given headers, with no results in the body', async () => {
     const created = await c.json(
-      'POST',
+      'sessions.create',
       '/api/v3/speech-to-text/session',
       { language: 'en', session_mode: 'upload', webhook_url: `${rurl}/legacy`, webhook_method: 'PUT', webhook_headers: ['X-Custom: yes'] },
       { 'x-svc-s2t-key': c.batchKey },
@@ -120,7 +121,10 @@ describe('legacy callback', () => {
     const sid = created.body.result.session_id;
     const put = await putMedia(c, sid, 'Some given text.', { 'content-type': 'text/plain' });
     expect(put.status).toBe(200);
-    const done = await until('session end', async () => { const s = await c.json('GET', `/api/v3/speech-to-text/session/${sid}`); return ['completed', 'failed'].includes(s.body.result.status) ? s.body.result : null; });
+    const done = await until('session end', async () => {
+      const s = (await c.json('sessions.get', `/api/v3/speech-to-text/session/${sid}`)).body.result;
+      return s.status === 'completed' || s.status === 'failed' ? s : null;
+    });
     expect(done.status, JSON.stringify(done) + svc.stderr().slice(-1500)).toBe('completed');
     await until('the legacy callback', async () => hitsOn('/legacy').length >= 1, 15_000);
     const hit = hitsOn('/legacy')[0];
@@ -142,7 +146,7 @@ describe('refused addresses', () => {
       for (const url of [`${rurl}/refused`, 'https://127.0.0.1/x', 'https://localhost/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'https://10.1.2.3/x']) {
         const r = await sc.json('POST', '/api/v3/speech-to-text/session', { language: 'en', webhook_url: url }, { 'x-svc-s2t-key': sc.batchKey });
         expect(r.status, url).toBe(422);
-        expect(r.body.error).toMatch(/webhook_url refused/);
+        expect(errorOf(r).error).toMatch(/webhook_url refused/);
       }
       const fileId = await uploadedFileId(sc, 'x', 'given.txt');
       const j = await sc.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/refused`, webhook_secret: SECRET });
@@ -167,7 +171,7 @@ describe('durable deliveries', () => {
   it('a pending delivery survives kill -9 and is delivered after the restart', async () => {
     failFirst.set('/signed/durable', 1000);
     const fileId = await uploadedFileId(c, 'Durable.', 'given.txt');
-    const job = await c.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/durable`, webhook_secret: SECRET });
+    const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/signed/durable`, webhook_secret: SECRET });
     await jobDone(c, job.body.job_id);
     await until('a failed first attempt', async () => hitsOn('/signed/durable').length >= 1, 10_000);
     await svc.kill();
