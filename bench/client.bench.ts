@@ -30,6 +30,7 @@ import { Connectivity } from '../main/sync/connectivity';
 import { SyncEngine } from '../main/sync/engine';
 import { pull } from '../main/sync/pull';
 import { insertDocument } from '../service/documents/store';
+import { serviceLogin } from '../test/helpers/service';
 import { percentile, row, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -118,11 +119,6 @@ function seed(dataDir: string): void {
     })();
   }
   db.close();
-}
-
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/v3/auth/login?login_type=token`, { method: 'POST', body: new URLSearchParams({ username: USER.email, password: USER.password }) });
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 /** The peer: the same GETs with fetch, bodies read to the end, nothing else. */
@@ -235,7 +231,7 @@ async function serviceRows(work: string): Promise<BenchRow[]> {
   process.stderr.write(`  seeded ${SESSIONS} sessions x ${WORDS} words in ${(tSeed / 1000).toFixed(1)} s\n`);
   svc = await startService(svcDir);
   try {
-    const token = await login(svc.url);
+    const token = await serviceLogin(svc.url, USER);
     const auth: AuthSource = { accessToken: async () => token, batchKey: async () => null, invalidateBatchKey: async () => {}, unauthorized: () => {} };
     const client = new ApiClient({ baseUrl: svc.url, auth });
     const rows: BenchRow[] = [];

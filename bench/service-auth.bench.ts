@@ -11,6 +11,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { serviceLogin } from '../test/helpers/service';
 import { percentile, row, type BenchModule, type BenchRow } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -109,12 +110,7 @@ export const serviceAuthBench: BenchModule = {
         [...prof, '--import', 'tsx', join(ROOT, 'service/cli.ts'), '--port', '0', '--data', dataDir, '--quiet', '--demo-user', 'bench@example.com', '--demo-password', 'bench-password', '--rate-limit', '1000000000'],
       );
       children.push(svc.child);
-      const login = await fetch(`${svc.url}/api/v3/auth/login?login_type=token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ username: 'bench@example.com', password: 'bench-password' }),
-      });
-      const token = ((await login.json()) as { access_token: string }).access_token;
+      const token = await serviceLogin(svc.url, { email: 'bench@example.com', password: 'bench-password' });
       // A full page: 25 sessions of the bench user's organization.
       const db = new Database(join(dataDir, 'service.db'));
       db.pragma('busy_timeout = 5000');

@@ -21,6 +21,7 @@ import { TUS_PATH } from '../common/api';
 import { parsePocketsphinx, recognize } from '../service/engines/decode';
 import { DecoderPool } from '../service/engines/decoder-pool';
 import { decodeToWav } from '../service/media/decode';
+import { serviceLogin } from '../test/helpers/service';
 import { wordErrorRate } from '../test/helpers/speech';
 import { fixture, meetingSpec } from '../test/service/work/timing-fixtures';
 import { row, timeMs, type BenchModule, type BenchRow } from './harness';
@@ -95,12 +96,7 @@ async function tusRows(dir: string): Promise<BenchRow[]> {
   const dataDir = join(dir, 'svc');
   const { child, url } = await startService(dataDir);
   try {
-    const login = await fetch(`${url}/api/v3/auth/login?login_type=token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'bench@example.com', password: 'bench-password-1' }),
-    });
-    const token = ((await login.json()) as { access_token: string }).access_token;
+    const token = await serviceLogin(url, { email: 'bench@example.com', password: 'bench-password-1' });
     const auth = { authorization: `Bearer ${token}`, 'Tus-Resumable': '1.0.0' };
 
     const created = await fetch(`${url}${TUS_PATH}`, { method: 'POST', headers: { ...auth, 'Upload-Length': String(UPLOAD_BYTES) } });

@@ -21,6 +21,7 @@ import { WatchProfile } from '../common/ipc';
 import { ApiClient } from '../main/api/client';
 import { PasswordAuth } from '../main/watch/auth';
 import { WatchService } from '../main/watch/service';
+import { serviceLogin } from '../test/helpers/service';
 import { percentile, row, type BenchModule, type BenchRow } from './harness';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -105,11 +106,6 @@ function measure(cmd: string, args: string[], startLine?: RegExp, opts: { env?: 
   });
 }
 
-async function login(url: string): Promise<string> {
-  const r = await fetch(`${url}/api/v3/auth/login?login_type=token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: USER.email, password: USER.password }) });
-  return ((await r.json()) as { access_token: string }).access_token;
-}
-
 async function throughputRows(url: string, dir: string, serviceData: string): Promise<BenchRow[]> {
   const file = join(dir, 'four-gib.wav');
   sparseWav(file, SIZE);
@@ -122,7 +118,7 @@ async function throughputRows(url: string, dir: string, serviceData: string): Pr
   };
 
   // Peer: curl -T, the whole file as one tus PATCH into the same service.
-  const token = await login(url);
+  const token = await serviceLogin(url, USER);
   const created = await fetch(`${url}/api/v3/batch/upload/tus`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-length': String(SIZE), 'upload-metadata': `filename ${Buffer.from('four-gib.wav').toString('base64')}` } });
   const location = new URL(created.headers.get('location')!, url).toString();
   const curl = await measure('curl', ['-s', '-o', '/dev/null', '-X', 'PATCH', '-T', file, '-H', `Authorization: Bearer ${token}`, '-H', 'Tus-Resumable: 1.0.0', '-H', 'Upload-Offset: 0', '-H', 'Content-Type: application/offset+octet-stream', location]);
@@ -169,7 +165,7 @@ async function daemonEndToEnd(url: string, dir: string, file: string): Promise<{
   const result = await run;
   renameSync(join(watched, 'four-gib.wav'), file);
   const jobId = readJobId(join(data, 'watch', 'watch.db'));
-  if (jobId) await fetch(`${url}/api/v3/batch/jobs/${jobId}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${await login(url)}` } });
+  if (jobId) await fetch(`${url}/api/v3/batch/jobs/${jobId}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${await serviceLogin(url, USER)}` } });
   return result;
 }
 

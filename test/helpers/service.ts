@@ -5,11 +5,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-export const ROOT = resolve(__dirname, '../..');
+/** The repository root; from import.meta.url, so this module loads under tsx (the benches) as well as vitest. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEMO = { email: 'demo@example.com', password: 'demo-password-1' };
 
 export interface RunningService {
