@@ -6,12 +6,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../common/ipc';
+import { startAccounts, type AccountRuntime, type OpenAccount } from './auth/account-switch';
 import { createCore } from './core';
 import type { LaunchService, LocalAccount } from './embedded-service';
 import { AppWatch, documentsFromCache } from './watch/in-app';
 import type { Emit, Handlers } from './ipc/registry';
 import { localSignIn, type LocalSignIn } from './local-sign-in';
-import type { MediaLibrary } from './media/library';
+import type { MediaLinker } from './media/links';
 import { noDialogs, type Dialogs } from './platform/dialogs';
 import type { SecretStore } from './platform/secrets';
 import { confSettingsFile, type SettingsFile } from './platform/settings-file';
@@ -26,8 +27,8 @@ export interface Backend {
   settings: SettingsStore;
   /** The embedded service's supervisor (local mode). */
   service?: ServiceSupervisor;
-  /** Where sessions' media plays from; the transport gives it the links its player can open. */
-  media: MediaLibrary;
+  /** Where sessions' media plays from; the transport gives it the links its player can open (kept across account switches). */
+  media: { setLinker(linker: MediaLinker): void };
   /** Where events go; set by the transport once it exists. */
   setEventSink(sink: Emit): void;
   close(): Promise<void>;
@@ -61,57 +62,74 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   if (!cloudUrl) {
     service = await superviseEmbeddedService({ ...opts.supervision, dataDir: join(opts.dataDir, 'local-service'), launch: opts.launchService, owner: opts.localAccount });
   }
-  const mode = service ? 'local' : 'cloud';
-  const serviceUrl = service?.url ?? cloudUrl!;
   let sink: Emit = () => {};
   const emit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => sink(event, payload);
   settings.onChange((value) => emit('settings.changed', value));
-  // Watch folders, once the core they run on exists; the core's callbacks reach them through this.
-  const folders: { watch?: AppWatch } = {};
-  // They run while someone is signed in: the core's auth.changed starts and stops them.
-  // On the app's own credential, a session that ends by itself is renewed (main/local-sign-in.ts).
-  let local: LocalSignIn | undefined;
-  const coreEmit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
-    if (event === 'auth.changed') {
-      const { signedIn } = payload as EventPayload<'auth.changed'>;
-      void folders.watch?.setSignedIn(signedIn);
-      local?.authChanged(signedIn);
+
+  // One account's core, watch folders and imports, for its own data folder and service
+  // (main/auth/account-switch.ts opens the active one, and another on a switch).
+  async function openAccount(account: OpenAccount): Promise<AccountRuntime> {
+    const { dataDir, serviceUrl, mode } = account;
+    // Watch folders, once the core they run on exists; the core's callbacks reach them through this.
+    const folders: { watch?: AppWatch } = {};
+    // They run while someone is signed in: the core's auth.changed starts and stops them.
+    // On the app's own credential, a session that ends by itself is renewed (main/local-sign-in.ts).
+    let local: LocalSignIn | undefined;
+    const coreEmit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+      if (event === 'auth.changed') {
+        const { signedIn } = payload as EventPayload<'auth.changed'>;
+        void folders.watch?.setSignedIn(signedIn);
+        local?.authChanged(signedIn);
+      }
+      account.emit(event, payload);
+    };
+    const core = await createCore({ dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids), mediaCacheBytes: () => settings.get().mediaCacheBytes, openExternal: opts.openExternal });
+    const h = core.handlers;
+    // The embedded service is the user's own: sign in to it without asking for a password.
+    if (service && mode === 'local' && !opts.localAccount) {
+      local = localSignIn(h, service.owner);
+      if (!(await h['auth.state']({})).signedIn) await local.signIn();
     }
-    emit(event, payload);
-  };
-  let core;
+    const watch = new AppWatch({
+      dataDir,
+      client: core.client,
+      accessToken: core.accessToken,
+      emit,
+      documentsOf: documentsFromCache(h),
+      // A delivered file is a new session on the service: pull it, so the session list shows it.
+      onDelivered: () => void h['sync.now']({}).catch(() => {}),
+      // A session made from a file on this computer plays that file (main/media/library.ts).
+      onSessionKnown: (sessionId, path) => {
+        const key = core.mediaAccount();
+        if (key) core.media.rememberLocal(key, sessionId, path);
+      },
+    });
+    folders.watch = watch;
+    core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
+    // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
+    void watch.setSignedIn((await h['auth.state']({})).signedIn);
+    return {
+      core,
+      handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...local?.handlers },
+      async close() {
+        await watch.close();
+        await core.close();
+      },
+    };
+  }
+
+  let accounts;
   try {
-    core = await createCore({ dataDir: opts.dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids), mediaCacheBytes: () => settings.get().mediaCacheBytes, openExternal: opts.openExternal });
+    accounts = await startAccounts({ dataDir: opts.dataDir, localUrl: service?.url ?? null, fixedUrl: cloudUrl, open: openAccount, emit });
   } catch (err) {
     await service?.stop();
     throw err;
   }
-  const h = core.handlers;
-  // The embedded service is the user's own: sign in to it without asking for a password.
-  if (service && !opts.localAccount) {
-    local = localSignIn(h, service.owner);
-    if (!(await h['auth.state']({})).signedIn) await local.signIn();
-  }
-  const watch = new AppWatch({
-    dataDir: opts.dataDir,
-    client: core.client,
-    accessToken: core.accessToken,
-    emit,
-    documentsOf: documentsFromCache(h),
-    // A delivered file is a new session on the service: pull it, so the session list shows it.
-    onDelivered: () => void h['sync.now']({}).catch(() => {}),
-    // A session made from a file on this computer plays that file (main/media/library.ts).
-    onSessionKnown: (sessionId, path) => {
-      const account = core.mediaAccount();
-      if (account) core.media.rememberLocal(account, sessionId, path);
-    },
-  });
-  folders.watch = watch;
-  core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
-  // A smaller media cache applies at once, not at the next download.
-  settings.onChange(() => core.media.cache.evict());
-  // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
-  void watch.setSignedIn((await h['auth.state']({})).signedIn);
+  // The embedded service when the app runs one (browser mode prints its address), else the service it started on.
+  const { mode, serviceUrl } = service ? ({ mode: 'local', serviceUrl: service.url } as const) : accounts.startedOn;
+  const h = accounts.handlers as Handlers;
+  // A smaller media cache applies at once, not at the next download (the active account's).
+  settings.onChange(() => accounts.current().core.media.cache.evict());
   // Back after a restart: send what waited (edits made while it was down) and pull.
   service?.onStatus((status) => {
     emit('service.status', status);
@@ -119,18 +137,17 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   });
   const running = { state: 'running', attempt: 0, message: null } as const;
   const shell = shellHandlers(opts.dialogs ?? noDialogs, settings, () => service?.status() ?? running);
-  const handlers: Handlers = { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...local?.handlers, ...settingsHandlers(settings), ...shell };
+  const handlers: Handlers = { ...h, ...accounts.accountHandlers, ...settingsHandlers(settings), ...shell };
   return {
     handlers,
     mode,
     serviceUrl,
-    media: core.media,
+    media: accounts.media,
     settings,
     service,
     setEventSink: (s) => (sink = s),
     async close() {
-      await watch.close();
-      await core.close();
+      await accounts.close();
       await service?.stop();
     },
   };

@@ -8,6 +8,7 @@ import type { ChannelName, EventName } from '../common/ipc';
 export const channelNames = [
   'auth.state', 'auth.login', 'auth.loginMfa', 'auth.logout', 'auth.signInLocal', 'auth.cancelMfa', 'auth.ssoStart',
   'account.profile', 'account.tokens', 'account.createToken', 'account.deleteToken', 'account.mfaStart', 'account.mfaEnable', 'account.mfaBackupCodes', 'account.mfaDisable',
+  'accounts.list', 'accounts.add', 'accounts.switch',
   'sessions.list', 'sessions.get',
   'documents.get', 'documents.save', 'documents.mutate', 'documents.merge', 'documents.shareLinks', 'documents.discardUnsent',
   'export.render', 'search.text',

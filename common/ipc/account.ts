@@ -31,6 +31,18 @@ export const AccountToken = z.object({
 });
 export type AccountToken = z.infer<typeof AccountToken>;
 
+/** An account the app can switch to: this computer's own service, or a service by its address. */
+export const AccountEntry = z.object({
+  id: z.string(),
+  kind: z.enum(['local', 'cloud']),
+  serviceUrl: z.string(),
+  /** Who last signed in there; null before anyone did. */
+  email: z.string().nullable(),
+});
+export type AccountEntry = z.infer<typeof AccountEntry>;
+export const AccountList = z.object({ active: z.string(), accounts: z.array(AccountEntry) });
+export type AccountList = z.infer<typeof AccountList>;
+
 /** A second-factor proof: a current code from the authenticator app, or (where the service takes one) a backup code. */
 const Code = z.object({ code: z.string().trim().min(1).max(64) });
 
@@ -59,4 +71,15 @@ export const accountChannels = {
   'account.mfaBackupCodes': { args: Code, result: z.object({ backupCodes: z.array(z.string()) }) },
   /** Turns two-factor off with a current code or an unused backup code. */
   'account.mfaDisable': { args: Code, result: Done },
+  'accounts.list': { args: Empty, result: AccountList },
+  /**
+   * Checks that the address answers as the interface does, adds it (once) and makes it the active
+   * account; its sign-in follows (auth.changed). Each account has its own cache.
+   */
+  'accounts.add': { args: z.object({ url: z.string().trim().min(1).max(2048) }), result: AccountList },
+  /** Makes another known account the active one (auth.changed tells the app). */
+  'accounts.switch': { args: z.object({ id: z.string().min(1).max(64) }), result: AccountList },
 } as const;
+
+/** Served by the backend's account switcher (main/auth/account-switch.ts), not by one account's core. */
+export type AccountsChannelName = 'accounts.list' | 'accounts.add' | 'accounts.switch';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
+import { inTopBar } from './account-fixture';
 import { mustAddUser } from '../service/auth/client';
 
 const SHOTS = '/tmp/shots/accounts';
@@ -43,7 +44,7 @@ describe('single sign-on', () => {
     await tab.screenshot({ path: `${SHOTS}/sso-success-page-1280x800.png` });
 
     await expect.poll(() => page.getByRole('list', { name: 'Sessions' }).count(), { timeout: 30_000 }).toBe(1);
-    expect(await page.getByRole('button', { name: SSO_USER.email }).count()).toBe(1);
+    expect(await (await inTopBar(page, (p) => p.getByRole('button', { name: SSO_USER.email }))).count()).toBe(1);
     // The listener closed after its one use.
     await expect(fetch(tab.url())).rejects.toThrow();
     await context.close();

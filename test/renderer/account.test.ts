@@ -10,7 +10,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WRONG_CODE } from '../../main/ipc/handlers/account';
 import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from '../helpers/app';
+import { inTopBar } from './account-fixture';
 import { totpCode } from '../service/auth/client';
+import { axeProblems, describeProblems } from './look-fixture';
 
 const SHOTS = '/tmp/shots/accounts';
 let browser: Browser;
@@ -28,11 +30,20 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** Both sizes the app must work at, then back to the large one. */
+/** axe-core's serious and critical findings on every view shot, light and dark, both sizes. */
+const axeFound: string[] = [];
+
+/** Screenshots at both sizes the app must work at (dark too), with an axe run on each; back to the large light one. */
 async function shoot(name: string): Promise<void> {
-  await page.screenshot({ path: `${SHOTS}/${name}-1280x800.png` });
-  await page.setViewportSize({ width: 800, height: 600 });
-  await page.screenshot({ path: `${SHOTS}/${name}-800x600.png` });
+  for (const [width, height] of [[1280, 800], [800, 600]] as const) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}x${height}${scheme === 'dark' ? '-dark' : ''}.png` });
+      axeFound.push(...describeProblems(`${name} ${width}x${height} ${scheme}`, await axeProblems(page)));
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
@@ -46,7 +57,7 @@ async function passwordStep(): Promise<void> {
 }
 
 async function openAccount(): Promise<void> {
-  await page.getByRole('button', { name: LOCAL_DEMO.email }).click();
+  await (await inTopBar(page, (p) => p.getByRole('button', { name: LOCAL_DEMO.email }))).click();
   await page.getByRole('region', { name: 'Account' }).getByText('Signs in with').waitFor({ timeout: 20_000 });
 }
 
@@ -121,7 +132,7 @@ describe('account page', () => {
     await saved.getByRole('button', { name: 'I have saved them' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Turn off two-factor' }).count(), { timeout: 20_000 }).toBe(1);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await (await inTopBar(page, (p) => p.getByRole('button', { name: 'Sign out' }))).click();
     await signInForm().waitFor({ timeout: 20_000 });
     await passwordStep();
     const codeInput = signInForm().getByLabel('Code from your authenticator app, or a backup code');
@@ -153,9 +164,13 @@ describe('account page', () => {
     await shoot('account');
 
     // Off for real: the password alone signs in again.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await (await inTopBar(page, (p) => p.getByRole('button', { name: 'Sign out' }))).click();
     await signInForm().waitFor({ timeout: 20_000 });
     await passwordStep();
     await expect.poll(() => sessions().count(), { timeout: 30_000 }).toBe(1);
   }, 180_000);
+
+  it('has no serious or critical axe-core finding on any of these views, light or dark', () => {
+    expect(axeFound).toEqual([]);
+  });
 });

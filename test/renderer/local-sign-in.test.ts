@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
+import { inTopBar } from './account-fixture';
 import { ROOT } from '../helpers/service';
 
 let browser: Browser;
@@ -29,7 +30,7 @@ describe('this computer', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(app.url);
     await expect.poll(() => page.getByRole('list', { name: 'Sessions' }).count(), { timeout: 20_000 }).toBe(1);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await (await inTopBar(page, (p) => p.getByRole('button', { name: 'Sign out' }))).click();
 
     const form = page.getByRole('form', { name: 'Sign in' });
     await expect.poll(() => form.count()).toBe(1);
@@ -37,6 +38,8 @@ describe('this computer', () => {
     await page.screenshot({ path: join(ROOT, 'test-results/sign-in-local-1280.png') });
     await page.setViewportSize({ width: 800, height: 600 });
     await page.screenshot({ path: join(ROOT, 'test-results/sign-in-local-800.png') });
+    // A narrow window folds the session list away; the wide one shows it.
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('button', { name: 'Continue on this computer' }).click();
     await expect.poll(() => page.getByRole('list', { name: 'Sessions' }).count(), { timeout: 20_000 }).toBe(1);

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AuthState, LoginOutcome } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { ServiceChoice } from './ServiceChoice';
 import { SingleSignOn } from './SingleSignOn';
 import './account.css';
 
@@ -49,6 +50,7 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
       <form className="card" onSubmit={submit} aria-label="Sign in">
         <h1>S2T Desktop</h1>
         <p className="muted">{state.mode === 'local' ? 'Sign in to the local speech-to-text service on this computer.' : `Sign in to ${state.serviceUrl}`}</p>
+        {!needCode && <ServiceChoice state={state} disabled={busy} />}
         {state.mode === 'local' && !needCode && (
           <>
             <button type="button" className="primary" disabled={busy} onClick={() => void attempt(() => call('auth.signInLocal', {}))}>

@@ -6,6 +6,7 @@ import { SessionList } from '../sessions/SessionList';
 import { SessionView, type Jump } from '../sessions/SessionView';
 import { SignIn } from '../account/SignIn';
 import { AccountPage } from '../account/AccountPage';
+import { AccountSwitcher } from '../account/AccountSwitcher';
 import { SyncBadge } from './SyncBadge';
 import { PreferencesButton } from '../settings/PreferencesButton';
 import { PreferencesLayer } from '../settings/PreferencesLayer';
@@ -114,6 +115,7 @@ export function App() {
           <button type="button" className="link" onClick={sheet.show} title="Keyboard shortcuts (? or F1)">
             Shortcuts
           </button>
+          <AccountSwitcher auth={auth} />
           <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
             {auth.user?.email}
           </button>
