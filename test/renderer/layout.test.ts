@@ -112,7 +112,7 @@ describe('small windows', () => {
       expect(await page.getByRole('button', { name: 'Watch folders' }).isVisible()).toBe(true);
       expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
       await page.screenshot({ path: `${SHOTS}/layout-more-${width}.png` });
-      await page.getByRole('combobox', { name: 'Theme' }).focus();
+      await page.getByRole('button', { name: 'Shortcuts' }).focus();
       await page.keyboard.press('Escape');
       expect(await more.getAttribute('aria-expanded')).toBe('false');
       expect(await page.evaluate(() => document.activeElement?.className)).toContain('more-toggle');

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { signIn } from './look-fixture';
@@ -33,20 +33,34 @@ const palette = (page: Page) =>
     const names = [...document.styleSheets].flatMap((s) => [...s.cssRules]).flatMap((r) => (r instanceof CSSStyleRule && r.selectorText.startsWith(':root') ? [...r.style].filter((p) => p.startsWith('--')) : []));
     return Object.fromEntries([...new Set(names)].sort().map((n) => [n, style.getPropertyValue(n).trim()]));
   });
-const themeSelect = (page: Page) => page.getByRole('combobox', { name: 'Theme', includeHidden: true });
-/** The theme picker sits in the top bar's menu. */
-async function chooseTheme(page: Page, choice: 'light' | 'dark' | 'system'): Promise<void> {
-  const menu = page.getByRole('button', { name: 'Menu', exact: true });
-  if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
-  await themeSelect(page).selectOption(choice);
+const LABELS = { system: 'Same as the system', light: 'Light', dark: 'Dark' } as const;
+type Choice = keyof typeof LABELS;
+
+/** Preferences (Ctrl+,) holds the Appearance choice; each helper opens it and closes it again. */
+async function inPreferences<T>(page: Page, act: (dialog: Locator) => Promise<T>): Promise<T> {
+  await page.keyboard.press('Control+,');
+  const dialog = page.getByRole('dialog', { name: 'Preferences' });
+  await expect.poll(() => dialog.getByRole('radiogroup', { name: 'Theme' }).count(), { timeout: 10_000 }).toBe(1);
+  const result = await act(dialog);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => dialog.count()).toBe(0);
+  return result;
 }
+const chooseTheme = (page: Page, choice: Choice) =>
+  inPreferences(page, async (d) => {
+    // The radio shows the stored choice, so it turns checked once settings.set has answered.
+    const radio = d.getByRole('radio', { name: LABELS[choice] });
+    await radio.click();
+    await expect.poll(() => radio.isChecked(), { timeout: 10_000 }).toBe(true);
+  });
+const chosenTheme = (page: Page) => inPreferences(page, (d) => d.locator('input[name=theme]:checked').inputValue());
 
 describe('themes', () => {
   it('follows the system scheme live while the choice is "system"', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const page = await context.newPage();
     await signIn(page, app.url);
-    expect(await themeSelect(page).inputValue()).toBe('system');
+    expect(await chosenTheme(page)).toBe('system');
     expect(await background(page)).toBe(DARK_BG);
     const systemDark = await palette(page);
 
@@ -77,14 +91,14 @@ describe('themes', () => {
     await page.reload();
     await expect.poll(() => page.locator('.shell').count(), { timeout: 30_000 }).toBe(1);
     expect(await background(page)).toBe(LIGHT_BG);
-    expect(await themeSelect(page).inputValue()).toBe('light');
+    expect(await chosenTheme(page)).toBe('light');
 
     // A fresh profile has no local copy: the choice comes from settings once the app is up.
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const second = await other.newPage();
     await signIn(second, app.url);
     await expect.poll(() => background(second)).toBe(LIGHT_BG);
-    expect(await themeSelect(second).inputValue()).toBe('light');
+    expect(await chosenTheme(second)).toBe('light');
     await other.close();
 
     // Back to following the system, so the other tests see the default.

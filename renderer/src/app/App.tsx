@@ -17,8 +17,7 @@ import { UploadsButton } from '../imports/UploadsButton';
 import { UploadsView } from '../imports/UploadsView';
 import { ShortcutSheet } from '../ui/ShortcutSheet';
 import { useShortcutSheet } from './useShortcutSheet';
-import { ThemePicker } from './ThemePicker';
-import { useTheme } from './theme';
+import { useAppliedTheme } from './theme';
 import { useNarrow } from './useNarrow';
 import './app.css';
 import './fit.css';
@@ -29,7 +28,7 @@ export function App() {
   const [selected, setSelected] = useState<string | null>(null);
   const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads'>('sessions');
   const [jump, setJump] = useState<Jump | null>(null);
-  const [theme, setTheme] = useTheme();
+  useAppliedTheme();
   const sheet = useShortcutSheet();
   const narrow = useNarrow();
   // The sidebar is a column in a wide window and an overlay in a narrow one; each remembers its own state.
@@ -111,7 +110,6 @@ export function App() {
           <button className={`link ${view === 'watch' ? 'active' : ''}`} aria-pressed={view === 'watch'} onClick={() => setView(view === 'watch' ? 'sessions' : 'watch')}>
             Watch folders
           </button>
-          <ThemePicker value={theme} onChange={setTheme} />
           <button type="button" className="link" onClick={sheet.show} title="Keyboard shortcuts (? or F1)">
             Shortcuts
           </button>
