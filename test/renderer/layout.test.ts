@@ -46,7 +46,7 @@ const box = async (page: Page, selector: string) => (await page.locator(selector
 async function topBar(page: Page): Promise<{ height: number; oneRow: boolean }> {
   return page.evaluate(() => {
     const bar = document.querySelector('.topbar')!.getBoundingClientRect();
-    const items = [...document.querySelectorAll('.topbar > *')].map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+    const items = Array.from(document.querySelectorAll('.topbar > *')).map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
     return { height: bar.height, oneRow: items.every((r) => r.top >= bar.top && r.bottom <= bar.bottom && r.left >= bar.left && r.right <= bar.right) };
   });
 }

@@ -30,7 +30,7 @@ const background = (page: Page) => page.evaluate(() => getComputedStyle(document
 const palette = (page: Page) =>
   page.evaluate(() => {
     const style = getComputedStyle(document.documentElement);
-    const names = [...document.styleSheets].flatMap((s) => [...s.cssRules]).flatMap((r) => (r instanceof CSSStyleRule && r.selectorText.startsWith(':root') ? [...r.style].filter((p) => p.startsWith('--')) : []));
+    const names = Array.from(document.styleSheets).flatMap((s) => Array.from(s.cssRules)).flatMap((r) => (r instanceof CSSStyleRule && r.selectorText.startsWith(':root') ? Array.from(r.style).filter((p) => p.startsWith('--')) : []));
     return Object.fromEntries([...new Set(names)].sort().map((n) => [n, style.getPropertyValue(n).trim()]));
   });
 const LABELS = { system: 'Same as the system', light: 'Light', dark: 'Dark' } as const;
