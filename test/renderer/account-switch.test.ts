@@ -78,6 +78,8 @@ describe('accounts', () => {
     await expect.poll(listed, { timeout: 30_000 }).toContain('in-the-cloud');
     expect(await listed()).not.toContain('on-this-computer');
     await page.screenshot({ path: `${SHOTS}/switcher-cloud-1280x800.png` });
+    await inTopBar(page, (p) => p.getByRole('combobox', { name: 'Account' }));
+    await page.screenshot({ path: `${SHOTS}/switcher-menu-1280x800.png` });
     await page.setViewportSize({ width: 800, height: 600 });
     await page.screenshot({ path: `${SHOTS}/switcher-cloud-800x600.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
