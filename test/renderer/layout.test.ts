@@ -124,6 +124,12 @@ describe('small windows', () => {
       await page.screenshot({ path: `${SHOTS}/layout-sidebar-${width}.png` });
       await page.locator('#sidebar').getByRole('button', { name: new RegExp(AUDIO.replace('.', '\\.')) }).click();
       await expect.poll(() => page.locator('#sidebar').isVisible()).toBe(false);
+      // Escape puts it away too, and focus goes back to its button.
+      await page.getByRole('button', { name: 'Show sessions' }).click();
+      await page.locator('#sidebar').getByRole('checkbox').first().focus();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.locator('#sidebar').isVisible()).toBe(false);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-controls'))).toBe('sidebar');
     }, 120_000);
   }
 

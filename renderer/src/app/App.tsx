@@ -121,7 +121,18 @@ export function App() {
           <button className="link" onClick={() => call('auth.logout', {}).then(setAuth)}>Sign out</button>
         </div>
       </header>
-      <aside id="sidebar" className="sidebar" aria-label="Sessions" hidden={!sidebarOpen}>
+      <aside
+        id="sidebar"
+        className="sidebar"
+        aria-label="Sessions"
+        hidden={!sidebarOpen}
+        onKeyDown={(e) => {
+          // Over the content (a narrow window), Escape puts the sidebar away like any overlay.
+          if (e.key !== 'Escape' || !narrow || e.defaultPrevented) return;
+          setSidebarNarrow(false);
+          document.querySelector<HTMLElement>('.sidebar-toggle')?.focus();
+        }}
+      >
         <SessionList selected={selected} onSelect={openSession} />
       </aside>
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
