@@ -154,7 +154,8 @@ it('picks a file through the file chooser, chooses options, follows the upload t
   await item.getByRole('button', { name: 'Open session' }).click();
   // The session is selected in the list and its transcript shows words from the speech.
   await expect.poll(() => page.locator('.sidebar [aria-current="true"]').first().textContent(), { timeout: 60_000 }).toContain('quarterly-report');
-  await expect.poll(async () => (await page.locator('main').textContent())?.toLowerCase() ?? '', { timeout: 60_000, interval: 500 }).toMatch(/report|revenue|region|board|team/);
+  const transcript = page.getByRole('list', { name: 'Transcript' });
+  await expect.poll(async () => (await transcript.allTextContents()).join(' ').toLowerCase(), { timeout: 60_000, interval: 500 }).toMatch(/revenue|region|board|quarterly/);
   await page.screenshot({ path: join(SHOTS, 'session-opened-1280x800.png') });
 
   // The choices are remembered for next time (Ctrl+N opens the dialog again).
@@ -246,7 +247,7 @@ it('aligns a text file given in the dialog on a dropped recording', async () => 
   expect(await item.textContent()).toContain('English (United States) · align');
   await item.getByRole('button', { name: 'Open session' }).click();
   // Aligned, the transcript holds the given words exactly, not what recognition heard.
-  await expect.poll(async () => (await page.locator('main').textContent())?.toLowerCase() ?? '', { timeout: 60_000, interval: 500 }).toContain('minutes before friday');
+  await expect.poll(async () => (await page.getByRole('list', { name: 'Transcript' }).allTextContents()).join(' ').toLowerCase(), { timeout: 60_000, interval: 500 }).toContain('minutes before friday');
   await page.close();
 }, 300_000);
 
