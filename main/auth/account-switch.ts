@@ -94,11 +94,20 @@ export async function startAccounts(o: AccountsOptions): Promise<Accounts> {
     if (!usable(target)) throw new UserFacingError('NO_SUCH_ACCOUNT', target ? 'This computer has no local service running in this app.' : 'That account is not known here.');
     if (id === activeId) return;
     const done = switching.then(async () => {
+      const previous = book.find(activeId)!;
       await runtime.close();
-      activeId = id;
-      book.setActive(id);
-      runtime = await o.open(where(target));
-      if (linker) runtime.core.media.setLinker(linker);
+      try {
+        activeId = id;
+        runtime = await o.open(where(target));
+        book.setActive(id);
+      } catch (err) {
+        // The other account would not open (its cache is unreadable, say): stay where we were.
+        activeId = previous.id;
+        runtime = await o.open(where(previous));
+        throw err;
+      } finally {
+        if (linker) runtime.core.media.setLinker(linker);
+      }
     });
     switching = done.catch(() => {});
     await done;

@@ -5,13 +5,16 @@
  * refused in words); each account has its own cache and shows its own sessions; switching from
  * the header keeps each signed in; signing out of one leaves the other signed in.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { inTopBar } from './account-fixture';
 import { DEMO, startService, stopAndRemove, type RunningService } from '../helpers/service';
 import { openServiceDb, seedService } from '../main/helpers/seed';
+import { accountId } from '../../main/auth/accounts';
 
 const SHOTS = '/tmp/shots/accounts';
 let browser: Browser;
@@ -120,5 +123,32 @@ describe('accounts', () => {
     await (await inTopBar(page, (p) => p.getByRole('combobox', { name: 'Account' }))).selectOption({ label: `${new URL(cloud.url).host} (${DEMO.email})` });
     await form().waitFor({ timeout: 30_000 });
     expect(await form().textContent()).toContain(`Sign in to ${cloud.url}`);
+  }, 180_000);
+
+  it('stays on the account it was on when another cannot open, says why, and keeps working', async () => {
+    const third = await startService();
+    try {
+      // That service's folder holds a cache from a newer version of the app: it must not be opened.
+      const dir = join(app.dataDir, 'accounts', accountId(third.url));
+      mkdirSync(dir, { recursive: true });
+      const db = new Database(join(dir, 'cache.db'));
+      db.pragma('user_version = 999');
+      db.close();
+
+      const choice = form().getByRole('radiogroup', { name: 'Service' });
+      await choice.getByRole('radio', { name: 'Another service…' }).click();
+      await choice.getByLabel('Service address').fill(third.url);
+      await choice.getByRole('button', { name: 'Check and continue' }).click();
+      await expect.poll(() => choice.getByRole('alert').textContent(), { timeout: 30_000 }).toContain('written by a newer version');
+      // The address stays, to correct or to leave.
+      expect(await choice.getByLabel('Service address').inputValue()).toBe(third.url);
+
+      // The account it stayed on still works: its sign-in, then its own sessions.
+      expect(await form().textContent()).toContain(`Sign in to ${cloud.url}`);
+      await signInWith(DEMO);
+      await expect.poll(listed, { timeout: 30_000 }).toContain('in-the-cloud');
+    } finally {
+      await stopAndRemove(third);
+    }
   }, 180_000);
 });
