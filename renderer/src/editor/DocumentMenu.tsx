@@ -4,9 +4,12 @@ import { shiftTimings, type DocumentContent } from '../../../common/transcript';
 import { call } from '../lib/bridge';
 import { ConfirmDialog, PromptDialog } from '../ui/Dialog';
 import { Menu, type MenuItem } from '../ui/Menu';
+import { MergeDialog } from '../sessions/MergeDialog';
+import { TranslateDialog } from '../sessions/TranslateDialog';
 import { ShareDialog } from './ShareDialog';
 
-type Action = 'finish' | 'rename' | 'copy' | 'share' | 'timecode' | 'shift' | 'summarize' | 'reset' | 'clear' | 'delete';
+type Action = 'finish' | 'rename' | 'copy' | 'merge' | 'translate' | 'share' | 'timecode' | 'shift' | 'summarize' | 'reset' | 'clear' | 'delete';
+type MoreAction = 'rename' | 'timecode' | 'shift';
 
 const TIMECODE = /^\d{2}:\d{2}:\d{2}[:;]\d{2}$/;
 
@@ -43,28 +46,42 @@ export function DocumentMenu({ doc, dirty, onEdit, onStatus, onOpenDocument, onM
     }
   }
 
-  const items: MenuItem<Action>[] = [
-    { id: 'finish', label: doc.finished ? 'Mark as not finished' : 'Mark as finished' },
+  // Every action the service offers is one click away; the rare ones sit under "More".
+  const buttons: { id: Action; label: string; title: string; danger?: boolean }[] = [
+    { id: 'finish', label: doc.finished ? 'Reopen' : 'Finalize', title: doc.finished ? 'Mark as not finished, to edit again' : 'Mark as finished' },
+    { id: 'copy', label: 'Copy…', title: 'Make a copy of this document' },
+    { id: 'merge', label: 'Merge…', title: 'Merge documents of this session into a new one' },
+    { id: 'summarize', label: 'Summarize', title: 'Ask the service for a summary, stored in the document' },
+    { id: 'translate', label: 'Translate…', title: 'Translate into a new document' },
+    { id: 'share', label: 'Share…', title: 'Magic links: make, copy, revoke, send by e-mail' },
+    { id: 'reset', label: 'Reset…', title: 'Back to what the speech engine first made', danger: true },
+    { id: 'clear', label: 'Clear text…', title: 'Remove every word, keep the times', danger: true },
+    { id: 'delete', label: 'Delete…', title: 'Delete this document', danger: true },
+  ];
+  const more: MenuItem<MoreAction>[] = [
     { id: 'rename', label: 'Rename…' },
-    { id: 'copy', label: 'Make a copy…' },
-    { id: 'share', label: 'Share link…' },
     { id: 'timecode', label: 'Timecode offset…' },
     { id: 'shift', label: 'Shift all times…' },
-    { id: 'summarize', label: 'Summarize' },
-    { id: 'reset', label: 'Reset to original…', danger: true, separated: true },
-    { id: 'clear', label: 'Clear text…', danger: true },
-    { id: 'delete', label: 'Delete…', danger: true },
   ];
 
   const choose = (id: Action) => {
-    if (id === 'finish') void mutate({ op: 'finalize', finished: !doc.finished }, doc.finished ? 'Marked as not finished.' : 'Marked as finished.');
+    if (id === 'finish') void mutate({ op: 'finalize', finished: !doc.finished }, doc.finished ? 'Reopened: marked as not finished.' : 'Marked as finished.');
     else if (id === 'summarize') void mutate({ op: 'summarize' }, 'Summary requested: it appears here after the next sync.');
     else setOpen(id);
   };
 
   return (
     <>
-      <Menu label="Document" items={items} onChoose={choose} />
+      <span className="doc-actions" role="group" aria-label="Document actions">
+        {buttons.map((b) => (
+          <button key={b.id} type="button" className={b.danger ? 'danger' : undefined} title={b.title} onClick={() => choose(b.id)}>
+            {b.label}
+          </button>
+        ))}
+        <Menu label="More" items={more} onChoose={setOpen} />
+      </span>
+      {open === 'merge' && <MergeDialog doc={doc} onClose={close} onStatus={onStatus} />}
+      {open === 'translate' && <TranslateDialog doc={doc} onClose={close} onStatus={onStatus} onOpenDocument={onOpenDocument} />}
       {open === 'rename' && (
         <PromptDialog title="Rename document" label="Name" initial={doc.filename} confirmLabel="Rename" onClose={close} onSubmit={(filename) => void mutate({ op: 'rename', filename }, `Renamed to ${filename}.`)} />
       )}

@@ -1,17 +1,29 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { ExportFormat } from '../../../common/api';
 import { CAPTION_PROFILES } from '../../../common/transcript';
-import { call } from '../lib/bridge';
-
-const LABELS: Record<ExportFormat, string> = { srt: 'SRT', vtt: 'WebVTT', sbv: 'SBV', ttml: 'TTML (IMSC)', stl: 'EBU STL', txt: 'Text', html: 'HTML', docx: 'Word (DOCX)', pdf: 'PDF' };
+import { call, subscribe } from '../lib/bridge';
+import { FORMAT_LABELS as LABELS } from '../sessions/formats';
 const CAPTION_FORMATS: ExportFormat[] = ['srt', 'vtt', 'sbv', 'ttml', 'stl'];
 /** Voice tags exist in WebVTT (<v>) and TTML (ttm:agent); elsewhere names can only be a prefix. */
 const VOICE_FORMATS: ExportFormat[] = ['vtt', 'ttml'];
 
 type Speakers = 'default' | 'none' | 'prefix' | 'voice';
 
+/** Hands the bytes to the browser as a download (browser mode: there is no save dialog). */
+function download(file: { filename: string; mime: string; base64: string }) {
+  const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([bytes], { type: file.mime }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /**
- * Renders an export from the local cache (works offline) and hands it over as a download. The options
+ * Renders an export from the local cache (works offline). In Electron it goes through the save
+ * dialog (which remembers the last folder) and says where the file went, with "Show in folder";
+ * in browser mode it is a download. The options
  * shown are the ones the chosen format uses: speaker names, timestamps for transcript formats, and
  * the caption rules that cut a transcript into cues for caption formats.
  */
@@ -23,6 +35,10 @@ export function ExportBar({ documentId, isTranscript, saveFirst }: { documentId:
   const [showOptions, setShowOptions] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [progress, setProgress] = useState<string | null>(null);
+  const [progressId] = useState(() => `export-${Math.random().toString(36).slice(2, 10)}`);
+  useEffect(() => subscribe('export.progress', (p) => p.id === progressId && setProgress(p.label)), [progressId]);
   const isCaptionFormat = CAPTION_FORMATS.includes(format);
   const optionsId = useId();
 
@@ -37,18 +53,22 @@ export function ExportBar({ documentId, isTranscript, saveFirst }: { documentId:
         ...(!isCaptionFormat && timestamps !== null ? { timestamps } : {}),
         ...(isCaptionFormat && isTranscript && profile ? { profile } : {}),
       };
-      const file = await call('export.render', { documentId, format, options });
-      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
-      const url = URL.createObjectURL(new Blob([bytes], { type: file.mime }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = file.filename;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setSaved(null);
+      const stem = (await call('documents.get', { documentId }))?.filename.replace(/\.[^.]+$/, '') || 'document';
+      const place = await call('dialog.save', { defaultName: `${stem}.${format}`, purpose: 'export' }).catch(() => ({ supported: false, path: null }));
+      if (place.supported) {
+        if (!place.path) return; // cancelled
+        const r = await call('export.toFile', { documentId, format, options, path: place.path, progressId });
+        setSaved(r.path);
+      } else {
+        setProgress(format === 'docx' || format === 'pdf' ? `Rendering ${LABELS[format]}…` : null);
+        download(await call('export.render', { documentId, format, options }));
+      }
     } catch (e) {
       setError((e as Error).message);
     } finally {
       setBusy(false);
+      setProgress(null);
     }
   }
 
@@ -99,6 +119,17 @@ export function ExportBar({ documentId, isTranscript, saveFirst }: { documentId:
             </label>
           )}
         </fieldset>
+      )}
+      {busy && progress && (
+        <span className="export-progress" role="status">
+          <progress aria-label="Export progress" /> {progress}
+        </span>
+      )}
+      {saved && (
+        <span className="export-saved" role="status">
+          Saved to <span className="path" title={saved}>{saved}</span>
+          <button type="button" className="link" onClick={() => void call('shell.showInFolder', { path: saved })}>Show in folder</button>
+        </span>
       )}
       {error && <span className="error" role="alert">{error}</span>}
     </span>

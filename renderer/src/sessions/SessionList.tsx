@@ -1,49 +1,126 @@
-import { useEffect, useState } from 'react';
-import { clock, when } from '../lib/format';
-import { useChannel } from '../lib/useChannel';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import type { SessionListView } from '../../../common/ipc';
+import { BulkBar } from './BulkBar';
+import { ListToolbar } from './ListToolbar';
+import { SessionRow, ROW_HEIGHT } from './SessionRow';
+import { useLiveProgress } from './StatusBadge';
+import { useListView } from './useListView';
+import { useSessionPages } from './useSessionPages';
 import './sessions.css';
+import './session-list.css';
 
-const PAGE = 100;
-const anyChange = () => true;
+const queryOf = (v: SessionListView) => ({
+  q: v.q.trim() || undefined,
+  sort: v.sort,
+  direction: v.direction,
+  status: v.status.length ? v.status : undefined,
+  language: v.language ?? undefined,
+  mode: v.mode ?? undefined,
+});
 
+/**
+ * The session list: searched, sorted and filtered in SQLite, drawn virtualized (only the rows in
+ * view exist), its view remembered. Click opens a session; Ctrl/Cmd-click and Shift-click select
+ * several for the bulk bar.
+ */
 export function SessionList({ selected, onSelect }: { selected: string | null; onSelect: (id: string) => void }) {
-  const [q, setQ] = useState('');
-  const [query, setQuery] = useState('');
-  const list = useChannel('sessions.list', { offset: 0, limit: PAGE, q: query || undefined }, anyChange);
+  const { view, ready, update } = useListView();
+  const [q, setQ] = useState(view.q);
+  const [query, setQuery] = useState(() => queryOf(view));
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const anchor = useRef<number | null>(null);
+  const live = useLiveProgress();
 
+  // The saved view arrives after the first render: take its search text too.
+  useEffect(() => setQ(view.q), [ready]);
   useEffect(() => {
-    const t = setTimeout(() => setQuery(q.trim()), 200);
+    const t = setTimeout(() => q !== view.q && update({ q }), 200);
     return () => clearTimeout(t);
   }, [q]);
+  useEffect(() => setQuery(queryOf(view)), [view]);
 
-  const items = list.value?.items ?? [];
+  const pages = useSessionPages(ready ? query : null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const total = pages.total ?? 0;
+  const virtual = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const items = virtual.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => pages.ensure(first, last), [first, last, pages.ensure]);
+
+  // A new query starts at the top.
+  useEffect(() => virtual.scrollToOffset(0), [JSON.stringify(query)]);
+
+  async function click(e: MouseEvent, index: number, id: string) {
+    if (e.shiftKey && anchor.current !== null) {
+      e.preventDefault();
+      const ids = await pages.idsBetween(Math.min(anchor.current, index), Math.max(anchor.current, index));
+      setPicked((p) => new Set([...(e.ctrlKey || e.metaKey ? p : []), ...ids]));
+      return;
+    }
+    anchor.current = index;
+    if (e.ctrlKey || e.metaKey) {
+      setPicked((p) => {
+        const next = new Set(p);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      });
+      return;
+    }
+    setPicked(new Set());
+    onSelect(id);
+  }
+
+  async function selectAll(on: boolean) {
+    setPicked(on && total ? new Set(await pages.idsBetween(0, total - 1)) : new Set());
+  }
+
+  const filtered = !!(query.q || query.status || query.language || query.mode);
   return (
     <div className="sessions">
-      <input className="search" type="search" placeholder="Filter by name, language or status" value={q} onChange={(e) => setQ(e.target.value)} aria-label="Filter sessions" />
-      <div className="count muted">{list.value ? `${list.value.total} session${list.value.total === 1 ? '' : 's'}` : ''}</div>
-      {list.error && <p className="error" role="alert">{list.error}</p>}
-      <ul role="list" aria-label="Sessions">
-        {items.map((s) => (
-          <li key={s.session_id}>
-            <button className={`session ${selected === s.session_id ? 'selected' : ''}`} onClick={() => onSelect(s.session_id)}>
-              <span className="name">{s.filename || '(untitled)'}</span>
-              <span className="meta">
-                <span className={`status ${s.status ?? ''}`}>{s.status ?? 'unknown'}</span>
-                <span>{s.language}</span>
-                {s.duration > 0 && <span>{clock(s.duration * 1000)}</span>}
-                <span>{when(s.date_upload ?? s.last_modified)}</span>
-              </span>
-              {(s.pending_edits > 0 || s.deleted_on_server) && (
-                <span className="flags">
-                  {s.pending_edits > 0 && <span className="badge">{s.pending_edits} unsent</span>}
-                  {s.deleted_on_server && <span className="badge warn">deleted on service</span>}
-                </span>
-              )}
-            </button>
-          </li>
-        ))}
-      </ul>
-      {!list.loading && items.length === 0 && <p className="muted empty-list">{query ? 'No session matches.' : 'No sessions yet. Upload media or drop it into a watched folder.'}</p>}
+      <ListToolbar view={{ ...view, q }} onSearch={setQ} onChange={update} />
+      <div className="list-head">
+        <label className="check select-all">
+          <input
+            type="checkbox"
+            aria-label="Select all sessions"
+            checked={total > 0 && picked.size === total}
+            ref={(el) => {
+              if (el) el.indeterminate = picked.size > 0 && picked.size < total;
+            }}
+            onChange={(e) => void selectAll(e.target.checked)}
+          />
+        </label>
+        <span className="count muted" role="status">{pages.total === null ? '' : `${total.toLocaleString()} session${total === 1 ? '' : 's'}`}</span>
+      </div>
+      {picked.size > 0 && <BulkBar ids={[...picked]} onDone={() => setPicked(new Set())} />}
+      {pages.error && <p className="error" role="alert">{pages.error}</p>}
+      <div ref={scroller} className="session-scroller" role="list" aria-label="Sessions">
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {items.map((v) => {
+            const s = pages.row(v.index);
+            return (
+              <div key={v.key} className="session-slot" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}>
+                {s ? (
+                  <SessionRow
+                    session={s}
+                    open={selected === s.session_id}
+                    picked={picked.has(s.session_id)}
+                    live={live.get(s.session_id)}
+                    onClick={(e) => void click(e, v.index, s.session_id)}
+                    onTogglePick={() => void click({ ctrlKey: true, metaKey: false, shiftKey: false, preventDefault() {} } as MouseEvent, v.index, s.session_id)}
+                  />
+                ) : (
+                  <div className="session placeholder" aria-hidden="true" />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {pages.total === 0 && <p className="muted empty-list">{filtered ? 'No session matches.' : 'No sessions yet. Upload media or drop it into a watched folder.'}</p>}
     </div>
   );
 }

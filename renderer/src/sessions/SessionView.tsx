@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { DocumentEditor } from '../editor/DocumentEditor';
-import { clock } from '../lib/format';
 import { MediaBar } from './MediaBar';
 import { usePlaybackKeys, usePlayer } from './usePlayer';
 import { useChannel } from '../lib/useChannel';
+import { SessionHead } from './SessionHead';
 import './sessions.css';
+import './session-page.css';
 
 /** Where to go when the session opens from a search hit: which document, and which moment. */
 export interface Jump {
@@ -15,7 +16,7 @@ export interface Jump {
   seq: number;
 }
 
-export function SessionView({ sessionId, jump }: { sessionId: string; jump?: Jump | null }) {
+export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; jump?: Jump | null; onClosed?: () => void }) {
   const detail = useChannel('sessions.get', { sessionId }, (c) => !c.sessions || c.sessions.includes(sessionId));
   const [docId, setDocId] = useState<string | null>(null);
   const player = usePlayer();
@@ -34,21 +35,17 @@ export function SessionView({ sessionId, jump }: { sessionId: string; jump?: Jum
   const session = detail.value?.session;
 
   if (detail.error) return <p className="error" role="alert">{detail.error}</p>;
-  if (!detail.value) return detail.loading ? <div className="loading">Loading…</div> : <p className="muted">This session is not in the local cache.</p>;
+  if (!detail.value) return detail.loading ? <div className="loading">Loading…</div> : <p className="muted">This session is not in the local cache (or it was deleted).</p>;
 
   return (
     <section className="session-view" aria-label={session?.filename}>
-      <div className="session-head">
-        <h2>{session?.filename || '(untitled)'}</h2>
-        <span className={`status ${session?.status ?? ''}`}>{session?.status}</span>
-        <span className="muted">{session?.language} · {clock((session?.duration ?? 0) * 1000)}</span>
-        {session?.error && <p className="error">{session.error}</p>}
-      </div>
+      {session && <SessionHead session={session} documentCount={docs.length} onDeleted={() => onClosed?.()} />}
       <MediaBar player={player} sessionId={sessionId} />
       <nav className="tabs" role="tablist" aria-label="Documents">
         {docs.map((d) => (
           <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => setDocId(d.id)}>
             {d.type === 'caption' ? 'Captions' : 'Transcript'} · {d.filename}
+            {d.finished && <span className="badge done" title="Marked as finished">finished</span>}
             {d.unsent_reason ? (
               <span className="badge warn">not sent</span>
             ) : (

@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import type { SessionSummary } from '../../../common/ipc';
+import { call } from '../lib/bridge';
+import { clock, when } from '../lib/format';
+import { ConfirmDialog } from '../ui/Dialog';
+import { StatusBadge, useLiveProgress } from './StatusBadge';
+
+/** The session's fields, its state (with the error when it failed) and the session-wide action: delete. */
+export function SessionHead({ session, documentCount, onDeleted }: { session: SessionSummary; documentCount: number; onDeleted: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const live = useLiveProgress().get(session.session_id);
+  const name = session.filename || '(untitled)';
+
+  async function remove() {
+    try {
+      await call('sessions.delete', { sessionIds: [session.session_id] });
+      onDeleted();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  return (
+    <div className="session-head">
+      <div className="session-title">
+        <h2>{name}</h2>
+        <StatusBadge session={session} live={live} />
+        <span className="spacer" />
+        <button type="button" className="danger" onClick={() => setAsking(true)}>Delete session…</button>
+      </div>
+      <dl className="session-fields">
+        <div><dt>Language</dt><dd>{session.language || '—'}</dd></div>
+        <div><dt>Mode</dt><dd>{session.session_mode ?? '—'}</dd></div>
+        <div><dt>Duration</dt><dd>{clock(session.duration * 1000)}</dd></div>
+        <div><dt>Uploaded</dt><dd>{when(session.date_upload ?? session.last_modified)}</dd></div>
+        {session.date_finished && <div><dt>Finished</dt><dd>{when(session.date_finished)}</dd></div>}
+        <div><dt>Media</dt><dd>{session.media_type || '—'}{session.keep_media === false ? ' (not kept)' : ''}</dd></div>
+        <div><dt>Speakers</dt><dd>{session.diarization ? 'told apart' : 'not told apart'}</dd></div>
+      </dl>
+      {session.error && <p className="error session-error" role="alert">{session.error}</p>}
+      {session.delete_refused && <p className="error" role="alert">The service refused to delete this session: {session.delete_refused}</p>}
+      {error && <p className="error" role="alert">{error}</p>}
+      {asking && (
+        <ConfirmDialog
+          title="Delete this session?"
+          message={`“${name}” and its ${documentCount} document${documentCount === 1 ? '' : 's'} are deleted here at once and on the service (when it is reached). This cannot be undone.`}
+          confirmLabel="Delete session"
+          danger
+          onClose={() => setAsking(false)}
+          onConfirm={() => void remove()}
+        />
+      )}
+    </div>
+  );
+}
