@@ -70,6 +70,17 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   const card = page.getByRole('region', { name: inbox });
   expect(await card.textContent()).toContain('English (United States) · SRT, TXT · beside the media');
 
+  // Each state and bar the standup.wav row shows, recorded in the page as the view changes.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    new MutationObserver(() => {
+      const li = Array.from(document.querySelectorAll('.watch-item')).find((el) => el.querySelector('.name')?.textContent === 'standup.wav');
+      const bar = li?.querySelector('progress');
+      const now = li ? `${li.querySelector('.state')?.textContent}${bar ? `:${bar.getAttribute('aria-label')}` : ''}` : '';
+      if (now && seen[seen.length - 1] !== now) seen.push(now);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   const wav = await speechWav('good morning everyone and welcome to the meeting');
   copyFileSync(wav, join(inbox, 'standup.wav'));
   writeFileSync(join(inbox, 'notes.mp3'), 'these are my notes, not a recording\n'.repeat(40));
@@ -81,6 +92,10 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   await expect.poll(() => row('standup.wav').getByText('Delivered', { exact: true }).count(), { timeout: 120_000, interval: 500 }).toBe(1);
   await expect.poll(() => rowText('standup.wav')).toContain('standup.srt, standup.txt');
   expect(existsSync(join(inbox, 'standup.srt'))).toBe(true);
+  // While the job ran, the row said so with the job's progress bar, before it was delivered.
+  const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+  expect(seen).toContain('Transcribing:Transcription of standup.wav');
+  expect(seen.indexOf('Transcribing:Transcription of standup.wav')).toBeLessThan(seen.indexOf('Delivered'));
 
   // Not media: a visible outcome in words, with a retry.
   await expect.poll(() => rowText('notes.mp3'), { timeout: 60_000, interval: 500 }).toMatch(/not media/);
