@@ -108,7 +108,7 @@ describe('transcript and caption editor', () => {
     await page.goto(app.url);
     await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
     await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
     const list = page.getByRole('list', { name: 'Sessions' });
     await expect
       .poll(async () => {

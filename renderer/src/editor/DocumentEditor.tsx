@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { addSpeaker, renameSpeaker } from '../../../common/transcript';
 import { CaptionRules } from './captions/CaptionRules';
 import { CaptionView } from './captions/CaptionView';
@@ -14,6 +14,7 @@ import { useEdit } from './useEdit';
 import { useEditableDocument } from './useEditableDocument';
 import { useEditorKeys } from './useEditorKeys';
 import { useFollowPlayback } from './useFollowPlayback';
+import type { RowScroller } from './useVirtualRows';
 import { useCueActions, useSegmentActions } from './useRowActions';
 import './editor.css';
 
@@ -43,7 +44,9 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
   const position = useMemo(() => (content?.kind === 'transcript' ? transcriptPosition(content, nowMs) : null), [content, nowMs]);
   const currentCue = useMemo(() => (content?.kind === 'caption' ? cuePosition(content, nowMs) : -1), [content, nowMs]);
   const followKey = position ? (position.segment < 0 ? null : `${position.segment}:${position.word}`) : currentCue < 0 ? null : String(currentCue);
-  const follow = useFollowPlayback(scroller, followKey);
+  const rows = useRef<RowScroller>(null);
+  const currentId = content?.kind === 'transcript' ? content.segments[position?.segment ?? -1]?.id : content?.cues[currentCue]?.id;
+  const follow = useFollowPlayback(scroller, followKey, () => void (currentId !== undefined && rows.current?.reveal(currentId)));
   const { resume: resumeFollowing, pause: pauseFollowing } = follow;
   const seek = useCallback(
     (ms: number, play?: boolean) => {
@@ -58,7 +61,7 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
   const segmentActions = useSegmentActions(edit, { seek, registerDraft }, placeCursor, clearCursor);
   const cueActions = useCueActions(edit, { seek, registerDraft });
   const rules = useCaptionRules(history, say);
-  const { find, setFind, matches, selectedMatch, step, replaceAll } = useFind(history, scroller, say, pauseFollowing);
+  const { find, setFind, matches, selectedMatch, step, replaceAll } = useFind(history, rows, say, pauseFollowing);
 
   const save = useCallback(async () => {
     try {
@@ -132,9 +135,9 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
           </details>
         )}
         {content.kind === 'transcript' ? (
-          <TranscriptView content={content} position={position!} cursor={cursor} matches={matches} selectedMatch={selectedMatch} actions={segmentActions} />
+          <TranscriptView content={content} position={position!} cursor={cursor} matches={matches} selectedMatch={selectedMatch} actions={segmentActions} scroller={scroller} rows={rows} />
         ) : (
-          <CaptionView content={content} currentCue={currentCue} violations={rules.violations} matches={matches} selectedMatch={selectedMatch} actions={cueActions} />
+          <CaptionView content={content} currentCue={currentCue} violations={rules.violations} matches={matches} selectedMatch={selectedMatch} actions={cueActions} scroller={scroller} rows={rows} />
         )}
         {(content.kind === 'transcript' ? content.segments.length : content.cues.length) === 0 && <p className="muted">This document is empty.</p>}
       </div>

@@ -1,16 +1,19 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { isTypingTarget } from '../lib/keys';
 
 const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown']);
 
 /**
  * Keeps the element marked `.now` (the playing word) or `.current` (the playing segment or cue)
- * in view inside the scrolling element `el` whenever `currentKey` changes. The moment the person scrolls by
+ * in view inside the scrolling element `el` whenever `currentKey` changes; a row the virtualized
+ * list has not rendered is brought in by `revealOffScreen` (the list's scrollToIndex). The moment the person scrolls by
  * themselves, following stops (we never pull the page out from under them) until resume().
  * pause() is for the editor's own jumps (to a find match) that playback must not undo.
  * It also holds still while they type inside the container.
  */
-export function useFollowPlayback(el: HTMLElement | null, currentKey: string | null): { following: boolean; resume: () => void; pause: () => void } {
+export function useFollowPlayback(el: HTMLElement | null, currentKey: string | null, revealOffScreen: () => void): { following: boolean; resume: () => void; pause: () => void } {
+  const reveal = useRef(revealOffScreen);
+  reveal.current = revealOffScreen;
   const [following, setFollowing] = useState(true);
 
   useEffect(() => {
@@ -37,7 +40,10 @@ export function useFollowPlayback(el: HTMLElement | null, currentKey: string | n
     if (!following || !el || currentKey === null) return;
     if (el.contains(document.activeElement) && isTypingTarget(document.activeElement)) return;
     const target = el.querySelector<HTMLElement>('.now') ?? el.querySelector<HTMLElement>('.current');
-    if (!target) return;
+    if (!target) {
+      reveal.current();
+      return;
+    }
     const box = el.getBoundingClientRect();
     const at = target.getBoundingClientRect();
     // Scroll only when the target leaves a calm middle band, then bring it to a third from the top.

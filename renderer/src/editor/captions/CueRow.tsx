@@ -20,9 +20,6 @@ interface Props {
   /** Neighbours' times, for refusing an overlap; null at either end. */
   prevEnd: number | null;
   nextStart: number | null;
-  current: boolean;
-  found: boolean;
-  foundHere: boolean;
   violations: CaptionViolation[] | null;
   actions: CueActions;
 }
@@ -33,8 +30,11 @@ function ruleText(v: CaptionViolation): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** One caption cue: its times (checked before they are taken), its lines, its rule problems. */
-export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, current, found, foundHere, violations, actions }: Props) {
+/**
+ * One caption cue's contents (the list item around it is the virtualized list's): its times
+ * (checked before they are taken), its lines, its rule problems. Memoized, so typing re-renders only this row.
+ */
+export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, violations, actions }: Props) {
   const n = index + 1;
   const [timeProblem, setTimeProblem] = useState<string | null>(null);
   const problemId = useId();
@@ -57,7 +57,7 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, cur
   };
 
   return (
-    <li className={`cue${current ? ' current' : ''}${found ? ' found' : ''}${foundHere ? ' found-here' : ''}`} data-item={cue.id}>
+    <>
       <div className="cue-side">
         <div className="cue-times">
           <button type="button" className="play-cue" aria-label={`Play cue ${n}`} title="Play this cue" onClick={() => actions.seek(cue.start_ms, true)}>
@@ -94,7 +94,7 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, cur
           </ul>
         )}
       </div>
-    </li>
+    </>
   );
 });
 

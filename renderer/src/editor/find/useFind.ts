@@ -1,13 +1,14 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type RefObject } from 'react';
 import { findText, replaceText, type DocumentContent, type FindMatch } from '../../../../common/transcript';
 import type { History } from '../useHistory';
+import type { RowScroller } from '../useVirtualRows';
 import type { FindState } from './FindBar';
 
 /**
  * Find and replace over the open document: the bar's state, the matches (common/transcript's
  * findText), stepping through them with the selected one scrolled into view, and replace all.
  */
-export function useFind(history: History<DocumentContent>, scroller: HTMLElement | null, say: (text: string) => void, pauseFollowing: () => void) {
+export function useFind(history: History<DocumentContent>, rows: RefObject<RowScroller | null>, say: (text: string) => void, pauseFollowing: () => void) {
   const { present: content, latest, push } = history;
   const [find, setFind] = useState<FindState | null>(null);
   const query = find?.query ?? '';
@@ -21,10 +22,10 @@ export function useFind(history: History<DocumentContent>, scroller: HTMLElement
     pauseFollowing();
     setFind({ ...find, at: (find.at + delta + matches.length) % matches.length });
   };
+  // The match may lie in a row the virtualized list has not rendered: the list scrolls to it by index.
   useEffect(() => {
-    if (!selectedMatch || !scroller) return;
-    scroller.querySelector(`[data-item="${CSS.escape(selectedMatch.item_id)}"]`)?.scrollIntoView({ block: 'center' });
-  }, [selectedMatch, scroller]);
+    if (selectedMatch) rows.current?.reveal(selectedMatch.item_id);
+  }, [selectedMatch, rows]);
   const replaceAll = () => {
     const current = latest();
     if (!current || !find) return;

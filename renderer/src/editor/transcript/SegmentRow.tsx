@@ -22,15 +22,12 @@ interface Props {
   index: number;
   isLast: boolean;
   speakers: Speaker[];
-  current: boolean;
   /** The playing word, or -1. */
   nowWord: number;
   /** The word clicked last in this row, or -1. */
   cursorWord: number;
   /** Words inside find matches (null: none). */
   foundWords: ReadonlySet<number> | null;
-  /** Whether the selected find match is in this row. */
-  foundHere: boolean;
   actions: SegmentActions;
 }
 
@@ -49,14 +46,18 @@ function wordsBefore(text: string, caret: number): number {
   return count - (insideWord ? 1 : 0);
 }
 
-/** One transcript segment: its time, speaker, words lit in step with playback, and its edits. */
-export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, speakers, current, nowWord, cursorWord, foundWords, foundHere, actions }: Props) {
+/**
+ * One transcript segment's contents (the list item around it is the virtualized list's): its time,
+ * speaker, words lit in step with playback, and its edits. Memoized: typing, playback and find
+ * re-render only the rows whose own props change.
+ */
+export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, speakers, nowWord, cursorWord, foundWords, actions }: Props) {
   const [editing, setEditing] = useState<{ caret: number } | null>(null);
   const n = index + 1;
   const splitWord = cursorWord > 0 ? segment.words[cursorWord]?.text : undefined;
 
   return (
-    <li className={`segment${current ? ' current' : ''}${foundHere ? ' found-here' : ''}`} data-item={segment.id}>
+    <>
       <div className="seg-meta">
         <button type="button" className="time" aria-label={`Play from ${clock(segment.start_ms)}`} onClick={() => actions.seek(segment.start_ms, true)}>
           {clock(segment.start_ms)}
@@ -110,7 +111,7 @@ export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, spe
           </div>
         )}
       </div>
-    </li>
+    </>
   );
 });
 

@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
-import type { FindMatch, TranscriptContent } from '../../../../common/transcript';
+import { useCallback, useMemo, type Ref } from 'react';
+import type { FindMatch, Segment, TranscriptContent } from '../../../../common/transcript';
+import { useVirtualRows, type RowScroller } from '../useVirtualRows';
 import { SegmentRow, type SegmentActions } from './SegmentRow';
 import type { TranscriptPosition } from '../playback';
 import './transcript.css';
@@ -24,6 +25,17 @@ function wordsInMatches(t: TranscriptContent, matches: FindMatch[]): Map<string,
   return out;
 }
 
+/** A first guess at a row's height before it is drawn: the time and speaker column, or the text's lines at ~90 characters a line, plus the actions row. */
+function estimateHeight(seg: Segment): number {
+  let chars = 0;
+  for (const w of seg.words) chars += w.text.length + 1;
+  return 24 + Math.max(52, Math.ceil(chars / 90) * 26 + 26);
+}
+
+/**
+ * The transcript's segments, rendered a screenful at a time (useVirtualRows): a 3-hour recording
+ * has 1,500 segments and 27,000 words, which as one page made every keystroke a layout of all of them.
+ */
 export function TranscriptView(props: {
   content: TranscriptContent;
   position: TranscriptPosition;
@@ -31,26 +43,45 @@ export function TranscriptView(props: {
   matches: FindMatch[];
   selectedMatch: FindMatch | null;
   actions: SegmentActions;
+  scroller: HTMLElement | null;
+  rows: Ref<RowScroller>;
 }) {
-  const { content, position, cursor, matches, selectedMatch, actions } = props;
+  const { content, position, cursor, matches, selectedMatch, actions, scroller, rows } = props;
+  const segments = content.segments;
   const found = useMemo(() => wordsInMatches(content, matches), [content, matches]);
+  const ids = useMemo(() => segments.map((s) => s.id), [segments]);
+  const estimate = useCallback((i: number) => estimateHeight(segments[i]), [segments]);
+  const v = useVirtualRows({ scroller, ids, estimate, handle: rows });
   return (
-    <ol className="segments" aria-label="Transcript">
-      {content.segments.map((seg, i) => (
-        <SegmentRow
-          key={seg.id}
-          segment={seg}
-          index={i}
-          isLast={i === content.segments.length - 1}
-          speakers={content.speakers}
-          current={i === position.segment}
-          nowWord={i === position.segment ? position.word : -1}
-          cursorWord={cursor?.segmentId === seg.id ? cursor.word : -1}
-          foundWords={found.get(seg.id) ?? null}
-          foundHere={selectedMatch?.item_id === seg.id}
-          actions={actions}
-        />
-      ))}
+    <ol className="segments virtual-rows" aria-label="Transcript" ref={v.listRef} style={{ height: v.totalSize }} {...v.focusProps}>
+      {v.items.map((item) => {
+        const i = item.index;
+        const seg = segments[i];
+        const current = i === position.segment;
+        return (
+          <li
+            key={seg.id}
+            ref={v.measure}
+            data-index={i}
+            data-item={seg.id}
+            aria-posinset={i + 1}
+            aria-setsize={segments.length}
+            className={`segment${current ? ' current' : ''}${selectedMatch?.item_id === seg.id ? ' found-here' : ''}`}
+            style={{ transform: `translateY(${v.offset(item)}px)` }}
+          >
+            <SegmentRow
+              segment={seg}
+              index={i}
+              isLast={i === segments.length - 1}
+              speakers={content.speakers}
+              nowWord={current ? position.word : -1}
+              cursorWord={cursor?.segmentId === seg.id ? cursor.word : -1}
+              foundWords={found.get(seg.id) ?? null}
+              actions={actions}
+            />
+          </li>
+        );
+      })}
     </ol>
   );
 }

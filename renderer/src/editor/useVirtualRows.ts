@@ -1,0 +1,114 @@
+import { defaultRangeExtractor, useVirtualizer, type Range, type VirtualItem } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useState, type Ref } from 'react';
+
+/** What the editor can ask of a row list whose rows are mostly not in the DOM. */
+export interface RowScroller {
+  /** Brings the row with this id into view (rendering it if it was not); false when there is no such row. */
+  reveal(itemId: string, align?: 'center' | 'auto'): boolean;
+}
+
+/** Rows to render beyond the visible ones, above and below, so a fast scroll shows text, not blanks. */
+const OVERSCAN = 8;
+
+export interface VirtualRows {
+  items: VirtualItem[];
+  totalSize: number;
+  /** The list element's ref: where the rows start inside the scroller. */
+  listRef: (el: HTMLElement | null) => void;
+  /** Each rendered row's ref, so its real height replaces the estimate. */
+  measure: (el: Element | null) => void;
+  /** Where a row is drawn, relative to the list. */
+  offset(item: VirtualItem): number;
+  /** Focus handlers for the list: the row holding focus stays rendered while it is scrolled away. */
+  focusProps: { onFocus: (e: React.FocusEvent) => void; onBlur: (e: React.FocusEvent) => void };
+}
+
+/**
+ * A long row list (segments, cues) rendered a screenful at a time with TanStack Virtual inside the
+ * editor's scrolling element: rows have varying heights, estimated from their text and measured once
+ * drawn. The row being edited (holding focus) stays mounted, so scrolling never drops a draft.
+ */
+export function useVirtualRows(opts: {
+  scroller: HTMLElement | null;
+  ids: readonly string[];
+  estimate: (index: number) => number;
+  handle: Ref<RowScroller> | undefined;
+}): VirtualRows {
+  const { scroller, ids, estimate, handle } = opts;
+  const [list, setList] = useState<HTMLElement | null>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  const [pinnedId, setPinnedId] = useState<string | null>(null);
+  const indexOf = useMemo(() => new Map(ids.map((id, i) => [id, i])), [ids]);
+  const pinned = pinnedId === null ? -1 : (indexOf.get(pinnedId) ?? -1);
+
+  // Whatever sits above the list in the scroller (the summary) moves where the rows start.
+  useLayoutEffect(() => {
+    if (!list || !scroller) return;
+    const place = () => setScrollMargin(list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop);
+    place();
+    const watch = new ResizeObserver(place);
+    for (const el of Array.from(scroller.children)) if (el !== list && !el.contains(list)) watch.observe(el);
+    return () => watch.disconnect();
+  }, [list, scroller]);
+
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller,
+    estimateSize: estimate,
+    getItemKey: (i) => ids[i],
+    overscan: OVERSCAN,
+    gap: 2,
+    scrollMargin,
+    // A new function when the pinned row changes, so the virtualizer works out its rows again.
+    rangeExtractor: useCallback(
+      (range: Range) => {
+        const out = defaultRangeExtractor(range);
+        if (pinned >= 0 && pinned < range.count && !out.includes(pinned)) {
+          out.push(pinned);
+          out.sort((a, b) => a - b);
+        }
+        return out;
+      },
+      [pinned],
+    ),
+  });
+
+  useImperativeHandle(
+    handle,
+    () => ({
+      reveal(itemId, align = 'center') {
+        const i = indexOf.get(itemId);
+        if (i === undefined) return false;
+        virtualizer.scrollToIndex(i, { align });
+        return true;
+      },
+    }),
+    [indexOf, virtualizer],
+  );
+
+  // A focused row that is removed (an edit finished) fires no blur: focus landing anywhere else unpins.
+  useEffect(() => {
+    if (!list) return;
+    const onFocusIn = (e: FocusEvent) => {
+      if (!(e.target instanceof Node) || !list.contains(e.target)) setPinnedId(null);
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, [list]);
+
+  const rowId = (e: React.FocusEvent) => (e.target as HTMLElement).closest<HTMLElement>('[data-item]')?.dataset.item ?? null;
+  return {
+    items: virtualizer.getVirtualItems(),
+    totalSize: virtualizer.getTotalSize(),
+    listRef: setList,
+    measure: virtualizer.measureElement,
+    offset: (item) => item.start - scrollMargin,
+    focusProps: {
+      onFocus: (e) => setPinnedId(rowId(e)),
+      onBlur: (e) => {
+        // Focus moving to another row is handled by its onFocus; leaving the list unpins.
+        if (!(e.relatedTarget instanceof Node) || !e.currentTarget.contains(e.relatedTarget)) setPinnedId(null);
+      },
+    },
+  };
+}

@@ -1,0 +1,254 @@
+/**
+ * The editors at full size, in real Chromium against the app and its local service: a 3-hour
+ * transcript (27,000 words in 958 segments, the exporters' fixture) put into a session in
+ * upload mode. The lists are virtualized, so the DOM holds a screenful of rows; editing a row near
+ * the end, undo, saving to the service, find jumping to a row that was not rendered, replace-all
+ * across every row, and the captions cut from it. Playback-follow is checked on a session with real
+ * media whose transcript is replaced by a long one timed within the media.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { threeHourTranscript } from '../../bench/formats.bench';
+import { findText, replaceSegmentText, type DocumentBody, type TranscriptContent } from '../../common/transcript';
+import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { serviceLogin } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+
+const BIG = 'three-hours.json';
+const LONG = 'follow-long.wav';
+const STT = '/api/v3/speech-to-text';
+
+let app: RunningApp;
+let browser: Browser;
+let page: Page;
+let jwt: string;
+let apiKey: Record<string, string>;
+const pageErrors: string[] = [];
+const content = threeHourTranscript();
+const N = content.segments.length;
+
+async function newSession(mode: 'decode', filename: string, type: string, body: Buffer | string): Promise<string> {
+  const created = await fetch(`${app.serviceUrl}${STT}/session`, {
+    method: 'POST',
+    headers: { ...apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ language: 'en', keep_source: true, session_mode: mode }),
+  });
+  expect(created.ok).toBe(true);
+  const { result } = (await created.json()) as { result: { session_id: string } };
+  const put = await fetch(`${app.serviceUrl}${STT}/session/${result.session_id}`, { method: 'PUT', headers: { ...apiKey, 'x-filename': filename, 'content-type': type }, body });
+  expect(put.ok).toBe(true);
+  return result.session_id;
+}
+
+interface ServiceDoc {
+  id: string;
+  type: string;
+  document?: DocumentBody;
+}
+
+async function serviceDocs(sessionId: string): Promise<ServiceDoc[]> {
+  const res = await fetch(`${app.serviceUrl}${STT}/session/${sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${jwt}` } });
+  if (!res.ok) return [];
+  return ((await res.json()) as { result: ServiceDoc[] }).result;
+}
+
+const transcript = () => page.getByRole('list', { name: 'Transcript' });
+const rows = () => transcript().locator(':scope > li');
+const row = (id: string) => transcript().locator(`:scope > li[data-item="${id}"]`);
+const textOf = async (id: string) => ((await row(id).locator('.seg-text').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+const scroller = () => page.locator('.doc-scroll');
+
+/** Whether the row is drawn inside the scrolling area's visible box. */
+async function inView(id: string): Promise<boolean> {
+  return page.evaluate((item) => {
+    const el = document.querySelector(`[data-item="${item}"]`);
+    const box = document.querySelector('.doc-scroll')!.getBoundingClientRect();
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    return r.bottom > box.top && r.top < box.bottom;
+  }, id);
+}
+
+async function openSession(name: string): Promise<void> {
+  const list = page.getByRole('list', { name: 'Sessions' });
+  await expect
+    .poll(async () => {
+      await page.getByTitle('Sync now').click();
+      return list.getByRole('button', { name: new RegExp(`${name.replace('.', '\\.')}.*Completed`, 'i') }).count();
+    }, { timeout: 150_000, interval: 1000 })
+    .toBe(1);
+  await list.getByRole('button', { name: new RegExp(name.replace('.', '\\.')) }).click();
+}
+
+const EDITED = 'zebraquux near the end of three hours';
+const near = content.segments[N - 3];
+let bigSession: string;
+let longSession: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchChromium();
+  jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
+  const token = await fetch(`${app.serviceUrl}/api/v3/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'e2e-editor-scale', type: 'batch', years_valid: 1 }),
+  });
+  expect(token.ok).toBe(true);
+  apiKey = { 'x-svc-s2t-key': ((await token.json()) as { token_value: string }).token_value };
+  const body: DocumentBody = { document_type: 'transcript', metadata: {}, content };
+  // Upload mode through the batch API: the document is uploaded as a file, then a job reads it.
+  const form = new FormData();
+  form.append('file', new Blob([JSON.stringify(body)], { type: 'application/json' }), BIG);
+  const up = await fetch(`${app.serviceUrl}/api/v3/batch/upload`, { method: 'POST', headers: { authorization: `Bearer ${jwt}` }, body: form });
+  expect(up.ok).toBe(true);
+  const { file_id } = (await up.json()) as { file_id: string };
+  const job = await fetch(`${app.serviceUrl}/api/v3/batch/transcribe`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ file_id, language: 'en', session_mode: 'upload' }),
+  });
+  expect(job.ok).toBe(true);
+  bigSession = ((await job.json()) as { metadata: { session_id: string } }).metadata.session_id;
+  // A minute of media: a phrase, then silence, for a long transcript timed inside it.
+  const phrase = await speechWav('following playback through a long transcript');
+  const wav = join(tmpdir(), 's2t-speech', 'editor-scale-long.wav');
+  execFileSync('sox', [phrase, wav, 'pad', '0', '55']);
+  longSession = await newSession('decode', LONG, 'audio/wav', readFileSync(wav));
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('the editors with a 3-hour document', () => {
+  it('opens the transcript with a screenful of rows in the DOM', async () => {
+    await page.goto(app.url);
+    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
+    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
+    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+    await openSession(BIG);
+    await expect.poll(() => rows().count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(N).toBeGreaterThan(900);
+    expect(await rows().first().getAttribute('aria-setsize')).toBe(String(N));
+    expect(await rows().count()).toBeLessThan(60);
+    expect(await page.evaluate(() => document.querySelectorAll('.word').length)).toBeLessThan(2000);
+  }, 200_000);
+
+  it('types in a segment near the end, undoes and redoes it, and saves it to the service', async () => {
+    await scroller().evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect.poll(() => row(near.id).count(), { timeout: 20_000 }).toBe(1);
+    expect(await rows().count()).toBeLessThan(60);
+    const original = await textOf(near.id);
+    await row(near.id).locator('.seg-text').dblclick();
+    const box = page.getByLabel('Segment text');
+    await box.fill('');
+    await box.pressSequentially(EDITED.slice(0, 8));
+    await box.fill(EDITED);
+    await box.press('Enter');
+    await expect.poll(() => textOf(near.id)).toBe(EDITED);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => textOf(near.id)).toBe(original);
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await expect.poll(() => textOf(near.id)).toBe(EDITED);
+    await page.getByRole('heading', { level: 2 }).click();
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.getByText(/^Saved/).count()).toBe(1);
+    await expect
+      .poll(async () => {
+        const doc = (await serviceDocs(bigSession)).find((d) => d.type === 'transcript' || d.document?.content.kind === 'transcript');
+        const seg = doc?.document?.content.kind === 'transcript' ? doc.document.content.segments.find((s) => s.id === near.id) : undefined;
+        return seg?.words.map((w) => w.text).join(' ');
+      }, { timeout: 60_000, interval: 1000 })
+      .toBe(EDITED);
+  }, 120_000);
+
+  it('finds a match in a row that was not rendered, moves there, and replaces across the whole document', async () => {
+    await scroller().evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(() => row(content.segments[0].id).count()).toBe(1);
+    expect(await row(near.id).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Find and replace' }).click();
+    const findBox = page.getByRole('searchbox', { name: 'Find', exact: true });
+    await findBox.fill('zebraquux');
+    await expect.poll(() => page.locator('.find-count').textContent()).toBe('1 found');
+    await expect.poll(() => row(near.id).getAttribute('class'), { timeout: 20_000 }).toContain('found-here');
+    await expect.poll(() => inView(near.id)).toBe(true);
+    expect(await row(near.id).locator('.word.found').textContent()).toBe('zebraquux');
+    await page.screenshot({ path: '/tmp/shots/editor/transcript-find-1280x800.png' });
+
+    // Every place in the document, rendered or not: counted here from the same content.
+    const edited: TranscriptContent = { ...content, segments: content.segments.map((s) => (s.id === near.id ? replaceSegmentText(s, EDITED) : s)) };
+    const expected = findText(edited, 'because', { caseSensitive: false, wholeWord: true }).length;
+    expect(expected).toBeGreaterThan(100);
+    await page.getByLabel('Whole words').check();
+    await findBox.fill('because');
+    await expect.poll(() => page.locator('.find-count').textContent()).toBe(`${expected} found · 1 of ${expected}`);
+    await page.getByLabel('Replace with').fill('since');
+    await page.getByRole('button', { name: 'Replace all' }).click();
+    await expect.poll(() => page.getByText(`Replaced ${expected} places.`).count()).toBe(1);
+    await expect.poll(() => page.locator('.find-count').textContent()).toBe('Not found');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.locator('.find-count').textContent()).toBe(`${expected} found · 1 of ${expected}`);
+    // Stepping back from the first match goes to the last, far down the document.
+    await page.getByRole('button', { name: 'Previous match' }).click();
+    const last = findText(edited, 'because', { caseSensitive: false, wholeWord: true }).at(-1)!;
+    await expect.poll(() => inView(last.item_id), { timeout: 20_000 }).toBe(true);
+    expect(await row(last.item_id).getAttribute('class')).toContain('found-here');
+    expect(await rows().count()).toBeLessThan(60);
+    await page.getByRole('button', { name: 'Close find' }).click();
+  });
+
+  it('opens the captions cut from it with a screenful of cues, and finds an off-screen cue', async () => {
+    await page.getByRole('tab', { name: /^Captions/ }).click();
+    const cues = page.getByRole('list', { name: 'Captions' }).locator(':scope > li');
+    await expect.poll(() => cues.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const total = Number(await cues.first().getAttribute('aria-setsize'));
+    expect(total).toBeGreaterThan(1000);
+    expect(await cues.count()).toBeLessThan(60);
+    // The captions were cut from the document as uploaded: step back from the first match to the last, near the end.
+    await page.getByRole('button', { name: 'Find and replace' }).click();
+    await page.getByRole('searchbox', { name: 'Find', exact: true }).fill('because');
+    await expect.poll(() => page.locator('.find-count').textContent()).toMatch(/^\d+ found · 1 of \d+$/);
+    const hit = page.locator('.cues > li.found-here');
+    await expect.poll(async () => Number(await hit.getAttribute('aria-posinset'))).toBeLessThan(total / 2);
+    await page.getByRole('button', { name: 'Previous match' }).click();
+    await expect.poll(async () => Number(await hit.getAttribute('aria-posinset')), { timeout: 20_000 }).toBeGreaterThan(total - 30);
+    expect((await hit.locator('textarea').inputValue()).toLowerCase()).toContain('because');
+    expect(await cues.count()).toBeLessThan(60);
+    await page.screenshot({ path: '/tmp/shots/editor/captions-find-1280x800.png' });
+    await page.getByRole('button', { name: 'Close find' }).click();
+    await page.getByRole('tab', { name: /^Transcript/ }).click();
+  });
+
+  it('follows playback to a row that was not rendered', async () => {
+    // Replace the transcript of the session with media by a long one timed inside its minute.
+    await expect.poll(async () => (await serviceDocs(longSession)).some((d) => d.document?.content.kind === 'transcript'), { timeout: 150_000, interval: 1000 }).toBe(true);
+    const doc = (await serviceDocs(longSession)).find((d) => d.document?.content.kind === 'transcript')!;
+    const long = threeHourTranscript(1400, 58_000);
+    const put = await fetch(`${app.serviceUrl}${STT}/session/${longSession}/document/${doc.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ document: { ...doc.document!, content: long } }),
+    });
+    expect(put.ok).toBe(true);
+    await openSession(LONG);
+    await expect.poll(() => rows().first().getAttribute('aria-setsize'), { timeout: 30_000 }).toBe(String(long.segments.length));
+    await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
+    const target = long.segments[long.segments.length - 4];
+    expect(await row(target.id).count()).toBe(0);
+    const word = target.words[3];
+    await page.evaluate((t) => void (document.querySelector('audio')!.currentTime = t / 1000), (word.start_ms + word.end_ms) / 2);
+    await expect.poll(() => row(target.id).getAttribute('class'), { timeout: 20_000 }).toContain('current');
+    await expect.poll(() => inView(target.id)).toBe(true);
+    expect((await page.locator('[aria-current="time"]').textContent())?.trim()).toBe(word.text);
+    expect(await rows().count()).toBeLessThan(60);
+    expect(pageErrors).toEqual([]);
+  });
+});
