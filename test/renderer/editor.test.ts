@@ -261,10 +261,10 @@ describe('transcript and caption editor', () => {
   });
 
   it('asks before a destructive document action', async () => {
-    await page.getByRole('button', { name: 'Document', exact: true }).click();
-    await expect.poll(() => page.getByRole('menuitem').count()).toBeGreaterThan(5);
+    const actions = page.getByRole('group', { name: 'Document actions' });
+    await expect.poll(() => actions.getByRole('button').count()).toBeGreaterThan(5);
     await page.screenshot({ path: join(SHOTS, 'editor-menu.png') });
-    await page.getByRole('menuitem', { name: 'Clear text…' }).click();
+    await actions.getByRole('button', { name: 'Clear text…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Clear the text?' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'editor-confirm.png') });
@@ -274,7 +274,7 @@ describe('transcript and caption editor', () => {
   });
 
   it('renames the document from its menu, and offers the options of the chosen export format', async () => {
-    await page.getByRole('button', { name: 'Document', exact: true }).click();
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'More' }).click();
     await page.getByRole('menuitem', { name: 'Rename…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rename document' });
     await dialog.getByLabel('Name').fill('editor demo, checked');
