@@ -251,4 +251,20 @@ describe('the editors with a 3-hour document', () => {
     expect(await rows().count()).toBeLessThan(60);
     expect(pageErrors).toEqual([]);
   });
+
+  it('keeps a screenful of rows at 1280x800 and 800x600, in both editors (screenshots)', async () => {
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: /three-hours\.json/ }).click();
+    await expect.poll(() => rows().first().getAttribute('aria-setsize'), { timeout: 30_000 }).toBe(String(N));
+    for (const tab of ['Transcript', 'Captions']) {
+      await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
+      const list = page.getByRole('list', { name: tab });
+      for (const [width, height] of [[1280, 800], [800, 600]]) {
+        await page.setViewportSize({ width, height });
+        await expect.poll(() => list.locator(':scope > li').count()).toBeGreaterThan(2);
+        await page.screenshot({ path: `/tmp/shots/editor/${tab.toLowerCase()}-3h-${width}x${height}.png` });
+        expect(await list.locator(':scope > li').count()).toBeLessThan(60);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 });
