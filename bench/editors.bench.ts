@@ -1,0 +1,149 @@
+/**
+ * The transcript and caption editors with a 3-hour document (the exporters' fixture, 27,000 words),
+ * in Chromium at 1280x800: the app in browser mode against its local service, beside a plain
+ * <textarea> holding the same text, in the same run and browser. Times are taken in the page:
+ * from the click or key event to the end of the next frame (requestAnimationFrame, then a task).
+ */
+import type { Page } from 'playwright-core';
+import { threeHourTranscript } from './formats.bench';
+import { segmentText, type DocumentBody } from '../common/transcript';
+import { launchChromium, LOCAL_DEMO, startApp } from '../test/helpers/app';
+import { serviceLogin } from '../test/helpers/service';
+import { percentile, row, type BenchModule, type BenchRow } from './harness';
+
+const KEYS = 40;
+
+/** Installs a recorder: every keydown/click's time to the end of the frame that follows it. Strings, not functions: tsx's helpers are not in the page. */
+const RECORDER = `(() => {
+  window.__lat = [];
+  const rec = (e) => { const t0 = e.timeStamp; window.__t0 = t0; requestAnimationFrame(() => setTimeout(() => window.__lat.push(performance.now() - t0), 0)); };
+  document.addEventListener('keydown', rec, true);
+  document.addEventListener('click', rec, true);
+})()`;
+const take = (page: Page) => page.evaluate('(() => { const v = window.__lat; window.__lat = []; return v; })()') as Promise<number[]>;
+/** From the last click to the end of the frame after now (call once the awaited row is in the DOM). */
+const sinceClick = (page: Page) => page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.now() - window.__t0), 0)))') as Promise<number>;
+const settle = (page: Page) => page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50)))');
+
+async function typeKeys(page: Page): Promise<number[]> {
+  await take(page);
+  for (let i = 0; i < KEYS; i++) {
+    await page.keyboard.press(i % 8 === 7 ? 'Space' : 'KeyA');
+    await settle(page);
+  }
+  return take(page);
+}
+
+/** The peer: a plain textarea page; `open` puts the text in on a click, `find` counts matches with indexOf and selects the first. */
+function peerHtml(text: string): string {
+  return `<!doctype html><html><body style="margin:0;font:15px sans-serif">
+<button id="open">open</button><input id="find" type="search"><span id="count"></span>
+<div id="host"></div>
+<script>
+const TEXT = ${JSON.stringify(text)};
+document.getElementById('open').onclick = () => { const t = document.createElement('textarea'); t.style.cssText = 'width:1200px;height:700px'; t.value = TEXT; document.getElementById('host').replaceChildren(t); };
+document.getElementById('find').oninput = (e) => {
+  const q = e.target.value.toLowerCase(), t = document.querySelector('textarea'), v = t.value.toLowerCase();
+  let n = 0, at = v.indexOf(q), first = at; while (at >= 0) { n++; at = v.indexOf(q, at + q.length); }
+  document.getElementById('count').textContent = n + ' found'; if (first >= 0) t.setSelectionRange(first, first + q.length);
+};
+</script></body></html>`;
+}
+
+export const editorsBench: BenchModule = {
+  name: 'editors',
+  async run(): Promise<BenchRow[]> {
+    const app = await startApp();
+    const browser = await launchChromium();
+    try {
+      const content = threeHourTranscript();
+      const jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
+      const body: DocumentBody = { document_type: 'transcript', metadata: {}, content };
+      const form = new FormData();
+      form.append('file', new Blob([JSON.stringify(body)], { type: 'application/json' }), 'bench-3h.json');
+      const up = (await (await fetch(`${app.serviceUrl}/api/v3/batch/upload`, { method: 'POST', headers: { authorization: `Bearer ${jwt}` }, body: form })).json()) as { file_id: string };
+      await fetch(`${app.serviceUrl}/api/v3/batch/transcribe`, { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, body: JSON.stringify({ file_id: up.file_id, language: 'en', session_mode: 'upload' }) });
+
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(app.url);
+      await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
+      await page.getByLabel('Password').fill(LOCAL_DEMO.password);
+      await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+      const item = page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: /bench-3h\.json.*Completed/i });
+      for (let i = 0; i < 120 && !(await item.count()); i++) {
+        await page.getByTitle('Sync now').click();
+        await page.waitForTimeout(1000);
+      }
+      await item.click();
+      await page.locator('.segment').first().waitFor({ timeout: 60_000 });
+      await page.getByRole('tab', { name: /^Captions/ }).click();
+      await page.locator('.cue').first().waitFor({ timeout: 60_000 });
+      await page.evaluate(RECORDER);
+
+      // Transcript: tab click to the frame after, with the first row drawn.
+      await take(page);
+      await page.getByRole('tab', { name: /^Transcript/ }).click();
+      await page.locator('.segment').first().waitFor();
+      const oursOpen = await sinceClick(page);
+      const oursElements = (await page.evaluate('document.querySelectorAll("*").length')) as number;
+      const oursHeap = (await page.evaluate('performance.memory ? performance.memory.usedJSHeapSize / 1048576 : 0')) as number;
+
+      // A keystroke in a segment near the end.
+      await page.locator('.doc-scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      const near = content.segments[content.segments.length - 3];
+      await page.locator(`[data-item="${near.id}"] .seg-text`).waitFor();
+      await page.locator(`[data-item="${near.id}"] .seg-text`).dblclick();
+      const oursKeys = await typeKeys(page);
+      await page.keyboard.press('Escape');
+
+      // Find's first character.
+      await page.getByRole('button', { name: 'Find and replace' }).click();
+      await page.getByRole('searchbox', { name: 'Find', exact: true }).focus();
+      await take(page);
+      await page.keyboard.press('KeyW');
+      await settle(page);
+      const oursFind = (await take(page))[0];
+      await page.getByRole('button', { name: 'Close find' }).click();
+
+      // Caption editor open.
+      await take(page);
+      await page.getByRole('tab', { name: /^Captions/ }).click();
+      await page.locator('.cue').first().waitFor();
+      const oursCaptions = await sinceClick(page);
+
+      // The peer: the same text in a plain textarea.
+      const text = content.segments.map(segmentText).join('\n\n');
+      const peer = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await peer.setContent(peerHtml(text));
+      await peer.evaluate(RECORDER);
+      await peer.click('#open');
+      await peer.locator('textarea').waitFor();
+      const peerOpen = await sinceClick(peer);
+      const peerElements = (await peer.evaluate('document.querySelectorAll("*").length')) as number;
+      await peer.locator('textarea').evaluate((t: HTMLTextAreaElement) => {
+        t.focus();
+        t.setSelectionRange(t.value.length - 200, t.value.length - 200);
+      });
+      const peerKeys = await typeKeys(peer);
+      await peer.locator('#find').focus();
+      await take(peer);
+      await peer.keyboard.press('KeyW');
+      await settle(peer);
+      const peerFind = (await take(peer))[0];
+
+      const p95 = (v: number[]) => Math.round(percentile(v, 95) * 10) / 10;
+      const r1 = (v: number) => Math.round(v * 10) / 10;
+      return [
+        row({ name: 'transcript editor, 3 h (958 segments): click to first row painted vs textarea with the same text', unit: 'ms', ours: r1(oursOpen), peer: r1(peerOpen), target: 'ours < 300 ms', met: oursOpen < 300 }),
+        row({ name: 'transcript editor, 3 h: keystroke to end of frame p95, segment near the end vs textarea', unit: 'ms', ours: p95(oursKeys), peer: p95(peerKeys), target: 'p95 < 16 ms and <= 1.5x textarea', met: percentile(oursKeys, 95) < 16 && percentile(oursKeys, 95) <= 1.5 * percentile(peerKeys, 95) }),
+        row({ name: 'transcript editor, 3 h: find first character to end of frame vs textarea indexOf', unit: 'ms', ours: r1(oursFind), peer: r1(peerFind), target: 'ours < 50 ms', met: oursFind < 50 }),
+        row({ name: 'caption editor, 3 h: tab click to first cue painted vs textarea open', unit: 'ms', ours: r1(oursCaptions), peer: r1(peerOpen), target: 'ours < 300 ms', met: oursCaptions < 300 }),
+        row({ name: 'transcript editor, 3 h: DOM elements after open (whole app page) vs textarea page', unit: 'elements', ours: oursElements, peer: peerElements, target: 'ours <= 2000', met: oursElements <= 2000 }),
+        row({ name: 'app page JS heap after open (3 h document, both editors visited)', unit: 'MB', ours: Math.round(oursHeap), peer: null, target: 'info', met: null }),
+      ];
+    } finally {
+      await browser.close();
+      await app.stop();
+    }
+  },
+};
