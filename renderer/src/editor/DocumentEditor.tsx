@@ -41,7 +41,12 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
 
   // Where playback is, and keeping it in view.
-  const position = useMemo(() => (content?.kind === 'transcript' ? transcriptPosition(content, nowMs) : null), [content, nowMs]);
+  // One object per playing word (not per media tick), so the memoized row list re-renders only when the word changes.
+  const at = content?.kind === 'transcript' ? transcriptPosition(content, nowMs) : null;
+  const atSegment = at?.segment ?? -1;
+  const atWord = at?.word ?? -1;
+  const isTranscript = at !== null;
+  const position = useMemo(() => (isTranscript ? { segment: atSegment, word: atWord } : null), [isTranscript, atSegment, atWord]);
   const currentCue = useMemo(() => (content?.kind === 'caption' ? cuePosition(content, nowMs) : -1), [content, nowMs]);
   const followKey = position ? (position.segment < 0 ? null : `${position.segment}:${position.word}`) : currentCue < 0 ? null : String(currentCue);
   const rows = useRef<RowScroller>(null);

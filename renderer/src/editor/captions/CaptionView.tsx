@@ -1,4 +1,4 @@
-import { useCallback, useMemo, type Ref } from 'react';
+import { memo, useCallback, useMemo, type Ref } from 'react';
 import type { CaptionContent, CaptionViolation, Cue, FindMatch } from '../../../../common/transcript';
 import { useVirtualRows, type RowScroller } from '../useVirtualRows';
 import { CueRow, type CueActions } from './CueRow';
@@ -10,7 +10,7 @@ function estimateHeight(cue: Cue, problems: number): number {
 }
 
 /** The captions' cues, rendered a screenful at a time (useVirtualRows): a 3-hour recording has some 2,700. */
-export function CaptionView(props: {
+export const CaptionView = memo(function CaptionView(props: {
   content: CaptionContent;
   currentCue: number;
   violations: CaptionViolation[];
@@ -60,4 +60,4 @@ export function CaptionView(props: {
       })}
     </ol>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, type Ref } from 'react';
+import { memo, useCallback, useMemo, type Ref } from 'react';
 import type { FindMatch, Segment, TranscriptContent } from '../../../../common/transcript';
 import { useVirtualRows, type RowScroller } from '../useVirtualRows';
 import { SegmentRow, type SegmentActions } from './SegmentRow';
@@ -36,7 +36,7 @@ function estimateHeight(seg: Segment): number {
  * The transcript's segments, rendered a screenful at a time (useVirtualRows): a 3-hour recording
  * has 1,500 segments and 27,000 words, which as one page made every keystroke a layout of all of them.
  */
-export function TranscriptView(props: {
+export const TranscriptView = memo(function TranscriptView(props: {
   content: TranscriptContent;
   position: TranscriptPosition;
   cursor: { segmentId: string; word: number } | null;
@@ -84,4 +84,4 @@ export function TranscriptView(props: {
       })}
     </ol>
   );
-}
+});
