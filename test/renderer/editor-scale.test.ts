@@ -205,6 +205,35 @@ describe('the editors with a 3-hour document', () => {
     await page.getByRole('button', { name: 'Close find' }).click();
   });
 
+  it('splits and merges a row near the end, and renames a speaker in rows not rendered', async () => {
+    const setSize = () => rows().first().getAttribute('aria-setsize');
+    const last = content.segments[N - 1];
+    await scroller().evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect.poll(() => row(last.id).count(), { timeout: 20_000 }).toBe(1);
+    const before = await textOf(last.id);
+    await row(last.id).locator('.word').nth(3).click();
+    await row(last.id).getByRole('button', { name: /^Split before/ }).click();
+    await expect.poll(setSize).toBe(String(N + 1));
+    expect((await textOf(last.id)).split(' ')).toHaveLength(3);
+    await row(last.id).getByRole('button', { name: 'Merge with next' }).click();
+    await expect.poll(setSize).toBe(String(N));
+    expect(await textOf(last.id)).toBe(before);
+
+    // Renamed at the top of the document, shown by a row at the far end that was not rendered then
+    // (focus leaves the row first: the focused row stays rendered wherever the view goes).
+    await page.getByRole('heading', { level: 2 }).click();
+    await scroller().evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(() => row(last.id).count()).toBe(0);
+    const speaker = content.speakers.findIndex((sp) => sp.id === last.speaker_id);
+    const name = page.getByLabel(`Name of speaker ${speaker + 1}`);
+    await name.fill('Dana');
+    await name.press('Enter');
+    await scroller().evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect.poll(() => row(last.id).locator('.speaker-select option:checked').textContent(), { timeout: 20_000 }).toBe('Dana');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => row(last.id).locator('.speaker-select option:checked').textContent()).toBe(`Speaker ${speaker + 1}`);
+  });
+
   it('opens the captions cut from it with a screenful of cues, and finds an off-screen cue', async () => {
     await page.getByRole('tab', { name: /^Captions/ }).click();
     const cues = page.getByRole('list', { name: 'Captions' }).locator(':scope > li');

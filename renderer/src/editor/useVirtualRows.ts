@@ -59,6 +59,13 @@ export function useVirtualRows(opts: {
     overscan: OVERSCAN,
     gap: 2,
     scrollMargin,
+    // A focused element that is removed (an edit finished, a merge) fires no blur: on the next scroll,
+    // a pinned row that no longer holds focus is let go.
+    onChange: () => {
+      if (pinnedId === null) return;
+      const focused = document.activeElement?.closest<HTMLElement>('[data-item]');
+      if (!focused || focused.dataset.item !== pinnedId || !list?.contains(focused)) setPinnedId(null);
+    },
     // A new function when the pinned row changes, so the virtualizer works out its rows again.
     rangeExtractor: useCallback(
       (range: Range) => {
@@ -86,7 +93,7 @@ export function useVirtualRows(opts: {
     [indexOf, virtualizer],
   );
 
-  // A focused row that is removed (an edit finished) fires no blur: focus landing anywhere else unpins.
+  // Focus landing anywhere outside the list unpins.
   useEffect(() => {
     if (!list) return;
     const onFocusIn = (e: FocusEvent) => {
