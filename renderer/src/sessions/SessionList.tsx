@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import type { SessionListView } from '../../../common/ipc';
 import { BulkBar } from './BulkBar';
 import { ListToolbar } from './ListToolbar';
@@ -52,10 +52,13 @@ export function SessionList({ selected, onSelect }: { selected: string | null; o
   // A new query starts at the top.
   useEffect(() => virtual.scrollToOffset(0), [JSON.stringify(query)]);
 
-  async function click(e: MouseEvent, index: number, id: string) {
+  // Stable for the memoized rows; what they need of the moment is read through refs.
+  const latest = useRef({ idsBetween: pages.idsBetween, onSelect });
+  latest.current = { idsBetween: pages.idsBetween, onSelect };
+  const click = useCallback(async (e: { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; preventDefault(): void }, index: number, id: string) => {
     if (e.shiftKey && anchor.current !== null) {
       e.preventDefault();
-      const ids = await pages.idsBetween(Math.min(anchor.current, index), Math.max(anchor.current, index));
+      const ids = await latest.current.idsBetween(Math.min(anchor.current, index), Math.max(anchor.current, index));
       setPicked((p) => new Set([...(e.ctrlKey || e.metaKey ? p : []), ...ids]));
       return;
     }
@@ -70,8 +73,10 @@ export function SessionList({ selected, onSelect }: { selected: string | null; o
       return;
     }
     setPicked(new Set());
-    onSelect(id);
-  }
+    latest.current.onSelect(id);
+  }, []);
+  const onRowClick = useCallback((e: MouseEvent, index: number, id: string) => void click(e, index, id), [click]);
+  const onTogglePick = useCallback((index: number, id: string) => void click({ ctrlKey: true, metaKey: false, shiftKey: false, preventDefault() {} }, index, id), [click]);
 
   async function selectAll(on: boolean) {
     setPicked(on && total ? new Set(await pages.idsBetween(0, total - 1)) : new Set());
@@ -104,14 +109,7 @@ export function SessionList({ selected, onSelect }: { selected: string | null; o
             return (
               <div key={v.key} className="session-slot" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}>
                 {s ? (
-                  <SessionRow
-                    session={s}
-                    open={selected === s.session_id}
-                    picked={picked.has(s.session_id)}
-                    live={live.get(s.session_id)}
-                    onClick={(e) => void click(e, v.index, s.session_id)}
-                    onTogglePick={() => void click({ ctrlKey: true, metaKey: false, shiftKey: false, preventDefault() {} } as MouseEvent, v.index, s.session_id)}
-                  />
+                  <SessionRow session={s} index={v.index} open={selected === s.session_id} picked={picked.has(s.session_id)} live={live.get(s.session_id)} onClick={onRowClick} onTogglePick={onTogglePick} />
                 ) : (
                   <div className="session placeholder" aria-hidden="true" />
                 )}

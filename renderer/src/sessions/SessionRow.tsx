@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react';
+import { memo, type MouseEvent } from 'react';
 import type { SessionSummary } from '../../../common/ipc';
 import { clock, when } from '../lib/format';
 import { StatusBadge, type LiveProgress } from './StatusBadge';
@@ -6,12 +6,23 @@ import { StatusBadge, type LiveProgress } from './StatusBadge';
 /** Every row is this tall, so the virtualizer never measures. */
 export const ROW_HEIGHT = 62;
 
-export function SessionRow(props: { session: SessionSummary; open: boolean; picked: boolean; live?: LiveProgress; onClick: (e: MouseEvent) => void; onTogglePick: () => void }) {
-  const { session: s, open, picked, live } = props;
+interface RowProps {
+  session: SessionSummary;
+  index: number;
+  open: boolean;
+  picked: boolean;
+  live?: LiveProgress;
+  onClick: (e: MouseEvent, index: number, id: string) => void;
+  onTogglePick: (index: number, id: string) => void;
+}
+
+/** Memoized: while scrolling, rows already drawn are not drawn again (the callbacks are stable). */
+export const SessionRow = memo(function SessionRow(props: RowProps) {
+  const { session: s, index, open, picked, live } = props;
   return (
     <div className={`session-row ${open ? 'selected' : ''} ${picked ? 'picked' : ''}`} role="listitem">
-      <input type="checkbox" className="pick" aria-label={`Select ${s.filename || 'untitled session'}`} checked={picked} onChange={props.onTogglePick} />
-      <button type="button" className="session" onClick={props.onClick} aria-current={open ? 'true' : undefined}>
+      <input type="checkbox" className="pick" aria-label={`Select ${s.filename || 'untitled session'}`} checked={picked} onChange={() => props.onTogglePick(index, s.session_id)} />
+      <button type="button" className="session" onClick={(e) => props.onClick(e, index, s.session_id)} aria-current={open ? 'true' : undefined}>
         <span className="name">{s.filename || '(untitled)'}</span>
         <span className="meta">
           <StatusBadge session={s} live={live} />
@@ -26,4 +37,4 @@ export function SessionRow(props: { session: SessionSummary; open: boolean; pick
       </button>
     </div>
   );
-}
+});

@@ -30,9 +30,11 @@ export function useListView(): { view: SessionListView; ready: boolean; update: 
     const next = { ...current.current, ...patch };
     current.current = next;
     setView(next);
-    // Saved a moment after the last change, so typing a search writes once.
+    // A choice is saved at once; typing a search is saved a moment after the last key, so it writes once.
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => void call('sessions.setView', next).catch((e: Error) => console.warn('The list view was not saved:', e.message)), 300);
+    const save = () => void call('sessions.setView', next).catch((e: Error) => console.warn('The list view was not saved:', e.message));
+    if (Object.keys(patch).every((k) => k === 'q')) timer.current = setTimeout(save, 300);
+    else save();
   };
   return { view, ready, update };
 }
