@@ -1,6 +1,9 @@
 import { memo, type MouseEvent } from 'react';
 import type { SessionSummary } from '../../../common/ipc';
 import { clock, when } from '../lib/format';
+
+/** The day only: the row is narrow, and the time is in the title. */
+const day = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '');
 import { StatusBadge, type LiveProgress } from './StatusBadge';
 
 /** Every row is this tall, so the virtualizer never measures. */
@@ -29,7 +32,7 @@ export const SessionRow = memo(function SessionRow(props: RowProps) {
           <span>{s.language}</span>
           {s.session_mode && <span>{s.session_mode}</span>}
           {s.duration > 0 && <span>{clock(s.duration * 1000)}</span>}
-          <span>{when(s.date_upload ?? s.last_modified)}</span>
+          <span title={when(s.date_upload ?? s.last_modified)}>{day(s.date_upload ?? s.last_modified)}</span>
           {s.pending_edits > 0 && <span className="badge">{s.pending_edits} unsent</span>}
           {s.deleted_on_server && <span className="badge warn">deleted on service</span>}
           {s.delete_refused && <span className="badge warn" title={s.delete_refused}>delete refused</span>}
