@@ -39,7 +39,7 @@ async function newSession(mode: 'decode', filename: string, type: string, body: 
   });
   expect(created.ok).toBe(true);
   const { result } = (await created.json()) as { result: { session_id: string } };
-  const put = await fetch(`${app.serviceUrl}${STT}/session/${result.session_id}`, { method: 'PUT', headers: { ...apiKey, 'x-filename': filename, 'content-type': type }, body });
+  const put = await fetch(`${app.serviceUrl}${STT}/session/${result.session_id}`, { method: 'PUT', headers: { ...apiKey, 'x-filename': filename, 'content-type': type }, body: typeof body === 'string' ? body : new Uint8Array(body) });
   expect(put.ok).toBe(true);
   return result.session_id;
 }
