@@ -58,6 +58,8 @@ describe('preload under a fake electron', () => {
         on: (ch: string, fn: (...a: unknown[]) => void) => listeners.set(ch, fn),
         removeListener: (ch: string) => listeners.delete(ch),
       },
+      // A picked or dropped file's path, as Electron knows it; '' for a file made in the page.
+      webUtils: { getPathForFile: (f: { name: string }) => (f.name === 'made-in-page.wav' ? '' : `/media/${f.name}`) },
     };
     const code = readFileSync(join(ROOT, 'dist/preload/index.cjs'), 'utf8');
     const module = { exports: {} };
@@ -71,12 +73,19 @@ describe('preload under a fake electron', () => {
     return { exposed, sent, listeners, required };
   }
 
-  it('exposes only window.s2t with invoke and on, never ipcRenderer', async () => {
+  it('exposes only window.s2t with invoke, on and stageFile, never ipcRenderer', async () => {
     const { exposed, sent, listeners, required } = loadPreload();
     expect(required).toEqual(['electron']);
     expect(Object.keys(exposed)).toEqual(['s2t']);
-    const s2t = exposed.s2t as { invoke: (c: string, a: unknown) => Promise<unknown>; on: (e: string, fn: (p: unknown) => void) => () => void };
-    expect(Object.keys(s2t).sort()).toEqual(['invoke', 'on']);
+    const s2t = exposed.s2t as {
+      invoke: (c: string, a: unknown) => Promise<unknown>;
+      on: (e: string, fn: (p: unknown) => void) => () => void;
+      stageFile: (f: { name: string }) => Promise<unknown>;
+    };
+    expect(Object.keys(s2t).sort()).toEqual(['invoke', 'on', 'stageFile']);
+    // A file is handed to main by its path (read in place); one with no path on disk is refused.
+    expect(await s2t.stageFile({ name: 'talk.wav' })).toEqual({ kind: 'path', path: '/media/talk.wav' });
+    await expect(s2t.stageFile({ name: 'made-in-page.wav' })).rejects.toThrow(/not a file on this computer/);
     expect(await s2t.invoke(channelNames[0], {})).toEqual({ ok: true, value: 'answer' });
     expect(sent).toEqual([[INVOKE_CHANNEL, channelNames[0], {}]]);
     // An unknown channel is refused in the preload, before anything reaches main.
