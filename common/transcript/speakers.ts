@@ -33,6 +33,17 @@ export function mergeSpeakers<C extends DocumentContent>(content: C, intoId: str
   return { ...content, speakers, cues: content.cues.map((c) => ({ ...c, speaker_id: re(c.speaker_id) })) };
 }
 
+/**
+ * Two names for one person, made one in a single edit (one undo step): `fromId` merges into
+ * `intoId`, which then carries `name` (when given and not blank) everywhere it is referred to.
+ */
+export function mergeSpeakersAs<C extends DocumentContent>(content: C, intoId: string, fromId: string, name?: string): C {
+  if (intoId === fromId) throw new EditError('choose two different speakers to merge');
+  const merged = mergeSpeakers(content, intoId, fromId);
+  const clean = name?.trim();
+  return clean ? renameSpeaker(merged, intoId, clean) : merged;
+}
+
 /** Assign one segment (or cue) to a speaker, or to nobody with null. */
 export function assignSpeaker<C extends DocumentContent>(content: C, itemId: string, speakerId: string | null): C {
   if (speakerId !== null) requireSpeaker(content, speakerId);
