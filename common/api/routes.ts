@@ -111,6 +111,9 @@ export const TranscribeBody = z
     session_mode: SessionMode.optional(),
     transcript_text: z.string().max(5_000_000).optional(),
     filename: z.string().max(255).optional(),
+    /** Interface choice: the legacy create's keep_source and punctuation, with the same meaning and default. */
+    keep_source: z.boolean().default(false),
+    punctuation: z.boolean().default(false),
   })
   .transform(({ speaker_labels, speaker_detection, ...rest }) => ({
     ...rest,

@@ -317,6 +317,8 @@ export class WatchQueue {
       language: spec.language,
       enable_diarization: spec.diarization,
       enable_timestamps: true,
+      keep_source: spec.keepMedia,
+      punctuation: spec.punctuation,
       filename: spec.filename,
       ...(spec.glossaryId !== null ? { glossary_id: spec.glossaryId } : {}),
       ...(spec.customModelId !== null ? { custom_model_id: spec.customModelId } : {}),

@@ -85,7 +85,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     }
     const jobId = ctx.db
       .transaction(() => {
-        const session = createSessionRow(ctx, p, { language: body.language, status: 'queued', mode, keepMedia: false, diarization: body.enable_diarization });
+        const session = createSessionRow(ctx, p, { language: body.language, status: 'queued', mode, keepMedia: body.keep_source, diarization: body.enable_diarization, punctuation: body.punctuation });
         touchSession(ctx.db, session.id, {
           filename: body.filename ? sanitizeFilename(body.filename) : upload.filename,
           media_type: sniffed?.mime ?? upload.media_type,
