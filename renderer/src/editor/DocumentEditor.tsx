@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { addSpeaker, renameSpeaker } from '../../../common/transcript';
+import { addSpeaker, mergeSpeakersAs, renameSpeaker } from '../../../common/transcript';
 import { CaptionRules } from './captions/CaptionRules';
 import { CaptionView } from './captions/CaptionView';
 import { useCaptionRules } from './captions/useCaptionRules';
@@ -126,6 +126,7 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
         <SpeakerBar
           speakers={content.speakers}
           onRename={(id, name) => edit('rename speaker', (c) => renameSpeaker(c, id, name))}
+          onMerge={(into, from, name) => edit('merge speakers', (c) => mergeSpeakersAs(c, into, from, name))}
           onAdd={() => edit('add speaker', (c) => addSpeaker(c, `Speaker ${c.speakers.length + 1}`).content)}
         />
       ) : (

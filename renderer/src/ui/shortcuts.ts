@@ -23,6 +23,8 @@ export const SHORTCUTS = {
   save: { chords: ['Mod+S'], does: 'Save the document (also while typing)', group: 'Editing' },
   undo: { chords: ['Mod+Z'], does: 'Undo the last edit', group: 'Editing' },
   redo: { chords: ['Mod+Shift+Z', 'Mod+Y'], does: 'Redo', group: 'Editing' },
+  nextUnsure: { chords: ['N'], does: 'Next low-confidence word: go there and select it', group: 'Editing' },
+  previousUnsure: { chords: ['Shift+N'], does: 'Previous low-confidence word', group: 'Editing' },
   find: { chords: ['Mod+F'], does: 'Find and replace in the document', group: 'Find and replace' },
   findNext: { chords: ['Enter'], does: 'Next match (in the find field)', group: 'Find and replace' },
   findPrevious: { chords: ['Shift+Enter'], does: 'Previous match (in the find field)', group: 'Find and replace' },

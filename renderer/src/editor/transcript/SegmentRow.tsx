@@ -28,6 +28,8 @@ interface Props {
   cursorWord: number;
   /** Words inside find matches (null: none). */
   foundWords: ReadonlySet<number> | null;
+  /** Words recognised with less confidence than this are marked (the setting). */
+  threshold: number;
   actions: SegmentActions;
 }
 
@@ -51,7 +53,7 @@ function wordsBefore(text: string, caret: number): number {
  * speaker, words lit in step with playback, and its edits. Memoized: typing, playback and find
  * re-render only the rows whose own props change.
  */
-export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, speakers, nowWord, cursorWord, foundWords, actions }: Props) {
+export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, speakers, nowWord, cursorWord, foundWords, threshold, actions }: Props) {
   const [editing, setEditing] = useState<{ caret: number } | null>(null);
   const n = index + 1;
   const splitWord = cursorWord > 0 ? segment.words[cursorWord]?.text : undefined;
@@ -87,7 +89,8 @@ export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, spe
                   data-start={w.start_ms}
                   data-end={w.end_ms}
                   aria-current={i === nowWord ? 'time' : undefined}
-                  className={`word${i === nowWord ? ' now' : ''}${i === cursorWord ? ' cursor' : ''}${foundWords?.has(i) ? ' found' : ''}${w.confidence < 0.5 ? ' unsure' : ''}`}
+                  className={`word${i === nowWord ? ' now' : ''}${i === cursorWord ? ' cursor' : ''}${foundWords?.has(i) ? ' found' : ''}${w.confidence < threshold ? ' unsure' : ''}`}
+                  title={w.confidence < threshold ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined}
                   onClick={() => {
                     actions.seek(w.start_ms);
                     actions.placeCursor(segment.id, i);

@@ -1,6 +1,7 @@
-import { memo, useCallback, useMemo, type Ref } from 'react';
+import { memo, useCallback, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
 import type { FindMatch, Segment, TranscriptContent } from '../../../../common/transcript';
 import { useVirtualRows, type RowScroller } from '../useVirtualRows';
+import { nearestLowConfidence, useLowConfidenceKeys, useLowConfidenceThreshold } from './lowConfidence';
 import { SegmentRow, type SegmentActions } from './SegmentRow';
 import type { TranscriptPosition } from '../playback';
 import './transcript.css';
@@ -51,7 +52,23 @@ export const TranscriptView = memo(function TranscriptView(props: {
   const found = useMemo(() => wordsInMatches(content, matches), [content, matches]);
   const ids = useMemo(() => segments.map((s) => s.id), [segments]);
   const estimate = useCallback((i: number) => estimateHeight(segments[i]), [segments]);
-  const v = useVirtualRows({ scroller, ids, estimate, handle: rows });
+  // The list's scroller is the editor's (find, playback-follow) and this view's own (low-confidence jumps).
+  const own = useRef<RowScroller>(null);
+  useImperativeHandle(rows, () => ({ reveal: (id, align) => own.current?.reveal(id, align) ?? false }), []);
+  const v = useVirtualRows({ scroller, ids, estimate, handle: own });
+
+  // N / Shift+N: from the selected word (else the playing one), to the next word under the threshold,
+  // scrolled to even when its row is not rendered, played from, and selected.
+  const threshold = useLowConfidenceThreshold();
+  useLowConfidenceKeys((dir) => {
+    const from = cursor ? { segment: ids.indexOf(cursor.segmentId), word: cursor.word } : position;
+    const to = nearestLowConfidence(content, from.segment < 0 ? { segment: -1, word: -1 } : from, dir, threshold);
+    if (!to) return;
+    const seg = segments[to.segment];
+    actions.placeCursor(seg.id, to.word);
+    own.current?.reveal(seg.id);
+    actions.seek(seg.words[to.word].start_ms);
+  });
   return (
     <ol className="segments virtual-rows" aria-label="Transcript" ref={v.listRef} style={{ height: v.totalSize }} {...v.focusProps}>
       {v.items.map((item) => {
@@ -77,6 +94,7 @@ export const TranscriptView = memo(function TranscriptView(props: {
               nowWord={current ? position.word : -1}
               cursorWord={cursor?.segmentId === seg.id ? cursor.word : -1}
               foundWords={found.get(seg.id) ?? null}
+              threshold={threshold}
               actions={actions}
             />
           </li>

@@ -1,0 +1,236 @@
+/**
+ * Review tools in real Chromium against the app and its local service: low-confidence words marked
+ * with the threshold from settings (live as Preferences changes it), N / Shift+N going to the
+ * next or previous one (scrolled to through the virtualized list when its row is not rendered,
+ * media seeked, word selected), and two speakers merged and renamed in one undoable edit.
+ * A real session (espeak-ng speech transcribed by pocketsphinx, whose word confidences the service
+ * stores) and the 3-hour transcript with a few words given low confidence.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { threeHourTranscript } from '../../bench/formats.bench';
+import type { DocumentBody, TranscriptContent, Word } from '../../common/transcript';
+import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { serviceLogin } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+
+const SHOTS = '/tmp/shots/review';
+const SPOKEN = 'review-speech.wav';
+const BIG = 'review-three-hours.json';
+const STT = '/api/v3/speech-to-text';
+
+let app: RunningApp;
+let browser: Browser;
+let page: Page;
+let jwt: string;
+let spokenSession: string;
+const pageErrors: string[] = [];
+
+// The 3-hour transcript, every word sure but three, far apart and far from the top.
+const big: TranscriptContent = threeHourTranscript();
+const N = big.segments.length;
+const UNSURE = [
+  { segment: 600, word: 1, confidence: 0.2 },
+  { segment: N - 40, word: 0, confidence: 0.3 },
+  { segment: N - 5, word: 2, confidence: 0.1 },
+];
+for (const s of big.segments) for (const w of s.words) w.confidence = 0.9;
+for (const u of UNSURE) big.segments[u.segment].words[u.word].confidence = u.confidence;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  app = await startApp();
+  browser = await launchChromium();
+  jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
+  const token = await fetch(`${app.serviceUrl}/api/v3/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'e2e-review', type: 'batch', years_valid: 1 }),
+  });
+  expect(token.ok).toBe(true);
+  const apiKey = { 'x-svc-s2t-key': ((await token.json()) as { token_value: string }).token_value };
+  const created = await fetch(`${app.serviceUrl}${STT}/session`, { method: 'POST', headers: { ...apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en', keep_source: true }) });
+  expect(created.ok).toBe(true);
+  spokenSession = ((await created.json()) as { result: { session_id: string } }).result.session_id;
+  const wav = readFileSync(await speechWav('the weather is nice today and the sun is shining over the quiet harbour'));
+  const put = await fetch(`${app.serviceUrl}${STT}/session/${spokenSession}`, { method: 'PUT', headers: { ...apiKey, 'x-filename': SPOKEN, 'content-type': 'audio/wav' }, body: new Uint8Array(wav) });
+  expect(put.ok).toBe(true);
+  // The big document in upload mode, as the editor-scale test does.
+  const body: DocumentBody = { document_type: 'transcript', metadata: {}, content: big };
+  const form = new FormData();
+  form.append('file', new Blob([JSON.stringify(body)], { type: 'application/json' }), BIG);
+  const up = await fetch(`${app.serviceUrl}/api/v3/batch/upload`, { method: 'POST', headers: { authorization: `Bearer ${jwt}` }, body: form });
+  expect(up.ok).toBe(true);
+  const { file_id } = (await up.json()) as { file_id: string };
+  const job = await fetch(`${app.serviceUrl}/api/v3/batch/transcribe`, { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, body: JSON.stringify({ file_id, language: 'en', session_mode: 'upload' }) });
+  expect(job.ok).toBe(true);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const transcript = () => page.getByRole('list', { name: 'Transcript' });
+const row = (i: number) => transcript().locator(`:scope > li[data-index="${i}"]`);
+const speakerNames = () => page.getByRole('group', { name: 'Speakers' }).locator('input.speaker-name');
+
+async function openSession(name: string): Promise<void> {
+  const list = page.getByRole('list', { name: 'Sessions' });
+  const escaped = name.replace(/\./g, '\\.');
+  await expect
+    .poll(async () => {
+      await page.getByTitle('Sync now').click();
+      return list.getByRole('button', { name: new RegExp(`${escaped}.*Completed`, 'i') }).count();
+    }, { timeout: 150_000, interval: 1000 })
+    .toBe(1);
+  await list.getByRole('button', { name: new RegExp(escaped) }).click();
+  await transcript().locator(':scope > li').first().waitFor({ timeout: 30_000 });
+}
+
+/** Sets the threshold the way a person does: Preferences, as a percentage. */
+async function setThreshold(percent: number): Promise<void> {
+  await page.keyboard.press('Control+,');
+  const prefs = page.getByRole('dialog', { name: 'Preferences' });
+  await prefs.waitFor({ timeout: 10_000 });
+  const field = prefs.getByLabel(/Mark words recognised/);
+  await field.fill(String(percent));
+  await field.press('Enter');
+  await expect.poll(() => (JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')) as { lowConfidenceThreshold?: number }).lowConfidenceThreshold).toBe(percent / 100);
+  await page.keyboard.press('Escape');
+  await prefs.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** Each rendered word of the (short) transcript in reading order: whether it is marked, and whether it is selected. */
+const renderedWords = () =>
+  page.$$eval('[aria-label="Transcript"] > li .word', (ws) => ws.map((w) => ({ unsure: w.classList.contains('unsure'), cursor: w.classList.contains('cursor') })));
+
+/** The words the service stored for the spoken session (pocketsphinx's confidences). */
+async function storedWords(): Promise<Word[]> {
+  const res = await fetch(`${app.serviceUrl}${STT}/session/${spokenSession}/document?include_content=true`, { headers: { authorization: `Bearer ${jwt}` } });
+  expect(res.ok).toBe(true);
+  const docs = ((await res.json()) as { result: { document?: DocumentBody }[] }).result;
+  const t = docs.map((d) => d.document?.content).find((c): c is TranscriptContent => c?.kind === 'transcript');
+  expect(t).toBeDefined();
+  return t!.segments.flatMap((s) => s.words);
+}
+
+describe('review tools', () => {
+  let words: Word[] = [];
+  /** A percentage between the spoken words' confidences, set in the first test. */
+  let threshold = 50;
+
+  it('marks the words under the threshold from settings, and follows the setting live', async () => {
+    await page.goto(app.url);
+    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
+    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
+    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+    await openSession(SPOKEN);
+    words = await storedWords();
+    expect(words.length).toBeGreaterThan(4);
+    const confidences = words.map((w) => w.confidence);
+    // Pocketsphinx's posteriors differ from word to word: a threshold between them splits the words.
+    const sorted = [...new Set(confidences.map((c) => Math.floor(c * 100)))].sort((a, b) => a - b);
+    expect(sorted.length).toBeGreaterThan(1);
+    const middle = sorted[Math.floor(sorted.length / 2)];
+    for (const percent of [0, middle, 100]) {
+      await setThreshold(percent);
+      const expected = confidences.map((c) => c < percent / 100);
+      await expect.poll(async () => (await renderedWords()).map((w) => w.unsure), { timeout: 10_000 }).toEqual(expected);
+    }
+    // The middle one marks some words and not others.
+    await setThreshold(middle);
+    threshold = middle;
+    expect(confidences.some((c) => c < middle / 100) && confidences.some((c) => c >= middle / 100)).toBe(true);
+  }, 240_000);
+
+  it('N goes to the next low-confidence word: selects it and seeks the media there; Shift+N goes back', async () => {
+    await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
+    const unsure = words.flatMap((w, i) => (w.confidence < threshold / 100 ? [i] : []));
+    expect(unsure.length).toBeGreaterThan(0);
+    // From the first word (clicked: selected, media there), N goes to the first marked word after it.
+    await transcript().locator('.word').first().click();
+    const after = unsure.filter((i) => i > 0);
+    const target = after[0] ?? unsure[0];
+    const selected = async () => (await renderedWords()).findIndex((w) => w.cursor);
+    const mediaMs = () => page.evaluate(() => Math.round(document.querySelector('audio')!.currentTime * 1000));
+    await expect.poll(selected).toBe(0);
+    await page.keyboard.press('n');
+    await expect.poll(selected, { timeout: 10_000 }).toBe(target);
+    await expect.poll(async () => Math.abs((await mediaMs()) - words[target].start_ms), { timeout: 10_000 }).toBeLessThan(30);
+    // Shift+N from there: the marked word before it, or round to the last one.
+    const before = unsure.filter((i) => i < target);
+    const back = before.at(-1) ?? unsure.at(-1)!;
+    await page.keyboard.press('Shift+N');
+    await expect.poll(selected, { timeout: 10_000 }).toBe(back);
+    await expect.poll(async () => Math.abs((await mediaMs()) - words[back].start_ms), { timeout: 10_000 }).toBeLessThan(30);
+    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: join(SHOTS, `spoken-unsure-${w}x${h}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, 60_000);
+
+  it('in the 3-hour transcript, N and Shift+N reach words whose rows are not rendered, select them and go round', async () => {
+    await setThreshold(50);
+    await openSession(BIG);
+    expect(await transcript().locator(':scope > li').first().getAttribute('aria-setsize')).toBe(String(N));
+    const [a, b, c] = UNSURE;
+    expect(await row(a.segment).count()).toBe(0);
+    const selectedAt = async (u: { segment: number; word: number }) => row(u.segment).locator(`.word[data-word="${u.word}"]`).evaluate((el) => el.classList.contains('cursor') && el.classList.contains('unsure'));
+    const visible = (i: number) =>
+      page.evaluate((index) => {
+        const el = document.querySelector(`[aria-label="Transcript"] > li[data-index="${index}"]`);
+        const box = document.querySelector('.doc-scroll')!.getBoundingClientRect();
+        if (!el) return false;
+        const r = el.getBoundingClientRect();
+        return r.bottom > box.top && r.top < box.bottom;
+      }, i);
+    for (const [key, to] of [['n', a], ['n', b], ['Shift+N', a], ['Shift+N', c], ['n', a]] as const) {
+      await page.keyboard.press(key);
+      await expect.poll(() => visible(to.segment), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => selectedAt(to), { timeout: 10_000 }).toBe(true);
+      // One word is selected, the one gone to.
+      expect(await transcript().locator('.word.cursor').count()).toBe(1);
+    }
+    expect(await transcript().locator(':scope > li').count()).toBeLessThan(80);
+  }, 240_000);
+
+  it('merges two speakers into one, renamed, everywhere in one edit; one undo puts both back', async () => {
+    const spk3 = big.segments.findIndex((s, i) => i > UNSURE[0].segment && s.speaker_id === 'spk-3');
+    await row(spk3).waitFor({ timeout: 10_000 });
+    const speakerOf = (i: number) => row(i).locator('select.speaker-select').evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
+    expect(await speakerOf(spk3)).toBe('Speaker 3');
+    await page.getByRole('button', { name: 'Merge speakers…' }).click();
+    const form = page.getByRole('form', { name: 'Merge speakers' });
+    await form.getByLabel('Speaker to merge away').selectOption({ label: 'Speaker 3' });
+    await form.getByLabel('Speaker to keep').selectOption({ label: 'Speaker 1' });
+    await form.getByLabel('Name after merging').fill('Ann Smith');
+    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: join(SHOTS, `merge-speakers-${w}x${h}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await form.getByRole('button', { name: 'Merge' }).click();
+    await expect.poll(() => speakerNames().evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['Ann Smith', 'Speaker 2', 'Speaker 4']);
+    expect(await form.count()).toBe(0);
+    expect(await speakerOf(spk3)).toBe('Ann Smith');
+    // A row of Speaker 1 and one of Speaker 3 far from here (not rendered before): both are Ann Smith now.
+    await page.locator('.doc-scroll').evaluate((el) => el.scrollTo(0, 0));
+    await row(2).waitFor({ timeout: 15_000 });
+    expect(await speakerOf(0)).toBe('Ann Smith');
+    expect(await speakerOf(2)).toBe('Ann Smith');
+    expect(await speakerOf(1)).toBe('Speaker 2');
+    expect(await page.getByRole('button', { name: 'Undo', exact: true }).getAttribute('title')).toMatch(/merge speakers/i);
+
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => speakerNames().evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['Speaker 1', 'Speaker 2', 'Speaker 3', 'Speaker 4']);
+    expect(await speakerOf(0)).toBe('Speaker 1');
+    expect(await speakerOf(2)).toBe('Speaker 3');
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+});
