@@ -18,6 +18,7 @@ import type { CoreContext, CoreHandlers } from './ipc/handlers/context';
 import { documentsHandlers } from './ipc/handlers/documents';
 import { exportHandlers } from './ipc/handlers/export';
 import { mediaAccount, mediaHandlers } from './ipc/handlers/media';
+import { PeakCache } from './media/peaks';
 import { searchHandlers } from './ipc/handlers/search';
 import { sessionsHandlers } from './ipc/handlers/sessions';
 import { syncHandlers } from './ipc/handlers/sync';
@@ -116,7 +117,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...syncHandlers(ctx),
     ...searchHandlers(ctx),
     ...exportHandlers(ctx),
-    ...mediaHandlers({ ...ctx, media }),
+    ...mediaHandlers({ ...ctx, media, peaks: new PeakCache(join(opts.dataDir, 'media', 'peaks')) }),
   };
 
   sync.start();

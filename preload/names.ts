@@ -14,6 +14,7 @@ export const channelNames = [
   'export.render', 'search.text',
   'sync.now', 'sync.state', 'sync.retryBlocked',
   'media.source',
+  'media.peaks',
   'watch.state', 'watch.addFolder', 'watch.updateFolder', 'watch.removeFolder', 'watch.pause', 'watch.items', 'watch.retry', 'watch.transcribeAgain',
   'settings.get', 'settings.set',
   'dialog.open', 'dialog.save', 'shell.showInFolder', 'service.status',

@@ -18,6 +18,14 @@ export const MediaSource = z.union([
 ]);
 export type MediaSource = z.infer<typeof MediaSource>;
 
+/** Waveform peaks, one byte (0..255) each, `perSecond` of them, base64 (a 3-hour file is about 1 MB); or why there are none. */
+export const MediaPeaks = z.union([
+  z.object({ peaks: z.string(), perSecond: z.number().int().positive(), from: z.enum(['service', 'local', 'cache']) }),
+  z.object({ peaks: z.null(), reason: z.string().min(1) }),
+]);
+export type MediaPeaks = z.infer<typeof MediaPeaks>;
+
 export const mediaChannels = {
   'media.source': { args: z.object({ sessionId: z.string().min(1) }), result: MediaSource },
+  'media.peaks': { args: z.object({ sessionId: z.string().min(1) }), result: MediaPeaks },
 } as const;

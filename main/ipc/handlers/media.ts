@@ -2,9 +2,11 @@
  * media.*: where a session's media plays from (main/media/library.ts): the file on this computer,
  * the app's kept copy, or the service's link (asked afresh, since a cached media_url expires).
  */
+import { statSync } from 'node:fs';
 import type { Session } from '../../../common/api';
 import { classifyFailure, describeFailure } from '../../api/failure';
 import type { MediaLibrary, ServiceMedia } from '../../media/library';
+import { PEAKS_PER_SECOND, PeakCache, peaksFromAudiowaveform } from '../../media/peaks';
 import type { AreaHandlers, CoreContext } from './context';
 
 /** How long the service gets to say where the media is before we call it unreachable. */
@@ -13,8 +15,8 @@ const ASK_TIMEOUT_MS = 8000;
 /** Media is kept per account: the same session id on two services is two sessions. */
 export const mediaAccount = (serviceUrl: string, accountId: number) => `${serviceUrl}#${accountId}`;
 
-export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary }): AreaHandlers<'media'> {
-  const { cache, client, accountId, serviceUrl, media } = ctx;
+export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: PeakCache }): AreaHandlers<'media'> {
+  const { cache, client, accountId, serviceUrl, media, peaks } = ctx;
   return {
     'media.source': async ({ sessionId }: { sessionId: string }) => {
       const id = accountId();
@@ -33,6 +35,36 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary }): AreaH
         return { mediaUrl: s?.media_url ? new URL(s.media_url, serviceUrl).toString() : '' };
       };
       return media.source(mediaAccount(serviceUrl, id), sessionId, askService);
+    },
+    // The service's waveform when it has one; else computed from the file here or the kept copy.
+    'media.peaks': async ({ sessionId }: { sessionId: string }) => {
+      const id = accountId();
+      if (id === null) return { peaks: null, reason: 'Sign in to see the waveform.' };
+      let waveUrl = cache.getSession(id, sessionId)?.session.wave_info_url;
+      try {
+        // The cached link is signed and may have expired: ask for a fresh one.
+        waveUrl = (await client.call('sessions.get', { params: { sessionId } }, { timeoutMs: ASK_TIMEOUT_MS, retries: 0 })).result.wave_info_url ?? waveUrl;
+      } catch {
+        // Offline or refused: the cached link, or the media here.
+      }
+      if (waveUrl) {
+        try {
+          const res = await fetch(new URL(waveUrl, serviceUrl), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS * 4) });
+          if (res.ok) return { peaks: Buffer.from(peaksFromAudiowaveform(await res.json())).toString('base64'), perSecond: PEAKS_PER_SECOND, from: 'service' as const };
+        } catch {
+          // Unreadable: compute it here instead.
+        }
+      }
+      const account = mediaAccount(serviceUrl, id);
+      const local = media.store.localPath(account, sessionId);
+      const kept = media.cache.use(account, sessionId);
+      const file = local && statSync(local, { throwIfNoEntry: false })?.isFile() ? { path: local, from: 'local' as const } : kept ? { path: kept.path, from: 'cache' as const } : null;
+      if (!file) return { peaks: null, reason: 'No waveform yet: the service has none, and the media is not on this computer (it is kept after it first plays).' };
+      try {
+        return { peaks: Buffer.from(await peaks.get(file.path)).toString('base64'), perSecond: PEAKS_PER_SECOND, from: file.from };
+      } catch (err) {
+        return { peaks: null, reason: `The waveform could not be computed: ${(err as Error).message}` };
+      }
     },
   };
 }

@@ -1,0 +1,121 @@
+/**
+ * Waveform peaks for the caption editor: 100 a second (one per 10 ms), each the loudest sample of
+ * its 10 ms scaled to 0..255. From the service's waveform (audiowaveform JSON, its wave_info_url)
+ * when it has one, else decoded here from the media file with ffmpeg (8 kHz mono is plenty for a
+ * picture of speech and quick to decode) and kept on disk by the file's path, size and time.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const PEAKS_PER_SECOND = 100;
+const RATE = 8000;
+const SAMPLES_PER_PEAK = RATE / PEAKS_PER_SECOND;
+
+/** Peaks of a media file decoded by ffmpeg (any format it reads, video's first audio stream). */
+export function computePeaks(path: string, ffmpeg = 'ffmpeg'): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(ffmpeg, ['-nostdin', '-v', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(RATE), '-f', 's16le', 'pipe:1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: number[] = [];
+    let peak = 0;
+    let n = 0;
+    let carry: Buffer | null = null;
+    let stderr = '';
+    proc.stdout.on('data', (chunk: Buffer) => {
+      const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const even = buf.length - (buf.length % 2);
+      for (let i = 0; i < even; i += 2) {
+        const v = Math.abs(buf.readInt16LE(i));
+        if (v > peak) peak = v;
+        if (++n === SAMPLES_PER_PEAK) {
+          out.push(Math.min(255, peak >> 7));
+          peak = 0;
+          n = 0;
+        }
+      }
+      carry = even < buf.length ? buf.subarray(even) : null;
+    });
+    proc.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`ffmpeg could not read the media (${stderr.trim().split('\n').pop() ?? `exit ${code}`})`));
+      if (n > 0) out.push(Math.min(255, peak >> 7));
+      resolve(Uint8Array.from(out));
+    });
+  });
+}
+
+/** The service's waveform: audiowaveform JSON, version 1 or 2, 8- or 16-bit min/max pairs, one channel. */
+export const Audiowaveform = z.object({
+  sample_rate: z.number().int().positive(),
+  samples_per_pixel: z.number().int().positive(),
+  bits: z.union([z.literal(8), z.literal(16)]),
+  channels: z.number().int().positive().optional(),
+  data: z.array(z.number()),
+});
+
+/** Audiowaveform pairs resampled to PEAKS_PER_SECOND, each the loudest of the pairs it covers. */
+export function peaksFromAudiowaveform(json: unknown): Uint8Array {
+  const w = Audiowaveform.parse(json);
+  const channels = w.channels ?? 1;
+  const full = w.bits === 8 ? 128 : 32768;
+  const pixelMs = (w.samples_per_pixel / w.sample_rate) * 1000;
+  const pixels = Math.floor(w.data.length / (2 * channels));
+  const out = new Uint8Array(Math.ceil((pixels * pixelMs) / 10));
+  for (let p = 0; p < pixels; p++) {
+    let v = 0;
+    for (let ch = 0; ch < channels; ch++) {
+      const k = 2 * (p * channels + ch);
+      v = Math.max(v, Math.abs(w.data[k]), Math.abs(w.data[k + 1]));
+    }
+    const level = Math.min(255, Math.round((v / full) * 255));
+    // A pixel wider than 10 ms fills every peak it covers; narrower pixels share one.
+    const from = Math.floor((p * pixelMs) / 10);
+    const to = Math.max(from + 1, Math.floor(((p + 1) * pixelMs) / 10));
+    for (let i = from; i < to && i < out.length; i++) out[i] = Math.max(out[i], level);
+  }
+  return out;
+}
+
+/** Computed peaks kept on disk, keyed by the file's path, size and modification time; one decode at a time per file. */
+export class PeakCache {
+  private readonly running = new Map<string, Promise<Uint8Array>>();
+
+  constructor(private readonly dir: string, private readonly compute: (path: string) => Promise<Uint8Array> = computePeaks) {}
+
+  /** Whether `path`'s peaks are on disk already (for tests and the bench). */
+  has(path: string): boolean {
+    return statSync(this.fileFor(path), { throwIfNoEntry: false })?.isFile() ?? false;
+  }
+
+  async get(path: string): Promise<Uint8Array> {
+    const file = this.fileFor(path);
+    try {
+      return new Uint8Array(readFileSync(file));
+    } catch {
+      // Not computed yet.
+    }
+    const going = this.running.get(file);
+    if (going) return going;
+    const work = this.compute(path).then((peaks) => {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const partial = `${file}.${process.pid}.partial`;
+      writeFileSync(partial, peaks);
+      renameSync(partial, file);
+      return peaks;
+    });
+    this.running.set(file, work);
+    try {
+      return await work;
+    } finally {
+      this.running.delete(file);
+    }
+  }
+
+  private fileFor(path: string): string {
+    const s = statSync(path);
+    return join(this.dir, `${createHash('sha1').update(`${path}|${s.size}|${s.mtimeMs}`).digest('hex')}.peaks`);
+  }
+}
