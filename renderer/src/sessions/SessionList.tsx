@@ -118,7 +118,7 @@ export function SessionList({ selected, onSelect }: { selected: string | null; o
           })}
         </div>
       </div>
-      {pages.total === 0 && <p className="muted empty-list">{filtered ? 'No session matches.' : 'No sessions yet. Upload media or drop it into a watched folder.'}</p>}
+      {pages.total === 0 && <p className="muted empty-list">{filtered ? 'No session matches.' : 'No sessions yet. Choose New transcription, or drop recordings anywhere on this window.'}</p>}
     </div>
   );
 }
