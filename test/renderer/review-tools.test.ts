@@ -151,13 +151,14 @@ describe('review tools', () => {
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
     const unsure = words.flatMap((w, i) => (w.confidence < threshold / 100 ? [i] : []));
     expect(unsure.length).toBeGreaterThan(0);
-    // From the first word (clicked: selected, media there), N goes to the first marked word after it.
-    await transcript().locator('.word').first().click();
-    const after = unsure.filter((i) => i > 0);
-    const target = after[0] ?? unsure[0];
+    // From a word that is not marked (clicked: selected, media there), N goes to the first marked word after it.
+    const start = words.findIndex((w) => w.confidence >= threshold / 100);
+    expect(start).toBeGreaterThanOrEqual(0);
+    await transcript().locator('.word').nth(start).click();
+    const target = unsure.find((i) => i > start) ?? unsure[0];
     const selected = async () => (await renderedWords()).findIndex((w) => w.cursor);
     const mediaMs = () => page.evaluate(() => Math.round(document.querySelector('audio')!.currentTime * 1000));
-    await expect.poll(selected).toBe(0);
+    await expect.poll(selected).toBe(start);
     await page.keyboard.press('n');
     await expect.poll(selected, { timeout: 10_000 }).toBe(target);
     await expect.poll(async () => Math.abs((await mediaMs()) - words[target].start_ms), { timeout: 10_000 }).toBeLessThan(30);
