@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import type { ServiceStatus, SyncState } from '../../../common/ipc';
 import { call, subscribe } from '../lib/bridge';
 
-const LABEL = { online: 'Online', offline: 'Offline — edits are kept and sent later', degraded: 'Service slow or failing' } as const;
+const LABEL = { online: 'Online', offline: 'Offline', degraded: 'Service slow or failing' } as const;
+/** Said beside "Offline" where the top bar has room, and always in the tooltip. */
+const OFFLINE_DETAIL = 'edits are kept and sent later';
 
 export function SyncBadge() {
   const [state, setState] = useState<SyncState | null>(null);
@@ -27,8 +29,13 @@ export function SyncBadge() {
   if (!state) return null;
   return (
     <span className="sync-status">
-      <button className={`sync ${state.connectivity}`} title="Sync now" onClick={() => call('sync.now', {}).then(setState, () => {})}>
+      <button
+        className={`sync ${state.connectivity}`}
+        title={state.connectivity === 'offline' ? `Offline: ${OFFLINE_DETAIL}. Sync now` : 'Sync now'}
+        onClick={() => call('sync.now', {}).then(setState, () => {})}
+      >
         <span className="dot" /> {LABEL[state.connectivity]}
+        {state.connectivity === 'offline' && <span className="sync-detail"> — {OFFLINE_DETAIL}</span>}
         {state.pending > 0 && <span className="pending">{state.pending} to send</span>}
         {state.running && <span className="spinner" aria-label="syncing" />}
       </button>
