@@ -235,6 +235,8 @@ export class WatchService {
         if (!current) return;
         const { item, created } = this.store.admit(folder.id, file, resultKey(file.hash, current.profile));
         this.opts.onDetected?.({ ...file, folderId: folder.id, itemId: item.id, created });
+        // A copy admitted as already transcribed is finished at birth: the queue never touches it, so say so here.
+        if (created && item.state !== 'detected') this.opts.onProgress?.(toProgress(toWatchItem(item)));
         if (created) this.queue.kick();
       },
       onSkipped: (path, size, reason) => {

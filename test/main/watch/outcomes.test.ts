@@ -61,6 +61,8 @@ it('shows a copy in the same folder as already transcribed, and transcribes it a
   copyFileSync(join(folder.path, 'first.wav'), join(folder.path, 'copy.wav'));
   const copy = await until('the copy listed', () => itemAt(join(folder.path, 'copy.wav')), 60_000);
   expect(copy).toMatchObject({ state: 'delivered', message: 'already transcribed as first.wav', sessionId: first.sessionId, outputs: [] });
+  // The queue never touches such a copy, so main says so as it admits it (the panel is live on watch.progress).
+  expect(h.progress).toContainEqual(expect.objectContaining({ itemId: copy.itemId, path: copy.path, state: 'delivered', message: 'already transcribed as first.wav' }));
 
   const again = h.watch.transcribeAgain(copy.itemId);
   expect(again.state).toBe('detected');
