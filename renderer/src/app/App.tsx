@@ -137,7 +137,18 @@ export function App() {
       </aside>
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
       <main className="content">
-        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">Choose a session to open its transcript and captions.</div>}
+        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">
+            Choose a session to open its transcript and captions.
+            {/* The list is put away in a narrow window: say where it is. */}
+            {!sidebarOpen && (
+              <>
+                {' '}
+                <button className="link" onClick={() => setSidebar(true)}>
+                  Show sessions
+                </button>
+              </>
+            )}
+          </div>}
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />
