@@ -35,7 +35,7 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
         <div><dt>Duration</dt><dd>{clock(session.duration * 1000)}</dd></div>
         <div><dt>Uploaded</dt><dd>{when(session.date_upload ?? session.last_modified)}</dd></div>
         {session.date_finished && <div><dt>Finished</dt><dd>{when(session.date_finished)}</dd></div>}
-        <div><dt>Media</dt><dd>{session.media_type || '—'}{session.keep_media === false ? ' (not kept)' : ''}</dd></div>
+        <div><dt>Media</dt><dd>{session.media_type || '—'}{session.keep_media === false ? ' (not kept on the service)' : ''}</dd></div>
         <div><dt>Speakers</dt><dd>{session.diarization ? 'told apart' : 'not told apart'}</dd></div>
       </dl>
       {session.error && <p className="error session-error" role="alert">{session.error}</p>}
