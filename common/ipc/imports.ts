@@ -78,9 +78,20 @@ export type ModelChoice = z.infer<typeof ModelChoice>;
 
 const Empty = z.object({});
 
+/** A glossary or custom model of the account, as the dialog offers it. */
+export const AccountChoice = z.object({
+  id: z.union([z.string().min(1).max(64), z.number().int()]),
+  name: z.string(),
+  /** Its language (a glossary's source language); '' when the service gives none. */
+  language: z.string(),
+});
+export type AccountChoice = z.infer<typeof AccountChoice>;
+
 export const importChannels = {
   /** The service's languages (cached for offline use; `stale` when the list is the cached one). */
   'models.list': { args: Empty, result: z.object({ models: z.array(ModelChoice), stale: z.boolean() }) },
+  /** The account's glossaries and custom models (cached for offline use, like models.list); empty lists when it has none. */
+  'models.accountLists': { args: Empty, result: z.object({ glossaries: z.array(AccountChoice), customModels: z.array(AccountChoice), stale: z.boolean() }) },
   /** Queues files (or URLs) with one set of options; refuses, with a reason, what cannot be transcribed before anything uploads. */
   'imports.add': { args: z.object({ sources: z.array(ImportSource).min(1).max(500), options: TranscriptionOptions }), result: z.object({ items: z.array(ImportItem) }) },
   'imports.list': { args: z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(100) }), result: z.object({ items: z.array(ImportItem), total: z.number().int() }) },

@@ -49,6 +49,12 @@ export function importHandlers(ctx: ImportsContext) {
         if (!list) throw new UserFacingError('OFFLINE', 'The list of languages needs the service once; it cannot be reached now.');
         return list;
       }),
+    'models.accountLists': (_: Args<'models.accountLists'>) =>
+      userFacing(async () => {
+        const lists = await ctx.models.accountLists();
+        if (!lists) throw new UserFacingError('OFFLINE', 'The glossaries and custom models need the service once; it cannot be reached now.');
+        return lists;
+      }),
     'imports.add': (a: Args<'imports.add'>): Promise<{ items: ImportItem[] }> =>
       userFacing(async () => {
         const watch = await ctx.watch();

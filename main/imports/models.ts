@@ -4,13 +4,18 @@
  * in a small JSON file so the dialog and the checks work offline (then `stale`).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { ModelChoice } from '../../common/ipc';
+import { AccountChoice, ModelChoice } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
 import { classifyFailure, isTransient } from '../api/failure';
 
 const CacheFile = z.object({ models: z.array(ModelChoice), savedAt: z.string() });
+const AccountCache = z.object({ glossaries: z.array(AccountChoice), customModels: z.array(AccountChoice), savedAt: z.string() });
+type AccountLists = { glossaries: AccountChoice[]; customModels: AccountChoice[] };
+
+/** More than a dialog's select can usefully show; the rest stays on the service. */
+const MAX_ACCOUNT_ITEMS = 500;
 
 export class ModelsList {
   constructor(
@@ -34,20 +39,56 @@ export class ModelsList {
     }
   }
 
-  private cached(): ModelChoice[] | null {
+  /**
+   * The account's glossaries and custom models for the dialog, kept beside the languages (in
+   * account-lists.json) for offline use; null when neither the service nor a cached copy answers.
+   */
+  async accountLists(): Promise<(AccountLists & { stale: boolean }) | null> {
+    const file = join(dirname(this.file), 'account-lists.json');
     try {
-      return CacheFile.parse(JSON.parse(readFileSync(this.file, 'utf8'))).models;
-    } catch {
-      return null;
+      const lists: AccountLists = { glossaries: [], customModels: [] };
+      for await (const g of this.client.items('glossaries.list', { query: {} }, { timeoutMs: 15_000 })) {
+        lists.glossaries.push({ id: g.id, name: g.name, language: g.source_language });
+        if (lists.glossaries.length >= MAX_ACCOUNT_ITEMS) break;
+      }
+      for await (const m of this.client.items('customModels.list', { query: {} }, { timeoutMs: 15_000 })) {
+        // The spec shows no fields but id for this list: name and language are used when present.
+        const row = m as { id: string | number; name?: unknown; language?: unknown };
+        lists.customModels.push({ id: row.id, name: typeof row.name === 'string' && row.name ? row.name : `Custom model ${row.id}`, language: typeof row.language === 'string' ? row.language : '' });
+        if (lists.customModels.length >= MAX_ACCOUNT_ITEMS) break;
+      }
+      writeAtomically(file, { ...lists, savedAt: new Date().toISOString() });
+      return { ...lists, stale: false };
+    } catch (err) {
+      const cached = readCache(file, AccountCache);
+      if (cached) return { glossaries: cached.glossaries, customModels: cached.customModels, stale: true };
+      if (isTransient(classifyFailure(err))) return null;
+      throw err;
     }
   }
 
-  private save(models: ModelChoice[]): void {
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ models, savedAt: new Date().toISOString() }));
-    renameSync(tmp, this.file);
+  private cached(): ModelChoice[] | null {
+    return readCache(this.file, CacheFile)?.models ?? null;
   }
+
+  private save(models: ModelChoice[]): void {
+    writeAtomically(this.file, { models, savedAt: new Date().toISOString() });
+  }
+}
+
+function readCache<T extends z.ZodType>(file: string, schema: T): z.output<T> | null {
+  try {
+    return schema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+function writeAtomically(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(value));
+  renameSync(tmp, file);
 }
 
 /** Why a language cannot be used, or null when it can (or when no list is known yet: the service decides then). */

@@ -3,6 +3,7 @@ import { DEFAULT_SETTINGS, type ImportItem, type ImportSource, type Transcriptio
 import { call } from '../lib/bridge';
 import { Dialog } from '../ui/Dialog';
 import { bytes } from '../watch/watchFormat';
+import { AccountSelects } from './AccountSelects';
 import { LanguageSelect } from './LanguageSelect';
 import { openNative } from './nativeDialogs';
 import { pickedFromFile, pickedFromPath, pickedKey, type Picked } from './pickedFiles';
@@ -243,6 +244,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
           <label className="check">
             <input type="checkbox" checked={choices.keepMedia} onChange={(e) => set('keepMedia', e.target.checked)} /> Keep the media on the service
           </label>
+          <AccountSelects glossaryId={choices.glossaryId} customModelId={choices.customModelId} onChange={set} />
         </fieldset>
 
         {busy && (
