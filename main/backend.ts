@@ -83,7 +83,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
       }
       account.emit(event, payload);
     };
-    const core = await createCore({ dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids), mediaCacheBytes: () => settings.get().mediaCacheBytes, openExternal: opts.openExternal });
+    const core = await createCore({ dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids), mediaCacheBytes: () => settings.get().mediaCacheBytes, captionProfile: () => settings.get().captionProfile, openExternal: opts.openExternal });
     const h = core.handlers;
     // The embedded service is the user's own: sign in to it without asking for a password.
     if (service && mode === 'local' && !opts.localAccount) {

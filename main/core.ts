@@ -8,9 +8,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventPayload } from '../common/ipc';
+import { DEFAULT_CAPTION_PROFILE, type CaptionProfileId } from '../common/transcript/captions';
 import { ApiClient } from './api/client';
 import { Credentials } from './api/credentials';
 import { Cache } from './cache/cache';
+import { CaptionFollower } from './captions/follow';
+import { captionsHandlers } from './captions/handlers';
 import { describeRecovery } from './cache/open';
 import { accountHandlers } from './ipc/handlers/account';
 import { authHandlers, SignIn } from './ipc/handlers/auth';
@@ -46,6 +49,8 @@ export interface CoreOptions {
    * them. Watch folders refresh the files they delivered from these (main/watch/in-app.ts).
    */
   documentsChanged?: (sessionIds: string[]) => void;
+  /** The caption profile captions are rebuilt with when their transcript changes (the captionProfile setting). */
+  captionProfile?: () => CaptionProfileId;
   /** The media cache's bound in bytes, read at each download (the mediaCacheBytes setting). */
   mediaCacheBytes?: () => number;
   /** Opens single sign-on in the system browser (Electron); absent in browser mode, where the renderer opens a tab. */
@@ -85,10 +90,20 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const accountId = () => signIn.accountId();
 
   // Sync reports what it pulled or pushed as cache.changed; documentsChanged hears it too.
+  const captions = new CaptionFollower({ cache, profile: () => opts.captionProfile?.() ?? DEFAULT_CAPTION_PROFILE, rebuilt: (r) => emit('captions.rebuilt', r) });
   const syncEmit: Emit = (event, payload) => {
     if (event === 'cache.changed') {
-      const sessions = (payload as EventPayload<'cache.changed'>).sessions;
-      if (sessions?.length) opts.documentsChanged?.(sessions);
+      const changed = payload as EventPayload<'cache.changed'>;
+      // A pulled transcript change rebuilds its captions first, so watch folders deliver those.
+      let rebuilt: string[] = [];
+      try {
+        rebuilt = changed.documents?.length && accountId() !== null ? captions.afterSync(changed.documents) : [];
+      } catch (err) {
+        process.stderr.write(`captions: rebuild after sync failed: ${(err as Error).message}\n`);
+      }
+      if (rebuilt.length) payload = { ...changed, documents: [...new Set([...(changed.documents ?? []), ...rebuilt])] } as typeof payload;
+      if (changed.sessions?.length) opts.documentsChanged?.(changed.sessions);
+      if (rebuilt.length) engine?.kick();
     }
     emit(event, payload);
   };
@@ -100,6 +115,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     cache,
     client,
     engine: sync,
+    captions,
     emit,
     serviceUrl,
     accountId,
@@ -117,6 +133,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...syncHandlers(ctx),
     ...searchHandlers(ctx),
     ...exportHandlers(ctx),
+    ...captionsHandlers(ctx),
     ...mediaHandlers({ ...ctx, media, peaks: new PeakCache(join(opts.dataDir, 'media', 'peaks')) }),
   };
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ExportFormat, Session } from '../api';
 import { DocumentBody, DocumentContent } from '../transcript/model';
 import { accountChannels } from './account';
+import { captionsChannels, captionsEvents } from './captions';
 import { importChannels, importEvents, type ImportSource } from './imports';
 import { mediaChannels } from './media';
 import { settingsChannels, settingsEvents } from './settings';
@@ -248,6 +249,7 @@ export const channels = {
   ...shellChannels,
   ...importChannels,
   ...sessionsChannels,
+  ...captionsChannels,
 } as const;
 
 export const events = {
@@ -262,6 +264,7 @@ export const events = {
   ...shellEvents,
   ...importEvents,
   ...sessionsEvents,
+  ...captionsEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -6,3 +6,4 @@ export * from './media';
 export * from './settings';
 export * from './shell';
 export * from './sessions';
+export * from './captions';

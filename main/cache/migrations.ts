@@ -191,4 +191,19 @@ export const cacheMigrations: CacheMigration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'caption documents linked to the transcript they follow (caption-links.ts)',
+    up: `
+      -- built_from: the transcript content (JSON) the captions were last built from or kept in
+      -- step with; built_hash its sha256, to tell cheaply whether the transcript moved on
+      CREATE TABLE caption_links (
+        caption_id TEXT PRIMARY KEY,
+        transcript_id TEXT NOT NULL,
+        built_from TEXT NOT NULL,
+        built_hash TEXT NOT NULL
+      );
+      CREATE INDEX caption_links_transcript ON caption_links(transcript_id);
+    `,
+  },
 ];

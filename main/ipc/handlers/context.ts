@@ -5,6 +5,7 @@
  */
 import type { AccountsChannelName, ImportChannelName, SettingsChannelName, ShellChannelName, WatchChannelName } from '../../../common/ipc';
 import type { ApiClient } from '../../api/client';
+import type { CaptionFollower } from '../../captions/follow';
 import type { Cache } from '../../cache/cache';
 import type { SyncEngine } from '../../sync/engine';
 import type { Emit, Handlers } from '../registry';
@@ -20,6 +21,8 @@ export interface CoreContext {
   cache: Cache;
   client: ApiClient;
   engine: SyncEngine;
+  /** Caption documents kept in step with their transcript (main/captions). */
+  captions: CaptionFollower;
   emit: Emit;
   serviceUrl: string;
   /** The signed-in account's cache id, or null when nobody is signed in. */

@@ -30,8 +30,11 @@ export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
     'documents.get': async ({ documentId }) => (accountId() === null ? null : cache.getDocument(documentId)),
     'documents.save': async ({ documentId, content, filename }) => {
       requireAccount(ctx);
+      // A transcript's captions follow it (main/captions): linked as they were, then rebuilt.
+      if (content.kind === 'transcript') ctx.captions.linkBeforeSave(documentId);
       const rec = cache.saveDocument(documentId, content, filename);
-      changedLocally([documentId], rec.session_id);
+      const rebuilt = content.kind === 'transcript' ? ctx.captions.followAll([documentId]) : [];
+      changedLocally([documentId, ...rebuilt], rec.session_id);
       return rec;
     },
     'documents.mutate': async ({ documentId, mutation }) => {

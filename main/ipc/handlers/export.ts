@@ -48,6 +48,8 @@ const safeName = (s: string) => s.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').rep
 export function exportHandlers(ctx: CoreContext): AreaHandlers<'export'> {
   const { cache } = ctx;
   const cached = (documentId: string) => {
+    // Captions whose transcript moved on are rebuilt (and saved) before they are exported.
+    if (cache.row(documentId)?.type === 'caption' && ctx.captions.applyPending(documentId)) ctx.changedLocally([documentId], cache.row(documentId)?.session_id);
     const doc = cache.getDocument(documentId);
     if (!doc) throw new UserFacingError('NOT_FOUND', 'That document is not in the local cache.');
     return doc;
