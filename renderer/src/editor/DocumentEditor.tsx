@@ -1,8 +1,12 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { addSpeaker, mergeSpeakersAs, renameSpeaker } from '../../../common/transcript';
+import { CaptionProblems } from './captions/CaptionProblems';
 import { CaptionRules } from './captions/CaptionRules';
 import { CaptionView } from './captions/CaptionView';
+import { CueWaveform } from './captions/CueWaveform';
 import { useCaptionRules } from './captions/useCaptionRules';
+import { useCueTiming } from './captions/useCueTiming';
+import { useShowCaption } from './captions/nowShowing';
 import { EditorNotices } from './EditorNotices';
 import { EditorToolbar } from './EditorToolbar';
 import { FindBar, NO_FIND } from './find/FindBar';
@@ -66,6 +70,8 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
   const segmentActions = useSegmentActions(edit, { seek, registerDraft }, placeCursor, clearCursor);
   const cueActions = useCueActions(edit, { seek, registerDraft });
   const rules = useCaptionRules(history, say);
+  useCueTiming({ content, edit, profile: rules.profile, nowMs, currentCue, say });
+  useShowCaption(content?.kind === 'caption' ? (content.cues[currentCue]?.lines ?? null) : null);
   const { find, setFind, matches, selectedMatch, step, replaceAll } = useFind(history, rows, say, pauseFollowing);
 
   const save = useCallback(async () => {
@@ -130,7 +136,11 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
           onAdd={() => edit('add speaker', (c) => addSpeaker(c, `Speaker ${c.speakers.length + 1}`).content)}
         />
       ) : (
-        <CaptionRules profile={rules.profile} violations={rules.violations} cues={content.cues.length} onProfile={rules.setProfile} onFix={rules.fix} />
+        <>
+          <CaptionRules profile={rules.profile} violations={rules.violations} cues={content.cues.length} onProfile={rules.setProfile} onFix={rules.fix} />
+          <CaptionProblems content={content} violations={rules.violations} profile={rules.profile} edit={edit} onShow={(id) => (pauseFollowing(), rows.current?.reveal(id))} />
+          <CueWaveform sessionId={record.session_id} cues={content.cues} currentCue={currentCue} nowMs={nowMs} onSeek={seek} onRetime={cueActions.setTimes} />
+        </>
       )}
       {find && <FindBar state={find} count={matches.length} onChange={setFind} onStep={step} onReplaceAll={replaceAll} onClose={() => setFind(null)} />}
       <div className="doc-scroll" ref={setScroller}>

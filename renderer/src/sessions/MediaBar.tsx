@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { MediaOrigin } from '../../../common/ipc';
+import { CaptionOverlay } from '../editor/captions/CaptionOverlay';
 import { useChannel } from '../lib/useChannel';
 import { SKIP_MS, type Player } from './usePlayer';
 import './media-bar.css';
@@ -49,7 +50,10 @@ export function MediaBar({ player, sessionId }: { player: Player; sessionId: str
   return (
     <div className={`media-bar ${isVideo ? 'has-video' : 'audio-only'}`} data-origin={s.origin}>
       {s.kind === 'video' ? (
-        <video key={url} className={`player${isVideo ? ' video' : ''}`} {...props} ref={player.ref as React.RefObject<HTMLVideoElement>} />
+        <div className="video-frame">
+          <video key={url} className={`player${isVideo ? ' video' : ''}`} {...props} ref={player.ref as React.RefObject<HTMLVideoElement>} />
+          {isVideo && <CaptionOverlay />}
+        </div>
       ) : (
         <audio key={url} className="player" {...props} ref={player.ref as React.RefObject<HTMLAudioElement>} />
       )}
@@ -62,6 +66,7 @@ export function MediaBar({ player, sessionId }: { player: Player; sessionId: str
         </button>
       </div>
       <span className="media-origin muted small">{FROM[s.origin]}</span>
+      {!isVideo && <CaptionOverlay audio />}
     </div>
   );
 }

@@ -4,7 +4,7 @@
  * A chord is written as the sheet shows it: "Mod" is Ctrl (Cmd on macOS), keys joined by "+".
  */
 
-export type ShortcutGroup = 'Anywhere' | 'Playback' | 'Editing' | 'Find and replace' | 'Editing a segment' | 'Menus and dialogs';
+export type ShortcutGroup = 'Anywhere' | 'Playback' | 'Editing' | 'Find and replace' | 'Editing a segment' | 'Timing captions' | 'Menus and dialogs';
 
 export interface Shortcut {
   /** Alternatives: any one of these chords does it. */
@@ -33,6 +33,13 @@ export const SHORTCUTS = {
   keepText: { chords: ['Enter'], does: 'Keep the text', group: 'Editing a segment' },
   cancelText: { chords: ['Escape'], does: 'Cancel the change', group: 'Editing a segment' },
   splitSegment: { chords: ['Shift+Enter'], does: 'Split the segment at the cursor', group: 'Editing a segment' },
+  cueStartHere: { chords: ['Alt+I'], does: "Set the cue's start to the playhead (the cue being edited, else the one playing)", group: 'Timing captions' },
+  cueEndHere: { chords: ['Alt+O'], does: "Set the cue's end to the playhead", group: 'Timing captions' },
+  cueEarlier: { chords: ['Alt+ArrowLeft'], does: 'Move the cue 100 ms earlier', group: 'Timing captions' },
+  cueLater: { chords: ['Alt+ArrowRight'], does: 'Move the cue 100 ms later', group: 'Timing captions' },
+  cueFrameEarlier: { chords: ['Alt+Shift+ArrowLeft'], does: 'Move the cue one frame earlier', group: 'Timing captions' },
+  cueFrameLater: { chords: ['Alt+Shift+ArrowRight'], does: 'Move the cue one frame later', group: 'Timing captions' },
+  cueSnap: { chords: ['Alt+P'], does: "Start the cue right after the previous one, leaving the profile's minimum gap", group: 'Timing captions' },
   menuMove: { chords: ['ArrowDown', 'ArrowUp', 'Home', 'End'], does: 'Move through a menu or search results', group: 'Menus and dialogs' },
   close: { chords: ['Escape'], does: 'Close a menu, dialog or this sheet', group: 'Menus and dialogs' },
 } as const satisfies Record<string, Shortcut>;

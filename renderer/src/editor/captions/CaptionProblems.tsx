@@ -1,0 +1,39 @@
+import { memo } from 'react';
+import { CAPTION_PROFILES, type CaptionContent, type CaptionProfileId, type CaptionViolation } from '../../../../common/transcript';
+import type { Edit } from '../useEdit';
+import { applyFix, FIX_LABEL, fixesFor } from './cueTools';
+
+/** A long document can break the rules thousands of times; the list shows the first ones (fixing them brings up the next). */
+const SHOWN = 50;
+
+function ruleText(v: CaptionViolation): string {
+  const text = v.message.replace(/^cue \d+: /, '');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The caption rule problems, each with the one-click fixes that would help it (each one undoable edit). */
+export const CaptionProblems = memo(function CaptionProblems({ content, violations, profile, edit, onShow }: { content: CaptionContent; violations: CaptionViolation[]; profile: CaptionProfileId; edit: Edit; onShow: (cueId: string) => void }) {
+  if (violations.length === 0) return null;
+  const p = CAPTION_PROFILES[profile];
+  return (
+    <details className="caption-problems" open>
+      <summary>Problems ({violations.length})</summary>
+      <ul aria-label="Caption problems">
+        {violations.slice(0, SHOWN).map((v, k) => (
+          <li key={`${v.cue_id}:${v.rule}:${v.line ?? ''}:${k}`}>
+            <button type="button" className="link" onClick={() => onShow(v.cue_id)} title="Show this cue">
+              Cue {v.cue_index + 1}
+            </button>{' '}
+            <span>{ruleText(v)}</span>
+            {fixesFor(content, v, p).map((f) => (
+              <button key={f} type="button" className="fix" aria-label={`${FIX_LABEL[f]}: cue ${v.cue_index + 1}`} onClick={() => edit(FIX_LABEL[f].toLowerCase(), (c) => (c.kind === 'caption' ? applyFix(c, v.cue_id, f, p) : c))}>
+                {FIX_LABEL[f]}
+              </button>
+            ))}
+          </li>
+        ))}
+      </ul>
+      {violations.length > SHOWN && <p className="muted small">and {violations.length - SHOWN} more; fix these to see them.</p>}
+    </details>
+  );
+});
