@@ -7,9 +7,10 @@ import { Menu, type MenuItem } from '../ui/Menu';
 import { MergeDialog } from '../sessions/MergeDialog';
 import { TranslateDialog } from '../sessions/TranslateDialog';
 import { ShareDialog } from './ShareDialog';
+import { rebuildMessage } from './captions/RebuildNotice';
 
 type Action = 'finish' | 'rename' | 'copy' | 'merge' | 'translate' | 'share' | 'timecode' | 'shift' | 'summarize' | 'reset' | 'clear' | 'delete';
-type MoreAction = 'rename' | 'timecode' | 'shift';
+type MoreAction = 'rename' | 'timecode' | 'shift' | 'rebuild';
 
 const TIMECODE = /^\d{2}:\d{2}:\d{2}[:;]\d{2}$/;
 
@@ -62,7 +63,18 @@ export function DocumentMenu({ doc, dirty, onEdit, onStatus, onOpenDocument, onM
     { id: 'rename', label: 'Rename…' },
     { id: 'timecode', label: 'Timecode offset…' },
     { id: 'shift', label: 'Shift all times…' },
+    ...(doc.type === 'caption' ? [{ id: 'rebuild' as const, label: 'Rebuild captions from transcript' }] : []),
   ];
+
+  // Cut again from the transcript with the caption profile in settings, hand edits over unchanged words kept (main/captions).
+  async function rebuild() {
+    if (dirty) return onStatus('Save your caption edits first, then rebuild them from the transcript.', true);
+    try {
+      onStatus(rebuildMessage(await call('captions.rebuild', { documentId: doc.id })));
+    } catch (e) {
+      onStatus((e as Error).message, true);
+    }
+  }
 
   const choose = (id: Action) => {
     if (id === 'finish') void mutate({ op: 'finalize', finished: !doc.finished }, doc.finished ? 'Reopened: marked as not finished.' : 'Marked as finished.');
@@ -78,7 +90,7 @@ export function DocumentMenu({ doc, dirty, onEdit, onStatus, onOpenDocument, onM
             {b.label}
           </button>
         ))}
-        <Menu label="More" items={more} onChoose={setOpen} />
+        <Menu label="More" items={more} onChoose={(id) => (id === 'rebuild' ? void rebuild() : setOpen(id))} />
       </span>
       {open === 'merge' && <MergeDialog doc={doc} onClose={close} onStatus={onStatus} />}
       {open === 'translate' && <TranslateDialog doc={doc} onClose={close} onStatus={onStatus} onOpenDocument={onOpenDocument} />}

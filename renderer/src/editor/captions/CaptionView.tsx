@@ -2,6 +2,7 @@ import { memo, useCallback, useMemo, type Ref } from 'react';
 import type { CaptionContent, CaptionViolation, Cue, FindMatch } from '../../../../common/transcript';
 import { useVirtualRows, type RowScroller } from '../useVirtualRows';
 import { CueRow, type CueActions } from './CueRow';
+import { RebuildNotice } from './RebuildNotice';
 import './captions.css';
 
 /** A first guess at a cue row's height before it is drawn: its text lines or the times and actions column, whichever is taller. */
@@ -32,6 +33,8 @@ export const CaptionView = memo(function CaptionView(props: {
   const estimate = useCallback((i: number) => estimateHeight(cues[i], byCue.get(cues[i].id)?.length ?? 0), [cues, byCue]);
   const v = useVirtualRows({ scroller, ids, estimate, handle: rows });
   return (
+    <>
+    <RebuildNotice content={content} />
     <ol className="cues virtual-rows" aria-label="Captions" ref={v.listRef} style={{ height: v.totalSize }} {...v.focusProps}>
       {v.items.map((item) => {
         const i = item.index;
@@ -59,5 +62,6 @@ export const CaptionView = memo(function CaptionView(props: {
         );
       })}
     </ol>
+    </>
   );
 });

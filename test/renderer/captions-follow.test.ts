@@ -1,0 +1,166 @@
+/**
+ * Captions follow the transcript, end to end in Chromium against the app in browser mode and its
+ * local service: real speech (two phrases, so two segments) transcribed by the service, which
+ * also cuts the captions. A cue of the second phrase is edited by hand in the caption editor; a
+ * word and the speaker of the first phrase are corrected in the transcript and saved; the caption
+ * editor then says which cues were rebuilt, and its SRT export has the correction, the speaker
+ * and the hand edit. The explicit "Rebuild captions from transcript" answers from the document menu.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { serviceLogin } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+
+const NAME = 'captions-follow.wav';
+const SHOTS = '/tmp/shots/captions-follow';
+const CORRECTED = 'Kestrel';
+const HAND_EDIT = '[laughs]';
+
+let app: RunningApp;
+let browser: Browser;
+let page: Page;
+
+async function twoPhraseWav(): Promise<string> {
+  const first = await speechWav('hello from the end to end test');
+  const second = await speechWav('the weather is nice today and the sun is shining');
+  const dir = join(tmpdir(), 's2t-speech');
+  const padded = join(dir, 'captions-follow-first-padded.wav');
+  const out = join(dir, 'captions-follow-two-phrases.wav');
+  execFileSync('sox', [first, padded, 'pad', '0', '1.5']);
+  execFileSync('sox', [padded, second, out]);
+  return out;
+}
+
+/** A session made with an API key, as a batch client makes one; the service transcribes it and cuts its captions. */
+async function createSession(serviceUrl: string): Promise<void> {
+  const access_token = await serviceLogin(serviceUrl, LOCAL_DEMO);
+  const token = await fetch(`${serviceUrl}/api/v3/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'e2e-captions-follow', type: 'batch', years_valid: 1 }),
+  });
+  expect(token.ok).toBe(true);
+  const auth = { 'x-svc-s2t-key': ((await token.json()) as { token_value: string }).token_value };
+  const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en', keep_source: true }) });
+  expect(created.ok).toBe(true);
+  const { result } = (await created.json()) as { result: { session_id: string } };
+  const put = await fetch(`${serviceUrl}/api/v3/speech-to-text/session/${result.session_id}`, { method: 'PUT', headers: { ...auth, 'x-filename': NAME, 'content-type': 'audio/wav' }, body: readFileSync(await twoPhraseWav()) });
+  expect(put.ok).toBe(true);
+}
+
+const segments = () => page.getByRole('list', { name: 'Transcript' }).locator(':scope > li');
+const cues = () => page.getByRole('list', { name: 'Captions' }).locator(':scope > li');
+const cueTexts = () => page.getByRole('list', { name: 'Captions' }).locator('textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value.replace(/\s+/g, ' ').trim()));
+
+async function save(): Promise<void> {
+  await page.getByRole('heading', { level: 2 }).click();
+  await page.keyboard.press('Control+s');
+  await expect.poll(() => page.getByText(/^Saved/).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+}
+
+/** Exports the open document as SRT (browser mode: a download) and returns the file's text. */
+async function exportSrt(): Promise<string> {
+  await page.getByLabel('Export format').selectOption('srt');
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('button', { name: 'Export', exact: true }).click()]);
+  return readFileSync((await download.path())!, 'utf8');
+}
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchChromium();
+  await createSession(app.serviceUrl);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  mkdirSync(SHOTS, { recursive: true });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('captions follow the transcript', () => {
+  it('signs in and opens the transcribed session', async () => {
+    await page.goto(app.url);
+    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
+    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
+    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+    const list = page.getByRole('list', { name: 'Sessions' });
+    await expect
+      .poll(async () => {
+        await page.getByTitle('Sync now').click();
+        return list.getByRole('button', { name: /captions-follow\.wav.*Completed/i }).count();
+      }, { timeout: 100_000, interval: 1000 })
+      .toBe(1);
+    await list.getByRole('button', { name: /captions-follow\.wav/ }).click();
+    await expect.poll(() => segments().count(), { timeout: 20_000 }).toBe(2);
+  }, 150_000);
+
+  it('a word and a speaker corrected in the transcript reach the SRT; a hand edit to another cue is kept', async () => {
+    // A hand edit to the last cue (the second phrase, which the correction does not touch).
+    await page.getByRole('tab', { name: /^Captions/ }).click();
+    await expect.poll(() => cues().count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    const last = await cues().count();
+    const lastText = page.getByLabel(`Text of cue ${last}`, { exact: true });
+    await lastText.fill(`${await lastText.inputValue()} ${HAND_EDIT}`);
+    await lastText.press('Tab');
+    await save();
+    const firstCueBefore = (await cueTexts())[0];
+
+    // The correction: the second word of the first segment, and the segment's speaker.
+    await page.getByRole('tab', { name: /^Transcript/ }).click();
+    await expect.poll(() => segments().count(), { timeout: 20_000 }).toBe(2);
+    await segments().first().locator('.seg-text').dblclick();
+    const box = page.getByLabel('Segment text');
+    const words = (await box.inputValue()).trim().split(/\s+/);
+    expect(words.length).toBeGreaterThanOrEqual(2);
+    expect(words).not.toContain(CORRECTED);
+    words[1] = CORRECTED;
+    await box.fill(words.join(' '));
+    await box.press('Enter');
+    await page.getByRole('button', { name: '+ Add speaker' }).click();
+    const name = page.getByLabel('Name of speaker 1');
+    await page.getByLabel('Speaker of segment 1', { exact: true }).selectOption({ label: 'Speaker 1' });
+    await name.fill('Ada');
+    await name.press('Enter');
+    await save();
+
+    await page.getByRole('tab', { name: /^Captions/ }).click();
+    const notice = page.getByRole('status').filter({ hasText: /rebuilt from the transcript/ });
+    await expect.poll(() => notice.textContent(), { timeout: 20_000 }).toMatch(/^\d+ cues? rebuilt from the transcript; your own edits kept\./);
+    const texts = await cueTexts();
+    expect(texts[0]).not.toBe(firstCueBefore);
+    expect(texts.join(' | ')).toContain(CORRECTED);
+    expect(texts[texts.length - 1]).toContain(HAND_EDIT);
+    await page.screenshot({ path: join(SHOTS, 'notice-1280x800.png') });
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.screenshot({ path: join(SHOTS, 'notice-800x600.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(SHOTS, 'notice-800x600-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    const srt = await exportSrt();
+    expect(srt).toMatch(new RegExp(`Ada: \\S+ ${CORRECTED}\\b`));
+    expect(srt).toContain(HAND_EDIT);
+  }, 120_000);
+
+  it('"Rebuild captions from transcript" in the document menu answers, and keeps the hand edit', async () => {
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'More' }).click();
+    await page.screenshot({ path: join(SHOTS, 'menu-1280x800.png') });
+    await page.getByRole('menuitem', { name: 'Rebuild captions from transcript' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'The captions already match the transcript.' }).count(), { timeout: 20_000 }).toBe(1);
+    const texts = await cueTexts();
+    expect(texts[texts.length - 1]).toContain(HAND_EDIT);
+    expect(texts.join(' | ')).toContain(CORRECTED);
+
+    // The transcript tab's menu has no such action.
+    await page.getByRole('tab', { name: /^Transcript/ }).click();
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'More' }).click();
+    expect(await page.getByRole('menuitem', { name: 'Rebuild captions from transcript' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+  }, 60_000);
+});
