@@ -234,4 +234,41 @@ describe('review tools', () => {
     expect(await speakerOf(2)).toBe('Speaker 3');
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('a document marked finished is read-only until reopened: no editing controls, no undo or redo; going to words still works', async () => {
+    const names = () => speakerNames().evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    const notice = page.getByRole('status').filter({ hasText: 'marked finished' });
+    const edits = () => transcript().getByRole('button', { name: /^Edit text of segment/ }).count();
+    expect(await edits()).toBeGreaterThan(0);
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Finalize', exact: true }).click();
+    await notice.waitFor({ timeout: 20_000 });
+    expect(await edits()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Merge speakers…' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: '+ Add speaker' }).count()).toBe(0);
+    expect(await speakerNames().first().getAttribute('readonly')).not.toBeNull();
+    expect(await row(2).locator('select.speaker-select').isDisabled()).toBe(true);
+    await row(2).locator('.seg-text').dblclick();
+    expect(await transcript().getByRole('textbox', { name: 'Segment text' }).count()).toBe(0);
+    // The merge undone in the last test could be redone: not while finished.
+    expect(await page.getByRole('button', { name: 'Redo', exact: true }).isDisabled()).toBe(true);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+Shift+Z');
+    // The selection is still on the first marked word (the jumps above): N goes on to the second.
+    await page.keyboard.press('n');
+    await expect.poll(() => row(UNSURE[1].segment).locator(`.word[data-word="${UNSURE[1].word}"]`).evaluate((el) => el.classList.contains('cursor')), { timeout: 15_000 }).toBe(true);
+    expect(await names()).toEqual(['Speaker 1', 'Speaker 2', 'Speaker 3', 'Speaker 4']);
+    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: join(SHOTS, `finished-read-only-${w}x${h}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await notice.getByRole('button', { name: 'Reopen to edit' }).click();
+    await notice.waitFor({ state: 'detached', timeout: 20_000 });
+    await expect.poll(edits).toBeGreaterThan(0);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+Shift+Z');
+    await expect.poll(names).toEqual(['Ann Smith', 'Speaker 2', 'Speaker 4']);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });

@@ -8,6 +8,7 @@ import { useCaptionRules } from './captions/useCaptionRules';
 import { useCueTiming } from './captions/useCueTiming';
 import { useShowCaption } from './captions/nowShowing';
 import { EditorNotices } from './EditorNotices';
+import { FinishedNotice, useFinishedLock } from './FinishedLock';
 import { EditorToolbar } from './EditorToolbar';
 import { FindBar, NO_FIND } from './find/FindBar';
 import { useFind } from './find/useFind';
@@ -38,7 +39,10 @@ export interface DocumentEditorProps {
  */
 export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
   const doc = useEditableDocument(documentId);
-  const { history, registerDraft } = doc;
+  const { registerDraft } = doc;
+  // A finished document is read-only until reopened: every change goes through this history.
+  const finished = doc.record?.finished === true;
+  const history = useFinishedLock(doc.history, finished);
   const content = history.present;
   const { edit, status, say } = useEdit(history);
   const [cursor, setCursor] = useState<{ segmentId: string; word: number } | null>(null);
@@ -128,8 +132,10 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
         }}
       />
       <EditorNotices record={record} incoming={doc.incoming !== null} onAcceptIncoming={doc.acceptIncoming} onDiscarded={(isGone) => (isGone ? gone() : void doc.reloadDroppingEdits())} />
+      {finished && <FinishedNotice record={record} />}
       {content.kind === 'transcript' ? (
         <SpeakerBar
+          readOnly={finished}
           speakers={content.speakers}
           onRename={(id, name) => edit('rename speaker', (c) => renameSpeaker(c, id, name))}
           onMerge={(into, from, name) => edit('merge speakers', (c) => mergeSpeakersAs(c, into, from, name))}
@@ -151,7 +157,7 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
           </details>
         )}
         {content.kind === 'transcript' ? (
-          <TranscriptView content={content} position={position!} cursor={cursor} matches={matches} selectedMatch={selectedMatch} actions={segmentActions} scroller={scroller} rows={rows} />
+          <TranscriptView readOnly={finished} content={content} position={position!} cursor={cursor} matches={matches} selectedMatch={selectedMatch} actions={segmentActions} scroller={scroller} rows={rows} />
         ) : (
           <CaptionView content={content} currentCue={currentCue} violations={rules.violations} matches={matches} selectedMatch={selectedMatch} actions={cueActions} scroller={scroller} rows={rows} />
         )}

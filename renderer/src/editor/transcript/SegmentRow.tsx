@@ -30,6 +30,8 @@ interface Props {
   foundWords: ReadonlySet<number> | null;
   /** Words recognised with less confidence than this are marked (the setting). */
   threshold: number;
+  /** A finished document: words still play and select, nothing edits. */
+  readOnly: boolean;
   actions: SegmentActions;
 }
 
@@ -53,7 +55,7 @@ function wordsBefore(text: string, caret: number): number {
  * speaker, words lit in step with playback, and its edits. Memoized: typing, playback and find
  * re-render only the rows whose own props change.
  */
-export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, speakers, nowWord, cursorWord, foundWords, threshold, actions }: Props) {
+export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, speakers, nowWord, cursorWord, foundWords, threshold, readOnly, actions }: Props) {
   const [editing, setEditing] = useState<{ caret: number } | null>(null);
   const n = index + 1;
   const splitWord = cursorWord > 0 ? segment.words[cursorWord]?.text : undefined;
@@ -65,7 +67,7 @@ export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, spe
           {clock(segment.start_ms)}
         </button>
         {speakers.length > 0 && (
-          <select className="speaker-select" aria-label={`Speaker of segment ${n}`} value={segment.speaker_id ?? ''} onChange={(e) => actions.assignSpeaker(segment.id, e.target.value || null)}>
+          <select className="speaker-select" aria-label={`Speaker of segment ${n}`} disabled={readOnly} value={segment.speaker_id ?? ''} onChange={(e) => actions.assignSpeaker(segment.id, e.target.value || null)}>
             <option value="">No speaker</option>
             {speakers.map((s) => (
               <option key={s.id} value={s.id}>{s.name || '(unnamed)'}</option>
@@ -77,7 +79,8 @@ export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, spe
         {editing ? (
           <SegmentTextEditor segment={segment} caret={editing.caret} actions={actions} onDone={() => setEditing(null)} />
         ) : (
-          <p className="seg-text" title="Click a word to go there; double-click to edit" onDoubleClick={(e) => {
+          <p className="seg-text" title={readOnly ? 'Click a word to go there' : 'Click a word to go there; double-click to edit'} onDoubleClick={(e) => {
+            if (readOnly) return;
             const w = (e.target as HTMLElement).closest<HTMLElement>('[data-word]');
             setEditing({ caret: w ? wordOffset(segment, Number(w.dataset.word)) : segmentText(segment).length });
           }}>
@@ -104,7 +107,7 @@ export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, spe
             ))}
           </p>
         )}
-        {!editing && (
+        {!editing && !readOnly && (
           <div className="row-actions">
             <button type="button" onClick={() => setEditing({ caret: segmentText(segment).length })} aria-label={`Edit text of segment ${n}`}>Edit</button>
             {splitWord !== undefined && (

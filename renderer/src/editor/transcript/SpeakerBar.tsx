@@ -6,8 +6,10 @@ import { useDraft } from '../../lib/useDraft';
  * The document's speakers. A name is kept in one place (segments refer to it by id), so renaming
  * here renames the speaker everywhere.
  */
-export function SpeakerBar({ speakers, onRename, onAdd, onMerge }: {
+export function SpeakerBar({ speakers, onRename, onAdd, onMerge, readOnly = false }: {
   speakers: Speaker[];
+  /** A finished document: names shown, not editable. */
+  readOnly?: boolean;
   onRename: (id: string, name: string) => void;
   onAdd: () => void;
   /** Two names for one person: `fromId`'s segments go to `intoId`, which is then called `name` (blank: keeps its name). */
@@ -18,16 +20,16 @@ export function SpeakerBar({ speakers, onRename, onAdd, onMerge }: {
     <>
       <div className="speaker-bar" role="group" aria-label="Speakers">
         <span className="muted">Speakers</span>
-        {speakers.length === 0 && <span className="muted small">none yet — add one, then choose it beside each segment</span>}
+        {speakers.length === 0 && <span className="muted small">{readOnly ? 'none' : 'none yet — add one, then choose it beside each segment'}</span>}
         {speakers.map((s, i) => (
-          <SpeakerName key={s.id} speaker={s} n={i + 1} onRename={onRename} />
+          <SpeakerName key={s.id} speaker={s} n={i + 1} onRename={onRename} readOnly={readOnly} />
         ))}
-        <button type="button" className="link" onClick={onAdd}>+ Add speaker</button>
-        {speakers.length > 1 && (
+        {!readOnly && <button type="button" className="link" onClick={onAdd}>+ Add speaker</button>}
+        {speakers.length > 1 && !readOnly && (
           <button type="button" className="link" aria-expanded={merging} onClick={() => setMerging(!merging)}>Merge speakers…</button>
         )}
       </div>
-      {merging && speakers.length > 1 && (
+      {merging && speakers.length > 1 && !readOnly && (
         <MergeSpeakers
           speakers={speakers}
           onMerge={(into, from, name) => {
@@ -81,7 +83,7 @@ function MergeSpeakers({ speakers, onMerge, onCancel }: { speakers: Speaker[]; o
   );
 }
 
-function SpeakerName({ speaker, n, onRename }: { speaker: Speaker; n: number; onRename: (id: string, name: string) => void }) {
+function SpeakerName({ speaker, n, onRename, readOnly }: { speaker: Speaker; n: number; onRename: (id: string, name: string) => void; readOnly: boolean }) {
   const [draft, setDraft] = useDraft(speaker.name);
   const commit = () => {
     const name = draft.trim();
@@ -92,6 +94,7 @@ function SpeakerName({ speaker, n, onRename }: { speaker: Speaker; n: number; on
     <input
       className="speaker-name"
       aria-label={`Name of speaker ${n}`}
+      readOnly={readOnly}
       value={draft}
       size={Math.max(4, draft.length + 1)}
       onChange={(e) => setDraft(e.target.value)}

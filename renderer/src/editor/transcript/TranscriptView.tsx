@@ -46,8 +46,10 @@ export const TranscriptView = memo(function TranscriptView(props: {
   actions: SegmentActions;
   scroller: HTMLElement | null;
   rows: Ref<RowScroller>;
+  /** A finished document (FinishedLock): rows show no editing controls. */
+  readOnly?: boolean;
 }) {
-  const { content, position, cursor, matches, selectedMatch, actions, scroller, rows } = props;
+  const { content, position, cursor, matches, selectedMatch, actions, scroller, rows, readOnly = false } = props;
   const segments = content.segments;
   const found = useMemo(() => wordsInMatches(content, matches), [content, matches]);
   const ids = useMemo(() => segments.map((s) => s.id), [segments]);
@@ -95,6 +97,7 @@ export const TranscriptView = memo(function TranscriptView(props: {
               cursorWord={cursor?.segmentId === seg.id ? cursor.word : -1}
               foundWords={found.get(seg.id) ?? null}
               threshold={threshold}
+              readOnly={readOnly}
               actions={actions}
             />
           </li>
