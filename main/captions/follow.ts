@@ -69,6 +69,16 @@ export class CaptionFollower {
     return saved;
   }
 
+  /** followAll, but a rebuild that fails is logged and undone (its savepoint) rather than failing the transcript's save around it. */
+  followAllSafely(transcriptIds: Iterable<string>): string[] {
+    try {
+      return this.o.cache.db.transaction(() => this.followAll(transcriptIds))();
+    } catch (err) {
+      process.stderr.write(`captions: rebuild failed: ${(err as Error).message}\n`);
+      return [];
+    }
+  }
+
   /**
    * After a sync wrote these documents: captions seen for the first time are linked to their
    * session's transcript as it is now; transcripts that moved on have their captions rebuilt.

@@ -6,6 +6,7 @@
  * reaching the service. Offline, the same save rebuilds the captions in the cache and the outbox
  * sends them once the service is back.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/api';
 import type { CaptionsRebuilt } from '../../../common/ipc';
@@ -14,7 +15,7 @@ import type { CaptionContent, DocumentBody, TranscriptContent } from '../../../c
 import { insertDocument } from '../../../service/documents/store';
 import { closeCoreAndService, otherDevice, signedInCore, type TestCore } from '../helpers/harness';
 import { openServiceDb } from '../helpers/seed';
-import { DEMO, startService, type RunningService } from '../../helpers/service';
+import { cleanup, DEMO, startService, tempDir, type RunningService } from '../../helpers/service';
 
 let svc: RunningService;
 let c: TestCore;
@@ -120,6 +121,18 @@ describe('captions follow the transcript', () => {
     expect(srt).toMatch(/Anna: the weather is nice today/);
     expect(srt).toMatch(/Ben: we will walk to the river/);
     expect(srt).toContain("water's edge");
+
+    // Bulk export into a folder takes the session's captions, rebuilt.
+    const folder = tempDir('s2t-captions-bulk-');
+    try {
+      const bulk = await c.h['export.bulk']({ sessionIds: [s.sessionId], format: 'srt', folder, options: {} });
+      expect(bulk.written).toHaveLength(1);
+      const file = readFileSync(bulk.written[0], 'utf8');
+      expect(file).toMatch(/Anna: the weather is nice today/);
+      expect(file).toContain("water's edge");
+    } finally {
+      cleanup(folder);
+    }
 
     // Saved like any edit: the next sync sends the rebuilt captions to the service.
     expect(await c.h['sync.now']({})).toMatchObject({ pending: 0, blocked: 0, lastError: null });
