@@ -243,7 +243,13 @@ describe('timing captions', () => {
     await page.screenshot({ path: join(SHOTS, 'overlay-1280.png') });
     await page.setViewportSize({ width: 800, height: 600 });
     await page.screenshot({ path: join(SHOTS, 'overlay-800.png') });
+    await page.evaluate(() => void (document.documentElement.dataset.theme = 'dark'));
+    await page.screenshot({ path: join(SHOTS, 'overlay-800-dark.png') });
     await page.setViewportSize({ width: 1280, height: 800 });
+    // The canvas is redrawn at the new width.
+    await expect.poll(() => page.locator('canvas.wave').evaluate((c: HTMLCanvasElement) => c.width === c.parentElement!.parentElement!.clientWidth)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'overlay-1280-dark.png') });
+    await page.evaluate(() => void delete document.documentElement.dataset.theme);
     // Between cues, nothing is drawn.
     await playheadTo(Math.max(0, (await startOf(1)) - 300));
     await expect.poll(() => over.count()).toBe(0);

@@ -11,8 +11,20 @@ function ruleText(v: CaptionViolation): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The caption rule problems, each with the one-click fixes that would help it (each one undoable edit). */
-export const CaptionProblems = memo(function CaptionProblems({ content, violations, profile, edit, onShow }: { content: CaptionContent; violations: CaptionViolation[]; profile: CaptionProfileId; edit: Edit; onShow: (cueId: string) => void }) {
+interface Props {
+  content: CaptionContent;
+  violations: CaptionViolation[];
+  profile: CaptionProfileId;
+  edit: Edit;
+  onShow: (cueId: string) => void;
+}
+
+/**
+ * The caption rule problems, each with the one-click fixes that would help it (each one undoable edit).
+ * Drawn again only when the problems change, not on every media tick (onShow may be a new function
+ * each time, doing the same thing).
+ */
+export const CaptionProblems = memo(function CaptionProblems({ content, violations, profile, edit, onShow }: Props) {
   if (violations.length === 0) return null;
   const p = CAPTION_PROFILES[profile];
   return (
@@ -36,4 +48,4 @@ export const CaptionProblems = memo(function CaptionProblems({ content, violatio
       {violations.length > SHOWN && <p className="muted small">and {violations.length - SHOWN} more; fix these to see them.</p>}
     </details>
   );
-});
+}, (a, b) => a.content === b.content && a.violations === b.violations && a.profile === b.profile && a.edit === b.edit);

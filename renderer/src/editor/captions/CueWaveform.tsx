@@ -6,7 +6,6 @@ import { clampEdge, edgeAt, type Drag } from './waveformGeometry';
 import './waveform.css';
 
 const ZOOMS = [10, 25, 50, 100, 200, 400]; // pixels a second
-const HEIGHT = 96;
 const FROM = { service: 'Waveform from the service', local: 'Waveform of the file on this computer', cache: 'Waveform of the kept copy' };
 
 function decode(b64: string): Uint8Array {
@@ -40,6 +39,8 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(0);
+  // The strip's CSS sets the height (lower on short windows); the canvas draws at it.
+  const [height, setHeight] = useState(96);
   const [scrollX, setScrollX] = useState(0);
   const [drag, setDrag] = useState<Drag | null>(null);
   const durationMs = Math.max(peaks ? (peaks.length / perSecond) * 1000 : 0, cues.at(-1)?.end_ms ?? 0);
@@ -48,9 +49,14 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    const strip = el.firstElementChild as HTMLElement;
+    const measure = () => {
+      setWidth(el.clientWidth);
+      setHeight(strip.clientHeight || 96);
+    };
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
-    setWidth(el.clientWidth);
+    measure();
     return () => ro.disconnect();
   }, [peaks]);
 
@@ -73,12 +79,12 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
     if (!c || width === 0) return;
     const dpr = 1; // whole device pixels keep the bars crisp and the colours exact
     c.width = width * dpr;
-    c.height = HEIGHT;
+    c.height = height;
     const g = c.getContext('2d');
     if (!g) return;
     const style = getComputedStyle(c);
     const x0 = scrollX;
-    g.clearRect(0, 0, width, HEIGHT);
+    g.clearRect(0, 0, width, height);
     const msAt = (x: number) => ((x0 + x) / pps) * 1000;
     const xAt = (ms: number) => Math.round((ms / 1000) * pps - x0);
     // Cue regions under the wave.
@@ -92,17 +98,17 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
       const a = xAt(s);
       const b = xAt(e);
       g.fillStyle = i === currentCue ? style.getPropertyValue('--wave-current') : style.getPropertyValue('--wave-region');
-      g.fillRect(a, 0, Math.max(1, b - a), HEIGHT);
+      g.fillRect(a, 0, Math.max(1, b - a), height);
       g.fillStyle = style.getPropertyValue('--wave-edge');
-      g.fillRect(a, 0, 2, HEIGHT);
-      g.fillRect(b - 2, 0, 2, HEIGHT);
+      g.fillRect(a, 0, 2, height);
+      g.fillRect(b - 2, 0, 2, height);
       g.fillStyle = style.getPropertyValue('--wave-label');
       g.fillText(`${i + 1}`, a + 5, 12);
     });
     // The wave: each column the loudest peak it covers, mirrored about the middle.
     if (peaks) {
       g.fillStyle = style.color;
-      const mid = HEIGHT / 2;
+      const mid = height / 2;
       for (let x = 0; x < width; x++) {
         const a = Math.floor((msAt(x) / 1000) * perSecond);
         const b = Math.max(a + 1, Math.floor((msAt(x + 1) / 1000) * perSecond));
@@ -113,8 +119,8 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
       }
     }
     g.fillStyle = style.getPropertyValue('--wave-playhead');
-    g.fillRect(xAt(nowMs), 0, 2, HEIGHT);
-  }, [peaks, perSecond, cues, currentCue, nowMs, pps, width, scrollX, drag]);
+    g.fillRect(xAt(nowMs), 0, 2, height);
+  }, [peaks, perSecond, cues, currentCue, nowMs, pps, width, height, scrollX, drag]);
 
   const msOf = (e: React.PointerEvent) => {
     const r = e.currentTarget.getBoundingClientRect();
@@ -139,12 +145,11 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
           <canvas
             ref={canvas}
             className="wave"
-            height={HEIGHT}
             data-peaks={peaks ? peaks.length : 0}
             data-from={got?.peaks ? got.from : ''}
             role="img"
             aria-label={`Waveform with the cues, ${preciseClock(nowMs)} at the playhead`}
-            style={{ left: scrollX, width, cursor: drag ? 'ew-resize' : undefined }}
+            style={{ left: scrollX, width, height, cursor: drag ? 'ew-resize' : undefined }}
             onPointerDown={(e) => {
               const ms = msOf(e);
               const hit = edgeAt(cues, ms, grabTolerance);
