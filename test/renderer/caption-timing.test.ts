@@ -17,6 +17,7 @@ import { bridgeClient, tokenOf } from '../security/bridge-wire';
 import { placedSpeech, type PlacedSpeech } from '../helpers/speech';
 
 const NAME = 'caption-timing.webm';
+const AUDIO = 'caption-timing-audio.wav';
 const SHOTS = '/tmp/shots/caption-timing';
 /** Netflix-like, the default profile: 83 ms gap, two frames at 24 fps. */
 const GAP = 83;
@@ -33,6 +34,8 @@ async function videoWithSpeech(): Promise<string> {
   speech = await placedSpeech({ sentences: ['hello from the caption timing test', 'the weather is nice today and the sun is shining'], gapsMs: [2000, 2500], tailMs: 1500, sampleRate: 16000, container: 'wav' });
   const out = join(folder, NAME);
   execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=navy:s=320x180:r=10', '-i', speech.path, '-shortest', '-c:v', 'libvpx', '-b:v', '100k', '-c:a', 'libopus', out]);
+  // The same speech as audio alone: its captions show in a small preview by the player.
+  execFileSync('cp', [speech.path, join(folder, AUDIO)]);
   return out;
 }
 
@@ -88,6 +91,7 @@ describe('timing captions', () => {
         return list.getByRole('button', { name: /caption-timing\.webm.*Completed/i }).count();
       }, { timeout: 120_000, interval: 1000 })
       .toBe(1);
+    await expect.poll(() => list.getByRole('button', { name: /caption-timing-audio\.wav.*Completed/i }).count(), { timeout: 120_000 }).toBe(1);
     await list.getByRole('button', { name: /caption-timing\.webm/ }).click();
     await page.getByRole('tab', { name: /^Captions/ }).click();
     await expect.poll(() => cues().count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
@@ -253,5 +257,22 @@ describe('timing captions', () => {
     // Between cues, nothing is drawn.
     await playheadTo(Math.max(0, (await startOf(1)) - 300));
     await expect.poll(() => over.count()).toBe(0);
+  });
+
+  it('shows the caption playing in a small preview by an audio player', async () => {
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: /caption-timing-audio\.wav/ }).click();
+    await page.getByRole('tab', { name: /^Captions/ }).click();
+    await expect.poll(() => cues().count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+    await page.waitForFunction(() => (document.querySelector('.media-bar audio')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
+    const [s1, e1] = [await startOf(1), await endOf(1)];
+    const mid = Math.round((s1 + e1) / 2);
+    await page.evaluate((x) => void (document.querySelector('audio')!.currentTime = x / 1000), mid);
+    const lines = (await page.getByLabel('Text of cue 1', { exact: true }).inputValue()).split('\n');
+    const preview = page.locator('.media-bar .caption-preview');
+    await expect.poll(() => preview.locator('span').allTextContents()).toEqual(lines);
+    await page.screenshot({ path: join(SHOTS, 'audio-preview-1280.png') });
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.screenshot({ path: join(SHOTS, 'audio-preview-800.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
