@@ -2,14 +2,17 @@
  * Captions follow their transcript, at the core's level against the real local service: a
  * session with a transcript and the captions cut from it (as the service's jobs make them); a
  * word and a speaker corrected in the transcript and saved; the captions rebuilt with the caption
- * profile, a hand edit elsewhere kept, the SRT export carrying both, and the rebuilt captions
- * reaching the service. Offline, the same save rebuilds the captions in the cache and the outbox
+ * profile, a hand edit elsewhere kept, the SRT export (editor, bulk, watch-folder delivery)
+ * carrying both, and the rebuilt captions reaching the service. Offline, the same save rebuilds the captions in the cache and the outbox
  * sends them once the service is back.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/api';
-import type { CaptionsRebuilt } from '../../../common/ipc';
+import { WatchProfile, type CaptionsRebuilt } from '../../../common/ipc';
+import { deliver } from '../../../main/watch/deliver';
+import { documentsFromCache } from '../../../main/watch/in-app';
 import { transcriptToCaptions } from '../../../common/transcript/captions';
 import type { CaptionContent, DocumentBody, TranscriptContent } from '../../../common/transcript/model';
 import { insertDocument } from '../../../service/documents/store';
@@ -132,6 +135,19 @@ describe('captions follow the transcript', () => {
       expect(file).toContain("water's edge");
     } finally {
       cleanup(folder);
+    }
+
+    // Watch folders deliver from the cache (documentsFromCache, as the app wires them) with deliver().
+    const watched = tempDir('s2t-captions-watch-');
+    try {
+      const folder = { id: 'w1', path: watched, paused: false, profile: WatchProfile.parse({ formats: [{ format: 'srt', options: {} }] }) };
+      const docs = await documentsFromCache(c.h)(s.sessionId);
+      const [file] = await deliver(folder, join(watched, 'online.wav'), docs!);
+      const delivered = readFileSync(file, 'utf8');
+      expect(delivered).toMatch(/Anna: the weather is nice today/);
+      expect(delivered).toContain("water's edge");
+    } finally {
+      cleanup(watched);
     }
 
     // Saved like any edit: the next sync sends the rebuilt captions to the service.
