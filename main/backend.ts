@@ -92,6 +92,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
     }
     const watch = new AppWatch({
       dataDir,
+      stagingDataDir: opts.dataDir,
       client: core.client,
       accessToken: core.accessToken,
       emit,

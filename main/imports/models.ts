@@ -13,6 +13,9 @@ import { classifyFailure, isTransient } from '../api/failure';
 const CacheFile = z.object({ models: z.array(ModelChoice), savedAt: z.string() });
 const AccountCache = z.object({ glossaries: z.array(AccountChoice), customModels: z.array(AccountChoice), savedAt: z.string() });
 type AccountLists = { glossaries: AccountChoice[]; customModels: AccountChoice[] };
+/** The fields the dialog shows; the routes' rows are typed loosely (the spec shows a custom model's id only). */
+const GlossaryRow = z.looseObject({ id: z.number(), name: z.string(), source_language: z.string() });
+const CustomModelRow = z.looseObject({ id: z.union([z.number(), z.string()]), name: z.string().optional(), language: z.string().optional() });
 
 /** More than a dialog's select can usefully show; the rest stays on the service. */
 const MAX_ACCOUNT_ITEMS = 500;
@@ -47,14 +50,14 @@ export class ModelsList {
     const file = join(dirname(this.file), 'account-lists.json');
     try {
       const lists: AccountLists = { glossaries: [], customModels: [] };
-      for await (const g of this.client.items('glossaries.list', { query: {} }, { timeoutMs: 15_000 })) {
+      for await (const row of this.client.items('glossaries.list', { query: {} }, { timeoutMs: 15_000 })) {
+        const g = GlossaryRow.parse(row);
         lists.glossaries.push({ id: g.id, name: g.name, language: g.source_language });
         if (lists.glossaries.length >= MAX_ACCOUNT_ITEMS) break;
       }
-      for await (const m of this.client.items('customModels.list', { query: {} }, { timeoutMs: 15_000 })) {
-        // The spec shows no fields but id for this list: name and language are used when present.
-        const row = m as { id: string | number; name?: unknown; language?: unknown };
-        lists.customModels.push({ id: row.id, name: typeof row.name === 'string' && row.name ? row.name : `Custom model ${row.id}`, language: typeof row.language === 'string' ? row.language : '' });
+      for await (const row of this.client.items('customModels.list', { query: {} }, { timeoutMs: 15_000 })) {
+        const m = CustomModelRow.parse(row);
+        lists.customModels.push({ id: m.id, name: m.name || `Custom model ${m.id}`, language: m.language ?? '' });
         if (lists.customModels.length >= MAX_ACCOUNT_ITEMS) break;
       }
       writeAtomically(file, { ...lists, savedAt: new Date().toISOString() });

@@ -19,8 +19,13 @@ import { watchHandlers } from './ipc';
 import { WatchService } from './service';
 
 export interface AppWatchOptions {
-  /** The app's data dir; the queue (watch.db) and tus URLs live in its watch/ subfolder. */
+  /** The account's data dir; the queue (watch.db) and tus URLs live in its watch/ subfolder. */
   dataDir: string;
+  /**
+   * Where the web bridge stages files streamed from the browser (main/ipc/stage-route.ts): the
+   * app's data dir, which is not the account's for an account other than this computer's.
+   */
+  stagingDataDir?: string;
   client: ApiClient;
   accessToken: () => Promise<string | null>;
   emit: Emit;
@@ -56,7 +61,7 @@ export class AppWatch {
       () => this.running(),
       async (language) => languageProblem(language, (await models.list().catch(() => null))?.models ?? null),
     );
-    this.importHandlers = importHandlers({ watch: () => this.running(), models, dataDir: opts.dataDir });
+    this.importHandlers = importHandlers({ watch: () => this.running(), models, dataDir: opts.stagingDataDir ?? opts.dataDir });
   }
 
   /** The local file a session was made from, when one is known and still there. */

@@ -206,7 +206,8 @@ it('waits offline with a message, and completes once the service is back', async
       const e = latest(h.events, items[0].itemId);
       return e?.message && e.state !== 'failed' ? e : null;
     });
-    expect(waiting.state).not.toBe('done');
+    // Shown as waiting (queued with the reason), not as an upload under way.
+    expect(waiting.state).toBe('queued');
     expect(waiting.message).toMatch(/reach|offline|connect/i);
   } finally {
     proxy.offline = false;
