@@ -3,10 +3,11 @@ import type { BenchModule } from './harness';
 import { clientBench } from './client.bench';
 import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
+import { peaksBench } from './peaks.bench';
 import { sessionListBench } from './session-list.bench';
 import { serviceAuthBench } from './service-auth.bench';
 import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench];

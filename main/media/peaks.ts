@@ -25,9 +25,12 @@ export function computePeaks(path: string, ffmpeg = 'ffmpeg'): Promise<Uint8Arra
     let stderr = '';
     proc.stdout.on('data', (chunk: Buffer) => {
       const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
-      const even = buf.length - (buf.length % 2);
-      for (let i = 0; i < even; i += 2) {
-        const v = Math.abs(buf.readInt16LE(i));
+      const count = buf.length >> 1;
+      // A typed view reads samples several times faster than readInt16LE (machines here are little-endian, as s16le is).
+      const samples = buf.byteOffset % 2 === 0 ? new Int16Array(buf.buffer, buf.byteOffset, count) : new Int16Array(Uint8Array.prototype.slice.call(buf, 0, count * 2).buffer);
+      for (let i = 0; i < count; i++) {
+        const x = samples[i];
+        const v = x < 0 ? -x : x;
         if (v > peak) peak = v;
         if (++n === SAMPLES_PER_PEAK) {
           out.push(Math.min(255, peak >> 7));
@@ -35,7 +38,7 @@ export function computePeaks(path: string, ffmpeg = 'ffmpeg'): Promise<Uint8Arra
           n = 0;
         }
       }
-      carry = even < buf.length ? buf.subarray(even) : null;
+      carry = count * 2 < buf.length ? buf.subarray(count * 2) : null;
     });
     proc.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
     proc.on('error', reject);
