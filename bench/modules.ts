@@ -1,6 +1,7 @@
 /** Every bench module, in the order they run. Add yours here. */
 import type { BenchModule } from './harness';
 import { clientBench } from './client.bench';
+import { captionsFollowBench } from './captions-follow.bench';
 import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
 import { peaksBench } from './peaks.bench';
@@ -10,4 +11,4 @@ import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench];
