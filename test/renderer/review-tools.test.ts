@@ -271,4 +271,41 @@ describe('review tools', () => {
     await expect.poll(names).toEqual(['Ann Smith', 'Speaker 2', 'Speaker 4']);
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('the merge reaches the captions: saved, the caption document following the transcript is rebuilt with one name', async () => {
+    const names = () => speakerNames().evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    const tab = (name: RegExp) => page.getByRole('tab', { name });
+    const save = async () => {
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('Control+s');
+      await expect.poll(() => page.getByText(/^Saved/).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    };
+    const srt = async () => {
+      await tab(/^Captions/).click();
+      await page.getByRole('list', { name: 'Captions' }).locator(':scope > li').first().waitFor({ timeout: 30_000 });
+      await page.getByLabel('Export format').selectOption('srt');
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }).catch(async (e: Error) => { await page.screenshot({ path: join(SHOTS, 'export-timed-out.png') }); throw e; }), page.getByRole('button', { name: 'Export', exact: true }).click()]);
+      return readFileSync((await download.path())!, 'utf8');
+    };
+    // Back to four speakers (the redo above merged them), saved: the captions name Speaker 3.
+    await page.keyboard.press('Control+z');
+    await expect.poll(names).toEqual(['Speaker 1', 'Speaker 2', 'Speaker 3', 'Speaker 4']);
+    await save();
+    expect(await srt()).toMatch(/^Speaker 3: /m);
+
+    await tab(/^Transcript/).click();
+    await page.getByRole('button', { name: 'Merge speakers…' }).click();
+    const form = page.getByRole('form', { name: 'Merge speakers' });
+    await form.getByLabel('Speaker to merge away').selectOption({ label: 'Speaker 3' });
+    await form.getByLabel('Speaker to keep').selectOption({ label: 'Speaker 1' });
+    await form.getByLabel('Name after merging').fill('Ann Smith');
+    await form.getByRole('button', { name: 'Merge' }).click();
+    await expect.poll(names).toEqual(['Ann Smith', 'Speaker 2', 'Speaker 4']);
+    await save();
+    const after = await srt();
+    expect(after).toMatch(/^Ann Smith: /m);
+    expect(after).not.toMatch(/^Speaker [13]: /m);
+    expect(after).toMatch(/^Speaker 2: /m);
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
 });
