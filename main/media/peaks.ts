@@ -82,7 +82,11 @@ export function peaksFromAudiowaveform(json: unknown): Uint8Array {
   return out;
 }
 
-/** Computed peaks kept on disk, keyed by the file's path, size and modification time; one decode at a time per file. */
+/**
+ * Peaks kept on disk: a file's by its path, size and modification time; the service's by the
+ * session (a session's media never changes, and its waveform JSON is megabytes for a long one).
+ * One decode or download at a time per key.
+ */
 export class PeakCache {
   private readonly running = new Map<string, Promise<Uint8Array>>();
 
@@ -93,8 +97,25 @@ export class PeakCache {
     return statSync(this.fileFor(path), { throwIfNoEntry: false })?.isFile() ?? false;
   }
 
-  async get(path: string): Promise<Uint8Array> {
-    const file = this.fileFor(path);
+  get(path: string): Promise<Uint8Array> {
+    return this.kept(this.fileFor(path), () => this.compute(path));
+  }
+
+  /** The service's peaks for a session, fetched once. */
+  forSession(key: string, fetchPeaks: () => Promise<Uint8Array>): Promise<Uint8Array> {
+    return this.kept(this.sessionFile(key), fetchPeaks);
+  }
+
+  /** Whether the service's peaks for a session are on disk already (no need to ask it for a link). */
+  hasSession(key: string): boolean {
+    return statSync(this.sessionFile(key), { throwIfNoEntry: false })?.isFile() ?? false;
+  }
+
+  private sessionFile(key: string): string {
+    return join(this.dir, `${createHash('sha1').update(`session|${key}`).digest('hex')}.peaks`);
+  }
+
+  private async kept(file: string, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
     try {
       return new Uint8Array(readFileSync(file));
     } catch {
@@ -102,7 +123,7 @@ export class PeakCache {
     }
     const going = this.running.get(file);
     if (going) return going;
-    const work = this.compute(path).then((peaks) => {
+    const work = make().then((peaks) => {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const partial = `${file}.${process.pid}.partial`;
       writeFileSync(partial, peaks);

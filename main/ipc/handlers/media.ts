@@ -40,6 +40,16 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
     'media.peaks': async ({ sessionId }: { sessionId: string }) => {
       const id = accountId();
       if (id === null) return { peaks: null, reason: 'Sign in to see the waveform.' };
+      const account = mediaAccount(serviceUrl, id);
+      const key = `${account}|${sessionId}`;
+      const asPeaks = (p: Uint8Array, from: 'service' | 'local' | 'cache') => ({ peaks: Buffer.from(p).toString('base64'), perSecond: PEAKS_PER_SECOND, from });
+      if (peaks.hasSession(key)) {
+        try {
+          return asPeaks(await peaks.forSession(key, () => Promise.reject(new Error('gone'))), 'service');
+        } catch {
+          // Removed just now: ask the service again.
+        }
+      }
       let waveUrl = cache.getSession(id, sessionId)?.session.wave_info_url;
       try {
         // The cached link is signed and may have expired: ask for a fresh one.
@@ -48,20 +58,24 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
         // Offline or refused: the cached link, or the media here.
       }
       if (waveUrl) {
+        const url = new URL(waveUrl, serviceUrl);
         try {
-          const res = await fetch(new URL(waveUrl, serviceUrl), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS * 4) });
-          if (res.ok) return { peaks: Buffer.from(peaksFromAudiowaveform(await res.json())).toString('base64'), perSecond: PEAKS_PER_SECOND, from: 'service' as const };
+          const got = await peaks.forSession(key, async () => {
+            const res = await fetch(url, { signal: AbortSignal.timeout(ASK_TIMEOUT_MS * 4) });
+            if (!res.ok) throw new Error(`the service answered ${res.status}`);
+            return peaksFromAudiowaveform(await res.json());
+          });
+          return asPeaks(got, 'service');
         } catch {
           // Unreadable: compute it here instead.
         }
       }
-      const account = mediaAccount(serviceUrl, id);
       const local = media.store.localPath(account, sessionId);
       const kept = media.cache.use(account, sessionId);
       const file = local && statSync(local, { throwIfNoEntry: false })?.isFile() ? { path: local, from: 'local' as const } : kept ? { path: kept.path, from: 'cache' as const } : null;
       if (!file) return { peaks: null, reason: 'No waveform yet: the service has none, and the media is not on this computer (it is kept after it first plays).' };
       try {
-        return { peaks: Buffer.from(await peaks.get(file.path)).toString('base64'), perSecond: PEAKS_PER_SECOND, from: file.from };
+        return asPeaks(await peaks.get(file.path), file.from);
       } catch (err) {
         return { peaks: null, reason: `The waveform could not be computed: ${(err as Error).message}` };
       }

@@ -62,6 +62,21 @@ describe('waveform peaks', () => {
     expect(shorter.length).toBe(100);
   });
 
+  it("from the service are fetched once a session and then read from disk", async () => {
+    const cache = new PeakCache(join(dir, 'service-peaks'));
+    let fetches = 0;
+    const fetchPeaks = async () => (fetches++, Uint8Array.from([0, 10, 200, 30]));
+    expect(cache.hasSession('acct|s1')).toBe(false);
+    expect(Array.from(await cache.forSession('acct|s1', fetchPeaks))).toEqual([0, 10, 200, 30]);
+    expect(cache.hasSession('acct|s1')).toBe(true);
+    expect(Array.from(await cache.forSession('acct|s1', fetchPeaks))).toEqual([0, 10, 200, 30]);
+    expect(fetches).toBe(1);
+    // Another session (or account) is its own.
+    expect(cache.hasSession('acct|s2')).toBe(false);
+    await expect(cache.forSession('acct|s2', () => Promise.reject(new Error('the service answered 404')))).rejects.toThrow(/404/);
+    expect(cache.hasSession('acct|s2')).toBe(false);
+  });
+
   it("from the service's audiowaveform JSON match the ones decoded here", async () => {
     const speech = await placedSpeech(spec);
     const wav = join(dir, 'engine.wav');
