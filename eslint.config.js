@@ -16,7 +16,7 @@ const noNodeOrElectron = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', '.tsbuild/**', 'node_modules/**', 'bench/out/**'] },
+  { ignores: ['dist/**', 'release/**', '.tsbuild/**', 'node_modules/**', 'bench/out/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX },

@@ -63,7 +63,6 @@ export type DocumentSummary = z.infer<typeof DocumentSummary>;
 export const DocumentRecord = DocumentSummary.extend({ body: DocumentBody.nullable() });
 export type DocumentRecord = z.infer<typeof DocumentRecord>;
 
-const Page = z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(50), q: z.string().max(200).optional() });
 const Empty = z.object({});
 
 export const DocumentMutation = z.discriminatedUnion('op', [
