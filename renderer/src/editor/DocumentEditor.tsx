@@ -169,7 +169,13 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
         </button>
       )}
       <p className="shortcuts muted small">
-        <kbd>Space</kbd> or <kbd>K</kbd> play/pause · <kbd>J</kbd> <kbd>L</kbd> back/forward 5 s · click a word to go there · <kbd>Ctrl</kbd>+<kbd>S</kbd> save · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo
+        <kbd>Space</kbd> or <kbd>K</kbd> play/pause · <kbd>J</kbd> <kbd>L</kbd> back/forward 5 s · click a word to go there ·{' '}
+        {content.kind === 'transcript' && (
+          <>
+            <kbd>N</kbd> <kbd>Shift</kbd>+<kbd>N</kbd> next/previous low-confidence word ·{' '}
+          </>
+        )}
+        <kbd>Ctrl</kbd>+<kbd>S</kbd> save · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo
       </p>
     </div>
   );
