@@ -140,6 +140,8 @@ describe('timing captions', () => {
     const group = page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByRole('region', { name: 'Timing captions' });
     await expect.poll(() => group.textContent()).toContain("Set the cue's start to the playhead");
     expect(await group.textContent()).toContain("leaving the profile's minimum gap");
+    await group.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'shortcut-sheet-1280.png') });
     await page.keyboard.press('Escape');
   });
 

@@ -51,6 +51,7 @@ const KEY_NAMES: Record<string, string> = { Space: ' ' };
 /** How a chord's part reads on the sheet. */
 export function keyLabel(part: string, mac = isMac()): string {
   if (part === 'Mod') return mac ? '⌘' : 'Ctrl';
+  if (part === 'Alt') return mac ? '⌥' : 'Alt';
   return { ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓', Escape: 'Esc' }[part] ?? part;
 }
 
@@ -68,6 +69,8 @@ function chordMatches(chord: string, e: KeyboardEvent | React.KeyboardEvent): bo
   const symbol = wanted.length === 1 && !/[a-z0-9 ]/i.test(wanted);
   if ((e.ctrlKey || e.metaKey) !== mods.has('Mod') || e.altKey !== mods.has('Alt')) return false;
   if (!symbol && e.shiftKey !== mods.has('Shift')) return false;
+  // Option+letter types a symbol on macOS ("ˆ" for Option+I): the key's place says which letter it is.
+  if (mods.has('Alt') && /^[a-z]$/i.test(wanted) && 'code' in e && e.code === `Key${wanted.toUpperCase()}`) return true;
   return e.key.length === 1 ? e.key.toLowerCase() === wanted.toLowerCase() : e.key === wanted;
 }
 
