@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
@@ -261,11 +262,20 @@ describe('timing captions', () => {
     await expect.poll(() => over.count()).toBe(0);
   });
 
-  it('shows the caption playing in a small preview by an audio player', async () => {
+  it('computes the waveform from the file on this computer when the service has none, and shows the caption beside an audio player', async () => {
+    // A service without a waveform for this session (as one that makes none): main decodes the WAV itself.
+    const db = new Database(join(app.dataDir, 'local-service', 'service.db'));
+    expect(db.prepare('UPDATE sessions SET waveform_path = NULL WHERE filename = ?').run(AUDIO).changes).toBe(1);
+    db.close();
     await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: /caption-timing-audio\.wav/ }).click();
     await page.getByRole('tab', { name: /^Captions/ }).click();
     await expect.poll(() => cues().count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     await page.waitForFunction(() => (document.querySelector('.media-bar audio')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
+    const canvas = page.locator('canvas.wave');
+    await expect.poll(() => canvas.getAttribute('data-from'), { timeout: 30_000 }).toBe('local');
+    // One peak per 10 ms of the file.
+    expect(Math.abs(Number(await canvas.getAttribute('data-peaks')) - speech.durationMs / 10)).toBeLessThanOrEqual(1);
+    await expect.poll(() => page.getByRole('group', { name: 'Waveform' }).getByRole('status').textContent()).toMatch(/^Waveform of the file on this computer/);
     const [s1, e1] = [await startOf(1), await endOf(1)];
     const mid = Math.round((s1 + e1) / 2);
     await page.evaluate((x) => void (document.querySelector('audio')!.currentTime = x / 1000), mid);
