@@ -270,7 +270,7 @@ describe('timing captions', () => {
     await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: /caption-timing-audio\.wav/ }).click();
     await page.getByRole('tab', { name: /^Captions/ }).click();
     await expect.poll(() => cues().count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
-    await page.waitForFunction(() => (document.querySelector('.media-bar audio')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (document.querySelector<HTMLAudioElement>('.media-bar audio')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
     const canvas = page.locator('canvas.wave');
     await expect.poll(() => canvas.getAttribute('data-from'), { timeout: 30_000 }).toBe('local');
     // One peak per 10 ms of the file.
