@@ -6,8 +6,7 @@
 import { rm } from 'node:fs/promises';
 import type { z } from 'zod';
 import { importChannels, type ImportItem } from '../../common/ipc';
-import { classifyFailure, describeFailure } from '../api/failure';
-import { UserFacingError } from '../ipc/user-facing-error';
+import { UserFacingError, userFacing as asUserFacing } from '../ipc/user-facing-error';
 import type { NewImport } from '../watch/store';
 import type { WatchService } from '../watch/service';
 import { checkOptions, checkSource, expandFolders, Refused } from './checks';
@@ -17,16 +16,9 @@ import { stagedPath } from './staging';
 
 type Args<C extends keyof typeof importChannels> = z.output<(typeof importChannels)[C]['args']>;
 
-async function userFacing<T>(fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof UserFacingError) throw err;
-    if (err instanceof Refused) throw new UserFacingError('REFUSED', `Cannot transcribe: ${err.message}.`);
-    const failure = classifyFailure(err);
-    throw new UserFacingError('IMPORTS', failure ? describeFailure(failure, 'request') : (err as Error).message);
-  }
-}
+/** A Refused check reads as "Cannot transcribe: …"; the rest as any handler's failure. */
+const userFacing = <T>(fn: () => T | Promise<T>) =>
+  asUserFacing('IMPORTS', fn, (err) => (err instanceof Refused ? new UserFacingError('REFUSED', `Cannot transcribe: ${err.message}.`) : null));
 
 export interface ImportsContext {
   /** The running WatchService (there is one while someone is signed in). */

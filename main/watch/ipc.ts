@@ -4,21 +4,12 @@
  */
 import type { z } from 'zod';
 import { watchChannels, type WatchItem, type WatchState } from '../../common/ipc';
-import { classifyFailure, describeFailure } from '../api/failure';
-import { UserFacingError } from '../ipc/user-facing-error';
+import { UserFacingError, userFacing as asUserFacing } from '../ipc/user-facing-error';
 import type { WatchService } from './service';
 
 type Args<C extends keyof typeof watchChannels> = z.output<(typeof watchChannels)[C]['args']>;
 
-async function userFacing<T>(fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof UserFacingError) throw err;
-    const failure = classifyFailure(err);
-    throw new UserFacingError('WATCH', failure ? describeFailure(failure, 'request') : (err as Error).message);
-  }
-}
+const userFacing = <T>(fn: () => T | Promise<T>) => asUserFacing('WATCH', fn);
 
 /**
  * `watch` answers the running WatchService (once it has started), or throws a UserFacingError when
