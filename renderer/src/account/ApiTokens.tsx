@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AccountToken } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { useAction } from '../lib/useAction';
 import { useAsync } from '../lib/useAsync';
 import { ConfirmDialog } from '../ui/Dialog';
 import { CopyButton } from './CopyButton';
@@ -15,21 +16,7 @@ export function ApiTokens() {
   const [years, setYears] = useState<1 | 2 | 5>(1);
   const [created, setCreated] = useState<{ token: AccountToken; value: string } | null>(null);
   const [deleting, setDeleting] = useState<AccountToken | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function run(work: () => Promise<void>) {
-    setBusy(true);
-    setProblem(null);
-    try {
-      await work();
-    } catch (err) {
-      setProblem((err as Error).message);
-    } finally {
-      setBusy(false);
-      list.reload();
-    }
-  }
+  const { busy, problem, run } = useAction(() => list.reload());
 
   function create(e: FormEvent) {
     e.preventDefault();

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { call } from '../lib/bridge';
+import { useAction } from '../lib/useAction';
 import { CopyButton } from './CopyButton';
 
 type Step =
@@ -16,20 +17,7 @@ export function TwoFactor({ active, onChanged }: { active: boolean; onChanged: (
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [code, setCode] = useState('');
   const [backupCodes, setBackupCodes] = useState<string[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function run(work: () => Promise<void>) {
-    setBusy(true);
-    setProblem(null);
-    try {
-      await work();
-    } catch (err) {
-      setProblem((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, problem, setProblem, run } = useAction();
 
   const go = (next: Step) => {
     setStep(next);
