@@ -12,7 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { tempDir, cleanup } from '../helpers/service';
-import { axeProblems, describeProblems, openSession, seedSessions, signIn, waitForCompleted } from './look-fixture';
+import { signIn } from '../helpers/ui';
+import { axeProblems, describeProblems, openSession, seedSessions, waitForCompleted } from './look-fixture';
 
 const AUDIO = 'a11y-audio.wav';
 const SHOTS = '/tmp/shots/look';

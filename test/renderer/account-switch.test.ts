@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { inTopBar } from './account-fixture';
 import { DEMO, startService, stopAndRemove, type RunningService } from '../helpers/service';
+import { submitSignIn } from '../helpers/ui';
 import { openServiceDb, seedService } from '../main/helpers/seed';
 import { accountId } from '../../main/auth/accounts';
 
@@ -50,11 +51,7 @@ const form = () => page.getByRole('form', { name: 'Sign in' });
 const sessions = () => page.getByRole('list', { name: 'Sessions' });
 const listed = async () => ((await sessions().count()) ? ((await sessions().textContent()) ?? '') : '');
 
-async function signInWith(account: { email: string; password: string }): Promise<void> {
-  await form().getByLabel('E-mail').fill(account.email);
-  await form().getByLabel('Password').fill(account.password);
-  await form().getByRole('button', { name: 'Sign in', exact: true }).click();
-}
+const signInWith = (account: { email: string; password: string }) => submitSignIn(page, account);
 
 describe('accounts', () => {
   it('signs in to this computer and to a service by address, each with its own sessions, and switches between them', async () => {

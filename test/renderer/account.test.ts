@@ -13,6 +13,7 @@ import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from '../helper
 import { inTopBar } from './account-fixture';
 import { totpCode } from '../service/auth/client';
 import { axeProblems, describeProblems } from './look-fixture';
+import { submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/accounts';
 let browser: Browser;
@@ -50,11 +51,7 @@ async function shoot(name: string): Promise<void> {
 const signInForm = () => page.getByRole('form', { name: 'Sign in' });
 const sessions = () => page.getByRole('list', { name: 'Sessions' });
 
-async function passwordStep(): Promise<void> {
-  await signInForm().getByLabel('E-mail').fill(LOCAL_DEMO.email);
-  await signInForm().getByLabel('Password').fill(LOCAL_DEMO.password);
-  await signInForm().getByRole('button', { name: 'Sign in', exact: true }).click();
-}
+const passwordStep = () => submitSignIn(page);
 
 async function openAccount(): Promise<void> {
   await (await inTopBar(page, (p) => p.getByRole('button', { name: LOCAL_DEMO.email }))).click();

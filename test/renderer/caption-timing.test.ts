@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { bridgeClient, tokenOf } from '../security/bridge-wire';
 import { placedSpeech, type PlacedSpeech } from '../helpers/speech';
+import { submitSignIn } from '../helpers/ui';
 
 const NAME = 'caption-timing.webm';
 const AUDIO = 'caption-timing-audio.wav';
@@ -76,9 +77,7 @@ afterAll(async () => {
 describe('timing captions', () => {
   it('opens the transcribed video on its captions', async () => {
     await page.goto(app.url);
-    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+    await submitSignIn(page);
     await expect.poll(() => page.getByTitle('Sync now').count(), { timeout: 20_000 }).toBe(1);
     const bridge = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
     await videoWithSpeech();

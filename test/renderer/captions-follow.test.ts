@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
-import { serviceLogin } from '../helpers/service';
+import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { speechWav } from '../helpers/speech';
+import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 
 const NAME = 'captions-follow.wav';
 const SHOTS = '/tmp/shots/captions-follow';
@@ -38,19 +38,7 @@ async function twoPhraseWav(): Promise<string> {
 
 /** A session made with an API key, as a batch client makes one; the service transcribes it and cuts its captions. */
 async function createSession(serviceUrl: string): Promise<void> {
-  const access_token = await serviceLogin(serviceUrl, LOCAL_DEMO);
-  const token = await fetch(`${serviceUrl}/api/v3/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'e2e-captions-follow', type: 'batch', years_valid: 1 }),
-  });
-  expect(token.ok).toBe(true);
-  const auth = { 'x-svc-s2t-key': ((await token.json()) as { token_value: string }).token_value };
-  const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en', keep_source: true }) });
-  expect(created.ok).toBe(true);
-  const { result } = (await created.json()) as { result: { session_id: string } };
-  const put = await fetch(`${serviceUrl}/api/v3/speech-to-text/session/${result.session_id}`, { method: 'PUT', headers: { ...auth, 'x-filename': NAME, 'content-type': 'audio/wav' }, body: readFileSync(await twoPhraseWav()) });
-  expect(put.ok).toBe(true);
+  await uploadWav(serviceUrl, await batchKey(serviceUrl, 'e2e-captions-follow'), NAME, readFileSync(await twoPhraseWav()));
 }
 
 const segments = () => page.getByRole('list', { name: 'Transcript' }).locator(':scope > li');
@@ -85,9 +73,7 @@ afterAll(async () => {
 describe('captions follow the transcript', () => {
   it('signs in and opens the transcribed session', async () => {
     await page.goto(app.url);
-    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+    await submitSignIn(page);
     const list = page.getByRole('list', { name: 'Sessions' });
     await expect
       .poll(async () => {

@@ -17,6 +17,7 @@ import { findText, replaceSegmentText, type DocumentBody, type TranscriptContent
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { batchKey, submitSignIn } from '../helpers/ui';
 
 const BIG = 'three-hours.json';
 const LONG = 'follow-long.wav';
@@ -93,13 +94,7 @@ beforeAll(async () => {
   app = await startApp();
   browser = await launchChromium();
   jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
-  const token = await fetch(`${app.serviceUrl}/api/v3/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'e2e-editor-scale', type: 'batch', years_valid: 1 }),
-  });
-  expect(token.ok).toBe(true);
-  apiKey = { 'x-svc-s2t-key': ((await token.json()) as { token_value: string }).token_value };
+  apiKey = { 'x-svc-s2t-key': await batchKey(app.serviceUrl, 'e2e-editor-scale') };
   const body: DocumentBody = { document_type: 'transcript', metadata: {}, content };
   // Upload mode through the batch API: the document is uploaded as a file, then a job reads it.
   const form = new FormData();
@@ -130,9 +125,7 @@ afterAll(async () => {
 describe('the editors with a 3-hour document', () => {
   it('opens the transcript with a screenful of rows in the DOM', async () => {
     await page.goto(app.url);
-    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+    await submitSignIn(page);
     await openSession(BIG);
     await expect.poll(() => rows().count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(N).toBeGreaterThan(900);

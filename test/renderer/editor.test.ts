@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
-import { ROOT, serviceLogin } from '../helpers/service';
+import { launchChromium, startApp, type RunningApp } from '../helpers/app';
+import { ROOT } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 
 const NAME = 'editor-demo.wav';
 const SHOTS = join(ROOT, 'test-results');
@@ -35,28 +36,8 @@ async function twoPhraseWav(): Promise<string> {
 }
 
 async function createSession(serviceUrl: string): Promise<void> {
-  const access_token = await serviceLogin(serviceUrl, LOCAL_DEMO);
   // Sessions are made with an API key, as a batch client would.
-  const token = await fetch(`${serviceUrl}/api/v3/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'e2e-editor', type: 'batch', years_valid: 1 }),
-  });
-  expect(token.ok).toBe(true);
-  const auth = { 'x-svc-s2t-key': ((await token.json()) as { token_value: string }).token_value };
-  const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ language: 'en', keep_source: true }),
-  });
-  expect(created.ok).toBe(true);
-  const { result } = (await created.json()) as { result: { session_id: string } };
-  const put = await fetch(`${serviceUrl}/api/v3/speech-to-text/session/${result.session_id}`, {
-    method: 'PUT',
-    headers: { ...auth, 'x-filename': NAME, 'content-type': 'audio/wav' },
-    body: readFileSync(await twoPhraseWav()),
-  });
-  expect(put.ok).toBe(true);
+  await uploadWav(serviceUrl, await batchKey(serviceUrl, 'e2e-editor'), NAME, readFileSync(await twoPhraseWav()));
 }
 
 const transcript = () => page.getByRole('list', { name: 'Transcript' });
@@ -106,9 +87,7 @@ afterAll(async () => {
 describe('transcript and caption editor', () => {
   it('signs in and opens the transcribed session with its media', async () => {
     await page.goto(app.url);
-    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+    await submitSignIn(page);
     const list = page.getByRole('list', { name: 'Sessions' });
     await expect
       .poll(async () => {

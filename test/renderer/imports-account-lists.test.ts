@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { signIn as signInAt } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-finish';
 let app: RunningApp;
@@ -30,15 +31,7 @@ afterAll(async () => {
 });
 
 async function signIn(page: Page): Promise<void> {
-  await page.goto(app.url);
-  const newButton = page.getByRole('banner').getByRole('button', { name: 'New transcription' });
-  await expect.poll(async () => (await page.getByLabel('E-mail').count()) + (await newButton.count()), { timeout: 30_000 }).toBe(1);
-  if (await page.getByLabel('E-mail').count()) {
-    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  }
-  await expect.poll(() => newButton.count(), { timeout: 30_000 }).toBe(1);
+  await signInAt(page, app.url, page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
 }
 
 it('offers glossary and custom model only when the account has them, and sends the chosen ones', async () => {

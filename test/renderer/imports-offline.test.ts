@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { DEMO, startService, stopAndRemove, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-finish';
 let browser: Browser;
@@ -38,9 +39,7 @@ it('shows an upload waiting while the service is down, and completes it once the
   await form.getByLabel('Service address').fill(`${cloud.url}/`);
   await form.getByRole('button', { name: 'Check and continue' }).click();
   await expect.poll(() => form.textContent(), { timeout: 30_000 }).toContain(`Sign in to ${cloud.url}`);
-  await form.getByLabel('E-mail').fill(DEMO.email);
-  await form.getByLabel('Password').fill(DEMO.password);
-  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await submitSignIn(page, DEMO);
   const newButton = page.getByRole('banner').getByRole('button', { name: 'New transcription' });
   await expect.poll(() => newButton.count(), { timeout: 30_000 }).toBe(1);
 

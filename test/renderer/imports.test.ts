@@ -10,9 +10,10 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { signIn as signInAt } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-ui';
 const LONG_TEXT = Array.from({ length: 6 }, () => 'the quarterly report shows that revenue grew in every region and the board thanked the team for their work').join('. ');
@@ -35,15 +36,7 @@ afterAll(async () => {
 
 /** Signs in through the form, unless the app is still signed in from an earlier page. */
 async function signIn(page: Page): Promise<void> {
-  await page.goto(app.url);
-  const newButton = page.getByRole('banner').getByRole('button', { name: 'New transcription' });
-  await expect.poll(async () => (await page.getByLabel('E-mail').count()) + (await newButton.count()), { timeout: 30_000 }).toBe(1);
-  if (await page.getByLabel('E-mail').count()) {
-    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  }
-  await expect.poll(() => newButton.count(), { timeout: 30_000 }).toBe(1);
+  await signInAt(page, app.url, page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
 }
 
 /** Records, in the page, each state and bar value an upload row shows, as the view changes (no sampling). */

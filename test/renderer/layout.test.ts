@@ -9,7 +9,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { cleanup, tempDir } from '../helpers/service';
-import { openSession, seedSessions, seedWatchedVideo, signIn, waitForCompleted } from './look-fixture';
+import { signIn } from '../helpers/ui';
+import { openSession, seedSessions, seedWatchedVideo, waitForCompleted } from './look-fixture';
 
 const AUDIO = 'layout-audio.wav';
 const VIDEO = 'layout-video.webm';

@@ -1,6 +1,6 @@
 /**
  * What the look tests share (theme, layout, accessibility): sessions made from real speech through
- * the local service, signing in through the UI, and an axe-core run inside the page.
+ * the local service (signing in is in test/helpers/ui.ts), and an axe-core run inside the page.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,41 +8,16 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { LOCAL_DEMO, type RunningApp } from '../helpers/app';
+import type { RunningApp } from '../helpers/app';
 import { bridgeClient, tokenOf } from '../security/bridge-wire';
-import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { batchKey, uploadWav } from '../helpers/ui';
 
 export const SPEECH = 'the weather is nice today and the sun is shining';
 
-/** A batch API key for the demo account, as a batch client would hold. */
-async function apiKey(serviceUrl: string): Promise<string> {
-  const access = await serviceLogin(serviceUrl, LOCAL_DEMO);
-  const res = await fetch(`${serviceUrl}/api/v3/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'look', type: 'batch', years_valid: 1 }),
-  });
-  expect(res.ok).toBe(true);
-  return ((await res.json()) as { token_value: string }).token_value;
-}
-
 /** Uploads speech for transcription the way the batch API does; the service transcribes it with pocketsphinx. */
 export async function seedSessions(serviceUrl: string, which: { audio: string }): Promise<void> {
-  const key = await apiKey(serviceUrl);
-  const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, {
-    method: 'POST',
-    headers: { 'x-svc-s2t-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ language: 'en', keep_source: true }),
-  });
-  expect(created.ok).toBe(true);
-  const { result } = (await created.json()) as { result: { session_id: string } };
-  const put = await fetch(`${serviceUrl}/api/v3/speech-to-text/session/${result.session_id}`, {
-    method: 'PUT',
-    headers: { 'x-svc-s2t-key': key, 'x-filename': which.audio, 'content-type': 'audio/wav' },
-    body: readFileSync(await speechWav(SPEECH)),
-  });
-  expect(put.ok).toBe(true);
+  await uploadWav(serviceUrl, await batchKey(serviceUrl, 'look'), which.audio, readFileSync(await speechWav(SPEECH)));
 }
 
 /**
@@ -59,20 +34,6 @@ export async function seedWatchedVideo(app: RunningApp, folder: string, name: st
   } finally {
     bridge.ws.close();
   }
-}
-
-/** Signs in through the form when the app asks (a fresh browser context always does in browser mode). */
-export async function signIn(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  const email = page.getByLabel('E-mail');
-  const shell = page.locator('.shell');
-  await expect.poll(async () => (await email.count()) + (await shell.count()), { timeout: 30_000 }).toBeGreaterThan(0);
-  if ((await email.count()) > 0) {
-    await email.fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  }
-  await expect.poll(() => page.locator('.shell').count(), { timeout: 30_000 }).toBe(1);
 }
 
 /** Waits until a session's row shows it completed, asking for a sync meanwhile. */

@@ -14,8 +14,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultOf } from '../../common/ipc';
 import { launchChromium } from '../helpers/app';
-import { cleanup, DEMO, ROOT, serviceLogin, startService, tempDir, type RunningService } from '../helpers/service';
+import { cleanup, DEMO, ROOT, startService, tempDir, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { batchKey, uploadWav } from '../helpers/ui';
 import { bridgeClient, tokenOf } from '../security/bridge-wire';
 
 const SHOTS = '/tmp/shots/playback';
@@ -112,15 +113,7 @@ beforeAll(async () => {
   await call('watch.addFolder', { path: folder, profile: { language: 'en', formats: [{ format: 'txt', options: {} }] } });
 
   // One session made through the service alone (no file on this computer), its media kept there.
-  const key = await (async () => {
-    const bearer = { authorization: `Bearer ${await serviceLogin(svc.url, DEMO)}` };
-    const r = await fetch(`${svc.url}/api/v3/tokens`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'playback', type: 'batch', years_valid: 1 }) });
-    return ((await r.json()) as { token_value: string }).token_value;
-  })();
-  const created = await fetch(`${svc.url}/api/v3/speech-to-text/session`, { method: 'POST', headers: { 'x-svc-s2t-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en', keep_source: true }) });
-  const sid = ((await created.json()) as { result: { session_id: string } }).result.session_id;
-  const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sid}`, { method: 'PUT', headers: { 'x-svc-s2t-key': key, 'x-filename': names.service, 'content-type': 'audio/wav' }, body: readFileSync(await speechWav('kept on this computer for later')) });
-  expect(put.ok).toBe(true);
+  await uploadWav(svc.url, await batchKey(svc.url, 'playback', DEMO), names.service, readFileSync(await speechWav('kept on this computer for later')));
 }, 120_000);
 
 afterAll(async () => {

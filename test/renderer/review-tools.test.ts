@@ -15,6 +15,7 @@ import type { DocumentBody, TranscriptContent, Word } from '../../common/transcr
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/review';
 const SPOKEN = 'review-speech.wav';
@@ -44,19 +45,8 @@ beforeAll(async () => {
   app = await startApp();
   browser = await launchChromium();
   jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
-  const token = await fetch(`${app.serviceUrl}/api/v3/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'e2e-review', type: 'batch', years_valid: 1 }),
-  });
-  expect(token.ok).toBe(true);
-  const apiKey = { 'x-svc-s2t-key': ((await token.json()) as { token_value: string }).token_value };
-  const created = await fetch(`${app.serviceUrl}${STT}/session`, { method: 'POST', headers: { ...apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en', keep_source: true }) });
-  expect(created.ok).toBe(true);
-  spokenSession = ((await created.json()) as { result: { session_id: string } }).result.session_id;
   const wav = readFileSync(await speechWav('the weather is nice today and the sun is shining over the quiet harbour'));
-  const put = await fetch(`${app.serviceUrl}${STT}/session/${spokenSession}`, { method: 'PUT', headers: { ...apiKey, 'x-filename': SPOKEN, 'content-type': 'audio/wav' }, body: new Uint8Array(wav) });
-  expect(put.ok).toBe(true);
+  spokenSession = await uploadWav(app.serviceUrl, await batchKey(app.serviceUrl, 'e2e-review'), SPOKEN, wav);
   // The big document in upload mode, as the editor-scale test does.
   const body: DocumentBody = { document_type: 'transcript', metadata: {}, content: big };
   const form = new FormData();
@@ -125,9 +115,7 @@ describe('review tools', () => {
 
   it('marks the words under the threshold from settings, and follows the setting live', async () => {
     await page.goto(app.url);
-    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
+    await submitSignIn(page);
     await openSession(SPOKEN);
     words = await storedWords();
     expect(words.length).toBeGreaterThan(4);

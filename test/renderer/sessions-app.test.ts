@@ -14,6 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
 import { DEMO, ROOT, cleanup, serviceLogin, startService, tempDir, type RunningService } from '../helpers/service';
+import { submitSignIn } from '../helpers/ui';
 import { seedService, type Seeded } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/sessions';
@@ -107,9 +108,7 @@ beforeAll(async () => {
   // A render error blanks the page; say so in the test's output instead of only timing out.
   page.on('pageerror', (e) => console.log('page error:', e.message));
   await page.goto(app.url);
-  await page.getByLabel('E-mail').fill(DEMO.email);
-  await page.getByLabel('Password').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await submitSignIn(page, DEMO);
   await vi.waitFor(async () => expect(await row('keep-me.wav').count()).toBe(1), { timeout: 60_000, interval: 250 }).catch(async (e) => {
     await page.screenshot({ path: '/tmp/sessions-app-debug.png' });
     throw e;

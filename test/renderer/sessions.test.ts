@@ -9,36 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
 import { speechWav } from '../helpers/speech';
 import { ROOT, serviceLogin } from '../helpers/service';
+import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 
 let app: RunningApp;
 let browser: Browser;
 const names = ['board-meeting.wav', 'customer-interview.wav', 'podcast-episode-12.wav'];
 
 async function createSessions(serviceUrl: string): Promise<void> {
-  const access_token = await serviceLogin(serviceUrl, LOCAL_DEMO);
-  const token = await fetch(`${serviceUrl}/api/v3/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'e2e', type: 'batch', years_valid: 1 }),
-  });
-  expect(token.ok).toBe(true);
-  const key = ((await token.json()) as { token_value: string }).token_value;
+  const key = await batchKey(serviceUrl, 'e2e');
   const wav = readFileSync(await speechWav('hello from the end to end test'));
-  for (const name of names) {
-    const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, {
-      method: 'POST',
-      headers: { 'x-svc-s2t-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ language: 'en', keep_source: true }),
-    });
-    expect(created.ok).toBe(true);
-    const { result } = (await created.json()) as { result: { session_id: string } };
-    const put = await fetch(`${serviceUrl}/api/v3/speech-to-text/session/${result.session_id}`, {
-      method: 'PUT',
-      headers: { 'x-svc-s2t-key': key, 'x-filename': name, 'content-type': 'audio/wav' },
-      body: wav,
-    });
-    expect(put.ok).toBe(true);
-  }
+  for (const name of names) await uploadWav(serviceUrl, key, name, wav);
 }
 
 beforeAll(async () => {
@@ -65,9 +45,7 @@ describe('browser mode', () => {
     await createSessions(app.serviceUrl);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(app.url);
-    await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-    await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page);
     const list = page.getByRole('list', { name: 'Sessions' });
     for (const name of names) await expect.poll(() => list.getByText(name).count(), { timeout: 30_000 }).toBe(1);
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SHORTCUTS, type Shortcut } from '../../renderer/src/ui/shortcuts';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
-import { signIn } from './look-fixture';
+import { signIn } from '../helpers/ui';
 
 let app: RunningApp;
 let browser: Browser;

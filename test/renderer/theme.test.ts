@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
-import { signIn } from './look-fixture';
+import { signIn } from '../helpers/ui';
 
 let app: RunningApp;
 let browser: Browser;

@@ -9,9 +9,10 @@ import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-ui';
 let app: RunningApp;
@@ -48,9 +49,7 @@ async function addFolder(page: Page, path: string, language: string, formats: st
 it('adds a folder with a language from the list, shows each file\'s outcome, edits the profile in place, pauses, and removes after asking', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(app.url);
-  await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-  await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await submitSignIn(page);
   await fromMenu(page, 'Watch folders');
   await expect.poll(() => page.getByText('No watched folders yet.').count(), { timeout: 20_000 }).toBe(1);
 

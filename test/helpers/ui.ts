@@ -1,0 +1,60 @@
+/**
+ * Setup the UI tests share: a batch API key for the demo account, sessions uploaded through the
+ * service's batch API (the service transcribes them with pocketsphinx), and signing in through the form.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { LOCAL_DEMO } from './app';
+import { serviceLogin } from './service';
+
+type Account = { email: string; password: string };
+
+/** A batch API key for an account (the app's local demo unless told), as a batch client would hold. */
+export async function batchKey(serviceUrl: string, name: string, account: Account = LOCAL_DEMO): Promise<string> {
+  const access = await serviceLogin(serviceUrl, account);
+  const res = await fetch(`${serviceUrl}/api/v3/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, type: 'batch', years_valid: 1 }),
+  });
+  expect(res.ok).toBe(true);
+  return ((await res.json()) as { token_value: string }).token_value;
+}
+
+/** Creates an English session (source kept) with the key and uploads a WAV into it under `filename`; answers its id. */
+export async function uploadWav(serviceUrl: string, key: string, filename: string, wav: Buffer<ArrayBuffer>): Promise<string> {
+  const created = await fetch(`${serviceUrl}/api/v3/speech-to-text/session`, {
+    method: 'POST',
+    headers: { 'x-svc-s2t-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ language: 'en', keep_source: true }),
+  });
+  expect(created.ok).toBe(true);
+  const { result } = (await created.json()) as { result: { session_id: string } };
+  const put = await fetch(`${serviceUrl}/api/v3/speech-to-text/session/${result.session_id}`, {
+    method: 'PUT',
+    headers: { 'x-svc-s2t-key': key, 'x-filename': filename, 'content-type': 'audio/wav' },
+    body: wav,
+  });
+  expect(put.ok).toBe(true);
+  return result.session_id;
+}
+
+/** Fills the sign-in form with an account (the app's local demo unless told) and submits it; the form must be showing or about to. */
+export async function submitSignIn(page: Page, account: Account = LOCAL_DEMO): Promise<void> {
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('E-mail').fill(account.email);
+  await form.getByLabel('Password').fill(account.password);
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/**
+ * Signs in through the form when the app asks (a fresh browser context always does in browser
+ * mode), then waits for `ready` (the app's shell unless told) to show once.
+ */
+export async function signIn(page: Page, url: string, ready: Locator = page.locator('.shell')): Promise<void> {
+  await page.goto(url);
+  const email = page.getByLabel('E-mail');
+  await expect.poll(async () => (await email.count()) + (await ready.count()), { timeout: 30_000 }).toBeGreaterThan(0);
+  if ((await email.count()) > 0) await submitSignIn(page);
+  await expect.poll(() => ready.count(), { timeout: 30_000 }).toBe(1);
+}
