@@ -25,6 +25,18 @@ export async function speechWav(text: string, opts: { voice?: string; wordsPerMi
   return file;
 }
 
+/** Two spoken phrases with 1.5 s of silence between them, written under `name` (one file per test, so runs do not share one). */
+export async function twoPhraseWav(name: string): Promise<string> {
+  const first = await speechWav('hello from the end to end test');
+  const second = await speechWav('the weather is nice today and the sun is shining');
+  const dir = join(tmpdir(), 's2t-speech');
+  const padded = join(dir, `${name}-first-padded.wav`);
+  const out = join(dir, `${name}-two-phrases.wav`);
+  execFileSync('sox', [first, padded, 'pad', '0', '1.5']);
+  execFileSync('sox', [padded, second, out]);
+  return out;
+}
+
 /** The words of a text as WER counts them: lowercased, punctuation dropped. */
 export function words(text: string): string[] {
   return text.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter(Boolean);

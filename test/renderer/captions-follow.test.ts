@@ -6,14 +6,12 @@
  * editor then says which cues were rebuilt, and its SRT export has the correction, the speaker
  * and the hand edit. The explicit "Rebuild captions from transcript" answers from the document menu.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
-import { speechWav } from '../helpers/speech';
+import { twoPhraseWav } from '../helpers/speech';
 import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 
 const NAME = 'captions-follow.wav';
@@ -25,20 +23,9 @@ let app: RunningApp;
 let browser: Browser;
 let page: Page;
 
-async function twoPhraseWav(): Promise<string> {
-  const first = await speechWav('hello from the end to end test');
-  const second = await speechWav('the weather is nice today and the sun is shining');
-  const dir = join(tmpdir(), 's2t-speech');
-  const padded = join(dir, 'captions-follow-first-padded.wav');
-  const out = join(dir, 'captions-follow-two-phrases.wav');
-  execFileSync('sox', [first, padded, 'pad', '0', '1.5']);
-  execFileSync('sox', [padded, second, out]);
-  return out;
-}
-
 /** A session made with an API key, as a batch client makes one; the service transcribes it and cuts its captions. */
 async function createSession(serviceUrl: string): Promise<void> {
-  await uploadWav(serviceUrl, await batchKey(serviceUrl, 'e2e-captions-follow'), NAME, readFileSync(await twoPhraseWav()));
+  await uploadWav(serviceUrl, await batchKey(serviceUrl, 'e2e-captions-follow'), NAME, readFileSync(await twoPhraseWav('captions-follow')));
 }
 
 const segments = () => page.getByRole('list', { name: 'Transcript' }).locator(':scope > li');

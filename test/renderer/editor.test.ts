@@ -5,15 +5,13 @@
  * and merge, find and replace, cue times refused on overlap, a save that survives a reload, and
  * the global search opening a session at the hit's moment.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { ROOT } from '../helpers/service';
-import { speechWav } from '../helpers/speech';
+import { twoPhraseWav } from '../helpers/speech';
 import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 
 const NAME = 'editor-demo.wav';
@@ -23,21 +21,9 @@ let app: RunningApp;
 let browser: Browser;
 let page: Page;
 
-/** Two spoken phrases with 1.5 s of silence between them. */
-async function twoPhraseWav(): Promise<string> {
-  const first = await speechWav('hello from the end to end test');
-  const second = await speechWav('the weather is nice today and the sun is shining');
-  const dir = join(tmpdir(), 's2t-speech');
-  const padded = join(dir, 'editor-first-padded.wav');
-  const out = join(dir, 'editor-two-phrases.wav');
-  execFileSync('sox', [first, padded, 'pad', '0', '1.5']);
-  execFileSync('sox', [padded, second, out]);
-  return out;
-}
-
 async function createSession(serviceUrl: string): Promise<void> {
   // Sessions are made with an API key, as a batch client would.
-  await uploadWav(serviceUrl, await batchKey(serviceUrl, 'e2e-editor'), NAME, readFileSync(await twoPhraseWav()));
+  await uploadWav(serviceUrl, await batchKey(serviceUrl, 'e2e-editor'), NAME, readFileSync(await twoPhraseWav('editor')));
 }
 
 const transcript = () => page.getByRole('list', { name: 'Transcript' });
