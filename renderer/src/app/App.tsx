@@ -144,7 +144,7 @@ export function App() {
               <>
                 {' '}
                 <button className="link" onClick={() => setSidebar(true)}>
-                  Show sessions
+                  Open the session list
                 </button>
               </>
             )}
