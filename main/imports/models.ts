@@ -3,12 +3,13 @@
  * asked of the service (GET /models needs the batch key, which main/api/client.ts handles), kept
  * in a small JSON file so the dialog and the checks work offline (then `stale`).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { AccountChoice, ModelChoice } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
 import { classifyFailure, isTransient } from '../api/failure';
+import { writeAtomic } from '../platform/write-atomic';
 
 const CacheFile = z.object({ models: z.array(ModelChoice), savedAt: z.string() });
 const AccountCache = z.object({ glossaries: z.array(AccountChoice), customModels: z.array(AccountChoice), savedAt: z.string() });
@@ -32,10 +33,10 @@ export class ModelsList {
     try {
       const res = await this.client.call('models.list', { query: {} }, { timeoutMs: 15_000 });
       const models = res.result.map((m) => ({ key: m.key, name: m.name, supported: m.engine_supported !== false, hasPunctuation: m.has_punctuation ?? false }));
-      this.save(models);
+      await saveCache(this.file, { models });
       return { models, stale: false };
     } catch (err) {
-      const cached = this.cached();
+      const cached = (await readCache(this.file, CacheFile))?.models;
       if (cached) return { models: cached, stale: true };
       if (isTransient(classifyFailure(err))) return null;
       throw err;
@@ -60,38 +61,29 @@ export class ModelsList {
         lists.customModels.push({ id: m.id, name: m.name || `Custom model ${m.id}`, language: m.language ?? '' });
         if (lists.customModels.length >= MAX_ACCOUNT_ITEMS) break;
       }
-      writeAtomically(file, { ...lists, savedAt: new Date().toISOString() });
+      await saveCache(file, lists);
       return { ...lists, stale: false };
     } catch (err) {
-      const cached = readCache(file, AccountCache);
+      const cached = await readCache(file, AccountCache);
       if (cached) return { glossaries: cached.glossaries, customModels: cached.customModels, stale: true };
       if (isTransient(classifyFailure(err))) return null;
       throw err;
     }
   }
-
-  private cached(): ModelChoice[] | null {
-    return readCache(this.file, CacheFile)?.models ?? null;
-  }
-
-  private save(models: ModelChoice[]): void {
-    writeAtomically(this.file, { models, savedAt: new Date().toISOString() });
-  }
 }
 
-function readCache<T extends z.ZodType>(file: string, schema: T): z.output<T> | null {
+/** A cache file's content, or null when there is none or it does not read as `schema`. */
+async function readCache<T extends z.ZodType>(file: string, schema: T): Promise<z.output<T> | null> {
   try {
-    return schema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    return schema.parse(JSON.parse(await readFile(file, 'utf8')));
   } catch {
     return null;
   }
 }
 
-function writeAtomically(file: string, value: unknown): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value));
-  renameSync(tmp, file);
+/** Kept with the time it was saved; the user's alone. */
+function saveCache(file: string, value: object): Promise<void> {
+  return writeAtomic(file, JSON.stringify({ ...value, savedAt: new Date().toISOString() }), { mode: 0o600, dirMode: 0o700 });
 }
 
 /** Why a language cannot be used, or null when it can (or when no list is known yet: the service decides then). */

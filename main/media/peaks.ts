@@ -6,9 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeAtomic } from '../platform/write-atomic';
 
 export const PEAKS_PER_SECOND = 100;
 const RATE = 8000;
@@ -93,12 +94,12 @@ export class PeakCache {
   constructor(private readonly dir: string, private readonly compute: (path: string) => Promise<Uint8Array> = computePeaks) {}
 
   /** Whether `path`'s peaks are on disk already (for tests and the bench). */
-  has(path: string): boolean {
-    return statSync(this.fileFor(path), { throwIfNoEntry: false })?.isFile() ?? false;
+  async has(path: string): Promise<boolean> {
+    return isFile(await this.fileFor(path));
   }
 
   get(path: string): Promise<Uint8Array> {
-    return this.kept(this.fileFor(path), () => this.compute(path));
+    return this.fileFor(path).then((file) => this.kept(file, () => this.compute(path)));
   }
 
   /** The service's peaks for a session, fetched once. */
@@ -107,8 +108,8 @@ export class PeakCache {
   }
 
   /** Whether the service's peaks for a session are on disk already (no need to ask it for a link). */
-  hasSession(key: string): boolean {
-    return statSync(this.sessionFile(key), { throwIfNoEntry: false })?.isFile() ?? false;
+  hasSession(key: string): Promise<boolean> {
+    return isFile(this.sessionFile(key));
   }
 
   private sessionFile(key: string): string {
@@ -117,17 +118,14 @@ export class PeakCache {
 
   private async kept(file: string, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
     try {
-      return new Uint8Array(readFileSync(file));
+      return new Uint8Array(await readFile(file));
     } catch {
       // Not computed yet.
     }
     const going = this.running.get(file);
     if (going) return going;
-    const work = make().then((peaks) => {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const partial = `${file}.${process.pid}.partial`;
-      writeFileSync(partial, peaks);
-      renameSync(partial, file);
+    const work = make().then(async (peaks) => {
+      await writeAtomic(file, peaks, { mode: 0o600, dirMode: 0o700 });
       return peaks;
     });
     this.running.set(file, work);
@@ -138,8 +136,10 @@ export class PeakCache {
     }
   }
 
-  private fileFor(path: string): string {
-    const s = statSync(path);
+  private async fileFor(path: string): Promise<string> {
+    const s = await stat(path);
     return join(this.dir, `${createHash('sha1').update(`${path}|${s.size}|${s.mtimeMs}`).digest('hex')}.peaks`);
   }
 }
+
+const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false);

@@ -3,34 +3,16 @@
  * a hidden temp file in the target folder and renamed into place, so no reader (nor our own
  * watcher) ever sees half a file.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { CAPTION_FORMATS, type Document, type ExportFormat } from '../../common/api';
 import { FORMAT_FILES, renderExport, type ExportOptions } from '../../common/formats';
 import type { WatchFolder } from '../../common/ipc';
 import { pdfFonts, printedText } from '../platform/fonts';
+import { writeAtomic } from '../platform/write-atomic';
 import { DONE_DIR, FAILED_DIR, outputDirOf } from './ignore';
-
-/** Writes bytes to `target` through a temp file in the same folder and a rename. */
-export async function writeAtomic(target: string, bytes: Uint8Array): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  const temp = join(dirname(target), `.s2t-${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-  const fh = await open(temp, 'w', 0o644);
-  try {
-    await fh.writeFile(bytes);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(temp, target);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
-}
 
 /** What delivery needs of a document: the service's Document resource, or the app's cached copy of it. */
 export type DeliverableDoc = Pick<Document, 'id' | 'type' | 'filename' | 'language' | 'timecode_offset' | 'document'>;

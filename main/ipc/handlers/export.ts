@@ -3,14 +3,14 @@
  * back to the renderer (browser mode downloads them), or main writes them where the save dialog
  * said (export.toFile), or one format for many sessions into a folder (export.bulk).
  */
-import { randomUUID } from 'node:crypto';
-import { rename, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, isAbsolute, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, extname, isAbsolute, join } from 'node:path';
 import { CAPTION_FORMATS, type ExportFormat } from '../../../common/api';
 import type { DocumentRecord } from '../../../common/ipc';
 import { CAPTION_PROFILES, type CaptionProfileId } from '../../../common/transcript/captions';
 import type { ExportOptions } from '../../../common/formats';
 import { pdfFonts, printedText } from '../../platform/fonts';
+import { writeAtomic } from '../../platform/write-atomic';
 import { UserFacingError } from '../user-facing-error';
 import { requireAccount, type AreaHandlers, type CoreContext } from './context';
 
@@ -29,13 +29,6 @@ async function render(doc: DocumentRecord, format: ExportFormat, options: Render
   const file = FORMAT_FILES[format];
   const stem = doc.filename.replace(/\.[^.]+$/, '') || 'document';
   return { filename: `${stem}.${file.extension}`, mime: file.mediaType, bytes, extension: file.extension };
-}
-
-/** Written beside, then renamed: a reader never sees half a file. */
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomUUID().slice(0, 8)}.part`);
-  await writeFile(tmp, bytes);
-  await rename(tmp, path);
 }
 
 async function isFolder(path: string): Promise<boolean> {
@@ -70,7 +63,7 @@ export function exportHandlers(ctx: CoreContext): AreaHandlers<'export'> {
       const file = await render(doc, format, options);
       const target = extname(path).toLowerCase() === `.${file.extension}` ? path : `${path}.${file.extension}`;
       progress(progressId, 1, 2, 'Writing the file…');
-      await writeAtomically(target, file.bytes);
+      await writeAtomic(target, file.bytes);
       progress(progressId, 2, 2, 'Saved.');
       return { path: target, bytes: file.bytes.byteLength };
     },
@@ -104,7 +97,7 @@ export function exportHandlers(ctx: CoreContext): AreaHandlers<'export'> {
             let name = `${stem}.${file.extension}`;
             for (let n = 2; taken.has(name); n++) name = `${stem} (${n}).${file.extension}`;
             taken.add(name);
-            await writeAtomically(join(folder, name), file.bytes);
+            await writeAtomic(join(folder, name), file.bytes);
             written.push(join(folder, name));
           } catch (e) {
             skipped.push({ sessionId, reason: (e as Error).message });

@@ -2,7 +2,7 @@
  * media.*: where a session's media plays from (main/media/library.ts): the file on this computer,
  * the app's kept copy, or the service's link (asked afresh, since a cached media_url expires).
  */
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Session } from '../../../common/api';
 import { classifyFailure, describeFailure } from '../../api/failure';
 import type { MediaLibrary, ServiceMedia } from '../../media/library';
@@ -43,7 +43,7 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
       const account = mediaAccount(serviceUrl, id);
       const key = `${account}|${sessionId}`;
       const asPeaks = (p: Uint8Array, from: 'service' | 'local' | 'cache') => ({ peaks: Buffer.from(p).toString('base64'), perSecond: PEAKS_PER_SECOND, from });
-      if (peaks.hasSession(key)) {
+      if (await peaks.hasSession(key)) {
         try {
           return asPeaks(await peaks.forSession(key, () => Promise.reject(new Error('gone'))), 'service');
         } catch {
@@ -72,7 +72,7 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
       }
       const local = media.store.localPath(account, sessionId);
       const kept = media.cache.use(account, sessionId);
-      const file = local && statSync(local, { throwIfNoEntry: false })?.isFile() ? { path: local, from: 'local' as const } : kept ? { path: kept.path, from: 'cache' as const } : null;
+      const file = local && (await stat(local).then((s) => s.isFile(), () => false)) ? { path: local, from: 'local' as const } : kept ? { path: kept.path, from: 'cache' as const } : null;
       if (!file) return { peaks: null, reason: 'No waveform yet: the service has none, and the media is not on this computer (it is kept after it first plays).' };
       try {
         return asPeaks(await peaks.get(file.path), file.from);

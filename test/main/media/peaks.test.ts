@@ -49,10 +49,10 @@ describe('waveform peaks', () => {
     execFileSync('cp', [speech.path, copy]);
     let decodes = 0;
     const cache = new PeakCache(join(dir, 'peaks'), (p) => (decodes++, computePeaks(p)));
-    expect(cache.has(copy)).toBe(false);
+    expect(await cache.has(copy)).toBe(false);
     const [a, b] = await Promise.all([cache.get(copy), cache.get(copy)]);
     expect(decodes).toBe(1);
-    expect(cache.has(copy)).toBe(true);
+    expect(await cache.has(copy)).toBe(true);
     const again = await new PeakCache(join(dir, 'peaks'), () => Promise.reject(new Error('must not decode'))).get(copy);
     expect(Array.from(again)).toEqual(Array.from(a));
     expect(b).toBe(a);
@@ -66,15 +66,15 @@ describe('waveform peaks', () => {
     const cache = new PeakCache(join(dir, 'service-peaks'));
     let fetches = 0;
     const fetchPeaks = async () => (fetches++, Uint8Array.from([0, 10, 200, 30]));
-    expect(cache.hasSession('acct|s1')).toBe(false);
+    expect(await cache.hasSession('acct|s1')).toBe(false);
     expect(Array.from(await cache.forSession('acct|s1', fetchPeaks))).toEqual([0, 10, 200, 30]);
-    expect(cache.hasSession('acct|s1')).toBe(true);
+    expect(await cache.hasSession('acct|s1')).toBe(true);
     expect(Array.from(await cache.forSession('acct|s1', fetchPeaks))).toEqual([0, 10, 200, 30]);
     expect(fetches).toBe(1);
     // Another session (or account) is its own.
-    expect(cache.hasSession('acct|s2')).toBe(false);
+    expect(await cache.hasSession('acct|s2')).toBe(false);
     await expect(cache.forSession('acct|s2', () => Promise.reject(new Error('the service answered 404')))).rejects.toThrow(/404/);
-    expect(cache.hasSession('acct|s2')).toBe(false);
+    expect(await cache.hasSession('acct|s2')).toBe(false);
   });
 
   it("from the service's audiowaveform JSON match the ones decoded here", async () => {
