@@ -10,6 +10,7 @@ import { accountChannels } from './account';
 import { captionsChannels, captionsEvents } from './captions';
 import { importChannels, importEvents, type ImportSource } from './imports';
 import { mediaChannels } from './media';
+import { UploadProgress } from './progress';
 import { settingsChannels, settingsEvents } from './settings';
 import { shellChannels, shellEvents } from './shell';
 import { SessionListQuery, sessionsChannels, sessionsEvents } from './sessions';
@@ -155,20 +156,11 @@ export type WatchFolder = z.infer<typeof WatchFolder>;
 export const WatchItemState = z.enum(['detected', 'uploading', 'transcribing', 'fetching', 'delivered', 'failed']);
 export type WatchItemState = z.infer<typeof WatchItemState>;
 
-export const WatchProgress = z.object({
+export const WatchProgress = UploadProgress.extend({
   itemId: z.number().int(),
   folderId: z.string(),
   path: z.string(),
   state: WatchItemState,
-  bytesSent: z.number().min(0),
-  bytesTotal: z.number().min(0),
-  percent: z.number().min(0).max(100),
-  /** Bytes a second over the last few seconds; null before there is a measure. */
-  rate: z.number().min(0).nullable(),
-  /** Seconds left for the current upload; null when unknown. */
-  etaSeconds: z.number().min(0).nullable(),
-  /** Why it failed, or what it waits for (offline), in words for a person. */
-  message: z.string().nullable(),
 });
 export type WatchProgress = z.infer<typeof WatchProgress>;
 

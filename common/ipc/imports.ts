@@ -4,6 +4,7 @@
  * main/imports, which runs them on the watch folders' upload engine (one engine, not two).
  */
 import { z } from 'zod';
+import { UploadProgress } from './progress';
 
 /**
  * Where a file the user picked or dropped is, as main can read it: a path (Electron: the native
@@ -43,22 +44,13 @@ export const ImportState = z.enum(['queued', 'uploading', 'transcribing', 'done'
 export type ImportState = z.infer<typeof ImportState>;
 
 /** One file (or URL) in the uploads view. */
-export const ImportItem = z.object({
+export const ImportItem = UploadProgress.extend({
   itemId: z.number().int(),
   /** The file's name (or the URL), for people. */
   name: z.string(),
   source: ImportSource,
   options: TranscriptionOptions,
   state: ImportState,
-  bytesSent: z.number().min(0),
-  bytesTotal: z.number().min(0),
-  /** Upload percent while uploading, the job's progress while transcribing. */
-  percent: z.number().min(0).max(100),
-  /** Bytes a second over the last few seconds; null before there is a measure. */
-  rate: z.number().min(0).nullable(),
-  etaSeconds: z.number().min(0).nullable(),
-  /** Why it failed, or what it waits for (offline, a rate limit), in words for a person. */
-  message: z.string().nullable(),
   /** The session it made, once the service named it: one click away in the uploads view. */
   sessionId: z.string().nullable(),
   createdAt: z.string(),

@@ -2,6 +2,7 @@ export * from './contract';
 export * from './account';
 export * from './transport';
 export * from './imports';
+export * from './progress';
 export * from './media';
 export * from './settings';
 export * from './shell';
