@@ -142,8 +142,10 @@ const SYSOP: readonly Role[] = ['SYSOP'];
 const RESELLER: readonly Role[] = ['RESELLER', 'SYSOP'];
 const ORGADMIN: readonly Role[] = ['ORGADMIN', 'SYSOP'];
 
-function listRoute(path: string, summary: string, opts: { auth?: 'bearer' | 's2t-key'; item?: z.ZodType; roles?: readonly Role[] } = {}) {
-  return route({ method: 'GET', path, auth: opts.auth ?? 'bearer', query: ListQuery, response: { kind: 'json', schema: envelope(opts.item ?? ListItem) }, paged: 'envelope', roles: opts.roles, summary });
+/** A paged list; its rows are typed by `item` (ListItem, an object with an id, when the spec leaves them open). */
+function listRoute<I extends z.ZodType = typeof ListItem>(path: string, summary: string, opts: { auth?: 'bearer' | 's2t-key'; item?: I; roles?: readonly Role[] } = {}) {
+  const item = (opts.item ?? ListItem) as I;
+  return route({ method: 'GET', path, auth: opts.auth ?? 'bearer', query: ListQuery, response: { kind: 'json', schema: envelope(item) }, paged: 'envelope', roles: opts.roles, summary });
 }
 
 export const routes = {

@@ -4,7 +4,6 @@
  * literal URLs stay under test; the route id types the body, checked against the route's schema
  * when the answer is that route's success. Any other answer is read with errorOf().
  */
-import { z } from 'zod';
 import { CodedError, ErrorBody, routes, type HttpMethod, type ResponseOf, type RouteId, type Routes } from '../../common/api';
 
 export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
@@ -86,13 +85,6 @@ export function errorOf(res: { status: number; text: string }): ErrorAnswer {
 export function must<T>(value: T | undefined | null, what: string): T {
   if (value === undefined || value === null) throw new Error(`missing: ${what}`);
   return value;
-}
-
-const Rows = z.array(z.record(z.string(), z.unknown()));
-
-/** The rows of a list whose items the route table leaves open (ListItem): each an object, its fields read as unknown. */
-export function rowsOf(res: { body: { result: readonly unknown[] } }): Record<string, unknown>[] {
-  return Rows.parse(res.body.result);
 }
 
 /** The newer error shape's `error` object (`{ error: { code, message, details } }`), as sent. */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { envelope, routes, type RouteId } from '../../../common/api';
 import { REFUSED_BODY_DRAIN_BYTES } from '../../../service/http/refused-body';
 import { cleanup, DEMO, startService, type RunningService } from '../../helpers/service';
-import { errorOf, rowsOf } from '../answers';
+import { errorOf } from '../answers';
 import { call, mustAddUser, tokenFor } from './client';
 
 let svc: RunningService;
@@ -75,15 +75,15 @@ describe('every list endpoint of the route table', () => {
 
   it('organization users lists only the caller\'s organization', async () => {
     const mine = await get('organization.users', T.boss, '/api/v3/organization/user');
-    expect(rowsOf(mine).map((u) => u.email).sort()).toEqual(['boss@example.com', DEMO.email]);
+    expect(mine.body.result.map((u) => u.email).sort()).toEqual(['boss@example.com', DEMO.email]);
     expect(mine.body.result[0]).toMatchObject({ roles: expect.any(Array), is_active: true });
     const theirs = await get('organization.users', T.peer, '/api/v3/organization/user');
-    expect(rowsOf(theirs).map((u) => u.email)).toEqual(['peer@example.com']);
+    expect(theirs.body.result.map((u) => u.email)).toEqual(['peer@example.com']);
   });
 
   it('reseller customers are the reseller\'s customer organizations only', async () => {
     const res = await get('reseller.customers', T.seller, '/api/v3/reseller/customer');
-    expect(rowsOf(res).map((o) => o.name)).toEqual(["buyer@example.com's organization"]);
+    expect(res.body.result.map((o) => o.name)).toEqual(["buyer@example.com's organization"]);
     expect((await get('reseller.customers', T.seller, '/api/v3/reseller/customer?q=nobody')).body.count).toBe(0);
     expect((await get('reseller.customers', T.buyer, '/api/v3/reseller/customer')).status).toBe(403);
   });
@@ -93,9 +93,9 @@ describe('every list endpoint of the route table', () => {
     expect(all.body.total_results).toBe(5);
     const one = await get('admin.customers', T.admin, '/api/v3/admin/customer?q=seller');
     expect(one.body.result).toHaveLength(1);
-    expect(rowsOf(one)[0].user_count).toBe(1);
+    expect(one.body.result[0].user_count).toBe(1);
     const lang = await get('admin.languageConfig', T.admin, '/api/v3/admin/languageconfig?q=english&sort=key&direction=asc');
-    expect(rowsOf(lang).map((m) => m.key)).toEqual(['en-GB', 'en-US']);
+    expect(lang.body.result.map((m) => m.key)).toEqual(['en-GB', 'en-US']);
   });
 
   it('the subscription is the organization\'s own, on the local plan', async () => {
@@ -114,7 +114,7 @@ describe('every list endpoint of the route table', () => {
     db.prepare('INSERT INTO org_group_members (group_id, user_id) VALUES (?, ?)').run(team, demo.id);
     const peerTeam = Number(db.prepare("INSERT INTO org_groups (org_id, name, created_at) VALUES (?, 'theirs', '2026-01-01T00:00:00Z')").run(peer.org_id).lastInsertRowid);
     db.close();
-    expect(rowsOf(await get('organization.groups', T.boss, '/api/v3/organization/group')).map((g) => g.name)).toEqual(['editors']);
+    expect((await get('organization.groups', T.boss, '/api/v3/organization/group')).body.result.map((g) => g.name)).toEqual(['editors']);
     const members = await get('organization.groupUsers', T.boss, `/api/v3/organization/group/${team}/users`);
     expect(members.status).toBe(200);
     expect(members.body.result.map((u) => u.email)).toEqual([DEMO.email]);
@@ -150,8 +150,8 @@ describe('folders', () => {
 
     await call(svc.url, 'POST', '/api/v3/folders', { token: T.demo, json: { name: 'Board meetings' } });
     const sorted = await get('folders.list', T.demo, '/api/v3/folders?sort=name&direction=asc');
-    expect(rowsOf(sorted).map((x) => x.name)).toEqual(['April', 'Board meetings', 'Interviews 2026']);
-    expect(rowsOf(await get('folders.list', T.demo, '/api/v3/folders?q=board')).map((x) => x.name)).toEqual(['Board meetings']);
+    expect(sorted.body.result.map((x) => x.name)).toEqual(['April', 'Board meetings', 'Interviews 2026']);
+    expect((await get('folders.list', T.demo, '/api/v3/folders?q=board')).body.result.map((x) => x.name)).toEqual(['Board meetings']);
     expect((await get('folders.list', T.demo, '/api/v3/folders?limit=1&offset=1&sort=name&direction=asc')).body).toMatchObject({ count: 1, total_results: 3, result: [{ name: 'Board meetings' }] });
 
     expect((await call(svc.url, 'folders.delete', `/api/v3/folders/${f.id}`, { token: T.demo })).body).toEqual({ success: true });
@@ -193,7 +193,7 @@ describe('glossaries (v4)', () => {
 
     await call(svc.url, 'POST', '/api/v4/glossaries', { token: T.demo, json: { name: 'Medical', source_language: 'de', target_language: null } });
     const list = await get('glossaries.list', T.demo, '/api/v4/glossaries?sort=name&direction=asc');
-    expect(rowsOf(list).map((x) => [x.name, x.entry_count])).toEqual([['Legal terms', 1], ['Medical', 0]]);
+    expect(list.body.result.map((x) => [x.name, x.entry_count])).toEqual([['Legal terms', 1], ['Medical', 0]]);
     expect((await get('glossaries.list', T.demo, '/api/v4/glossaries?q=medic')).body.count).toBe(1);
 
     expect((await call(svc.url, 'glossaries.delete', `/api/v4/glossaries/${g.id}`, { token: T.demo })).body).toEqual({ success: true });
@@ -278,7 +278,7 @@ describe('errors everywhere', () => {
  */
 describe('seeded lists: scoping, q, ordering and the default limit', () => {
   const ids = { demoOrg: 0, peerOrg: 0, demo: 0, boss: 0, peer: 0 };
-  const names = (res: { body: { result: readonly unknown[] } }, key: string) => rowsOf(res).map((r) => r[key]);
+  const names = (res: { body: { result: readonly Record<string, unknown>[] } }, key: string) => res.body.result.map((r) => r[key]);
   const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString();
   const OLD = '2020-01-01T00:00:00.000Z';
 
@@ -352,7 +352,7 @@ describe('seeded lists: scoping, q, ordering and the default limit', () => {
 
   it('user preferences: the caller\'s own, not a colleague\'s; by key; q over key and value', async () => {
     const mine = await get('userPreferences.list', T.demo, '/api/v3/user_preferences');
-    expect(rowsOf(mine).map((r) => [r.key, r.value])).toEqual([['editor.font_size', '14'], ['export.format', 'srt'], ['theme', 'dark']]);
+    expect(mine.body.result.map((r) => [r.key, r.value])).toEqual([['editor.font_size', '14'], ['export.format', 'srt'], ['theme', 'dark']]);
     expect(names(await get('userPreferences.list', T.demo, '/api/v3/user_preferences?q=dark'), 'key')).toEqual(['theme']);
     expect(names(await get('userPreferences.list', T.demo, '/api/v3/user_preferences?q=export'), 'key')).toEqual(['export.format']);
     expect(names(await get('userPreferences.list', T.demo, '/api/v3/user_preferences?direction=desc&limit=1'), 'key')).toEqual(['theme']);
@@ -366,12 +366,12 @@ describe('seeded lists: scoping, q, ordering and the default limit', () => {
     expect(all.body).toMatchObject({ count: 25, total_results: 33 });
     expect(all.body.result[0]).toMatchObject({ number: 'INV-D-030', org_id: ids.demoOrg });
     const peer = await get('admin.billing', T.admin, '/api/v3/admin/billing?q=INV-P&direction=asc');
-    expect(rowsOf(peer).map((r) => [r.number, r.org_id])).toEqual([['INV-P-001', ids.peerOrg], ['INV-P-002', ids.peerOrg], ['INV-P-003', ids.peerOrg]]);
+    expect(peer.body.result.map((r) => [r.number, r.org_id])).toEqual([['INV-P-001', ids.peerOrg], ['INV-P-002', ids.peerOrg], ['INV-P-003', ids.peerOrg]]);
   });
 
   it('admin usage sums each organization\'s sessions; usage/traffic counts them by day', async () => {
     const usage = await get('admin.usage', T.admin, '/api/v3/admin/usage?limit=100');
-    const row = (org: number) => rowsOf(usage).find((r) => r.id === org);
+    const row = (org: number) => usage.body.result.find((r) => r.id === org);
     expect(row(ids.demoOrg)).toMatchObject({ sessions: 2, duration: 30 });
     expect(row(ids.peerOrg)).toMatchObject({ sessions: 2, duration: 12 });
     expect(names(usage, 'id')).toEqual([...names(usage, 'id')].sort((a, b) => Number(a) - Number(b)));
@@ -387,7 +387,7 @@ describe('seeded lists: scoping, q, ordering and the default limit', () => {
 
   it('admin stranded: queued or processing and untouched for an hour, oldest first, any organization', async () => {
     const stranded = await get('admin.stranded', T.admin, '/api/v3/admin/stranded');
-    expect(rowsOf(stranded).map((r) => [r.session_id, r.org_id, r.status])).toEqual([
+    expect(stranded.body.result.map((r) => [r.session_id, r.org_id, r.status])).toEqual([
       ['seed-d-stuck', ids.demoOrg, 'processing'],
       ['seed-p-waiting', ids.peerOrg, 'queued'],
     ]);

@@ -1,8 +1,7 @@
 /** Shared by the service-work tests: an authenticated client, uploads, polling, another organization. (Speech and WER: ../helpers/speech.) */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { Session, type Document, type HttpMethod, type Job, type RouteId } from '../../../common/api';
+import type { Document, HttpMethod, Job, RouteId, Session } from '../../../common/api';
 import type { CaptionContent, DocumentBody, TranscriptContent } from '../../../common/transcript/model';
 import { DEMO, serviceLogin, ROOT, type RunningService } from '../../helpers/service';
 import { answer, methodOf, must, type Answer, type RouteAnswer, type Target } from '../answers';
@@ -110,11 +109,6 @@ export async function jobDone(c: Client, jobId: string, timeoutMs = 90_000): Pro
 /** The document of this type (the transcript is 'document') in a list or a job result; absent fails the test. */
 export function docOf(docs: readonly Document[], type: Document['type']): Document {
   return must(docs.find((d) => d.type === type), `a ${type} among ${docs.length} documents`);
-}
-
-/** The rows of a session list (the route table types list items loosely), checked as sessions. */
-export function sessionsOf(list: { result: readonly unknown[] }): Session[] {
-  return z.array(Session).parse(list.result);
 }
 
 /** A document's body: given a Document (read with its body) or the body itself; a Document without one fails the test. */

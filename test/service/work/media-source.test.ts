@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
 import { errorOf, must } from '../answers';
-import { client, docOf, PASSAGE, sessionDone, sessionsOf, transcriptOf, until, type Client } from './helpers';
+import { client, docOf, PASSAGE, sessionDone, transcriptOf, until, type Client } from './helpers';
 import { closeServer, FakeDns, listenOnTestAddress, Receiver, selfSignedCertificate, startTestNetworkService, TEST_ADDRESS, transitionsOf } from './test-network';
 
 const LEGACY = '/api/v3/speech-to-text/session';
@@ -180,7 +180,7 @@ describe('restart during a download', () => {
     const pending = create({ language: 'en', media_source: mediaUrl('media.test.example', '/slow.wav') }).catch(() => null);
     const sid = await until('the download in progress', async () => {
       const list = await c.json('sessions.list', `${LEGACY}?q=uploaded&limit=100`);
-      return sessionsOf(list.body).find((x) => x.status === 'uploaded')?.session_id;
+      return list.body.result.find((x) => x.status === 'uploaded')?.session_id;
     }, 20_000, 100);
     await until('bytes on disk', async () => existsSync(join(svc.dataDir, 'media', sid, 'download.tmp')), 10_000, 50);
     await svc.kill();

@@ -11,7 +11,7 @@ import * as tus from 'tus-js-client';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { speechWav, wordErrorRate } from '../../helpers/speech';
 import { codedError, must, routeBody } from '../answers';
-import { batchUpload, captionOf, client, docOf, jobDone, otherOrganization, PASSAGE, putMedia, sessionDone, sessionsOf, transcriptOf, transcriptText, uploadedFileId, type Client } from './helpers';
+import { batchUpload, captionOf, client, docOf, jobDone, otherOrganization, PASSAGE, putMedia, sessionDone, transcriptOf, transcriptText, uploadedFileId, type Client } from './helpers';
 
 /** Measured: pocketsphinx en-us on espeak-ng klatt3 at 150 wpm gives WER 0.684 on this passage (deterministic; 0.632 before chunked decoding, when pocketsphinx also read ffmpeg's 34-byte WAV LIST chunk as audio; see README). */
 const WER_BOUND = 0.7;
@@ -214,7 +214,7 @@ describe('refusals', () => {
     expect((await other.json('sessions.get', `/api/v3/speech-to-text/session/${sid}`)).status).toBe(404);
     expect((await other.json('documents.list', `/api/v3/speech-to-text/session/${sid}/document`)).status).toBe(404);
     const list = await other.json('sessions.list', '/api/v3/speech-to-text/session');
-    expect(sessionsOf(list.body).map((s) => s.session_id)).not.toContain(sid);
+    expect(list.body.result.map((s) => s.session_id)).not.toContain(sid);
   });
 
   it('a legacy PUT declaring more than 4 GiB gets a readable 413 before a byte is stored, and the session takes a later upload', async () => {
@@ -246,7 +246,7 @@ describe('refusals', () => {
 
   it('legacy DELETE erases filename and transcript', async () => {
     const list = await c.json('sessions.list', '/api/v3/speech-to-text/session?q=completed&limit=100');
-    const s = must(sessionsOf(list.body).find((x) => x.filename === 'passwd.wav'), 'the session of passwd.wav');
+    const s = must(list.body.result.find((x) => x.filename === 'passwd.wav'), 'the session of passwd.wav');
     const del = await fetch(`${svc.url}/api/v3/speech-to-text/session/${s.session_id}`, { method: 'DELETE', headers: { 'x-svc-s2t-key': c.batchKey } });
     expect(del.status).toBe(200);
     const after = routeBody('sessions.delete', del.status, await del.json()).result;
