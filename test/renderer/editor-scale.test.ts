@@ -134,8 +134,7 @@ describe('the editors with a 3-hour document', () => {
     expect(await page.evaluate(() => document.querySelectorAll('.word').length)).toBeLessThan(2000);
   }, 200_000);
 
-  // KNOWN FAILING, skipped so the rest can land: 'Saved' never appears after Ctrl+S near the end of the 3-hour document since the captions-follow rebuild joined the save (found in the last full run, not yet fixed; open in #19's closing note).
-  it.skip('types in a segment near the end, undoes and redoes it, and saves it to the service', async () => {
+  it('types in a segment near the end, undoes and redoes it, and saves it to the service', async () => {
     await scroller().evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect.poll(() => row(near.id).count(), { timeout: 20_000 }).toBe(1);
     expect(await rows().count()).toBeLessThan(60);
@@ -153,7 +152,9 @@ describe('the editors with a 3-hour document', () => {
     await expect.poll(() => textOf(near.id)).toBe(EDITED);
     await page.getByRole('heading', { level: 2 }).click();
     await page.keyboard.press('Control+s');
-    await expect.poll(() => page.getByText(/^Saved/).count()).toBe(1);
+    // The save rebuilds the 2,700 cues that follow this transcript in its transaction: 0.7-1.5 s on
+    // this loaded machine, past expect.poll's 1 s default, so it is waited for like the service below.
+    await expect.poll(() => page.getByText(/^Saved/).count(), { timeout: 60_000 }).toBe(1);
     await expect
       .poll(async () => {
         const doc = (await serviceDocs(bigSession)).find((d) => d.type === 'transcript' || d.document?.content.kind === 'transcript');
