@@ -18,26 +18,18 @@ export function bridgeMediaLinker(token: string): MediaLinker {
   return (target) => `${MEDIA_ROUTE}?${signedQuery(keyOf(token), target)}`;
 }
 
-/** Answers the request when it is for /media (true), or leaves it to the bridge (false). */
-export function serveMediaRoute(req: IncomingMessage, res: ServerResponse, token: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '/', 'http://x');
-  } catch {
-    return false;
-  }
-  if (url.pathname !== MEDIA_ROUTE) return false;
+/** Answers a request for /media (the bridge routes by path). */
+export function serveMediaRoute(req: IncomingMessage, res: ServerResponse, url: URL, token: string): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
-    return true;
+    return;
   }
   const target = verifyQuery(keyOf(token), url.searchParams);
   if (typeof target === 'string') {
     const why = { missing: 'this media link is not signed', bad: 'this media link is not valid', expired: 'this media link has expired: open the session again' }[target];
     res.writeHead(403, { 'content-type': 'text/plain' }).end(why);
-    return true;
+    return;
   }
   const range = typeof req.headers.range === 'string' ? req.headers.range : undefined;
   sendTarget(target, range, req.method, res, { 'referrer-policy': 'no-referrer' }).catch(() => res.destroy());
-  return true;
 }

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { STAGE_PATH, STAGE_TOKEN_HEADER } from '../../common/ipc';
+import { STAGE_TOKEN_HEADER } from '../../common/ipc';
 import { newStagedId, stagedDir, stagedPath } from '../imports/staging';
 
 /** The largest file one stage request may carry. */
@@ -19,44 +19,29 @@ export const MAX_STAGED_BYTES = 20 * 1024 ** 3;
 
 const StageQuery = z.object({ name: z.string().min(1).max(255), size: z.coerce.number().int().min(0).max(MAX_STAGED_BYTES) });
 
-export interface StageRouteOptions {
-  /** The app's data dir (staged files go under imports/staged); without it the route is not served. */
-  dataDir?: string;
-  /** Compares a presented token with this run's, in constant time. */
-  tokenOk: (presented: string) => boolean;
-}
-
 function answer(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
 }
 
-/** Answers the request when it is for the stage route (true), or leaves it to the bridge (false). */
-export function serveStageRoute(req: IncomingMessage, res: ServerResponse, opts: StageRouteOptions): boolean {
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '/', 'http://x');
-  } catch {
-    return false;
-  }
-  if (url.pathname !== STAGE_PATH || !opts.dataDir) return false;
+/** Answers a request for the stage route (the bridge routes by path, and only with a data dir). */
+export function serveStageRoute(req: IncomingMessage, res: ServerResponse, url: URL, dataDir: string, tokenOk: (presented: string) => boolean): void {
   if (req.method !== 'POST') {
     res.writeHead(405, { allow: 'POST' }).end();
-    return true;
+    return;
   }
   const presented = req.headers[STAGE_TOKEN_HEADER];
-  if (typeof presented !== 'string' || !opts.tokenOk(presented)) {
+  if (typeof presented !== 'string' || !tokenOk(presented)) {
     req.resume();
     answer(res, 401, { error: 'this request needs the token S2T Desktop printed' });
-    return true;
+    return;
   }
   const query = StageQuery.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
     req.resume();
     answer(res, 400, { error: 'name and size are required (size at most 20 GiB)' });
-    return true;
+    return;
   }
-  void receive(req, res, opts.dataDir, query.data.size).catch(() => res.destroy());
-  return true;
+  void receive(req, res, dataDir, query.data.size).catch(() => res.destroy());
 }
 
 async function receive(req: IncomingMessage, res: ServerResponse, dataDir: string, size: number): Promise<void> {

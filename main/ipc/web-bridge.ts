@@ -7,16 +7,17 @@
  * HTTP status, an error reply, or a close code) and the bridge keeps serving.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
-import { BRIDGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
+import { BRIDGE_PATH, STAGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
 import { dispatch, type Handlers } from './registry';
-import { serveMediaRoute } from './media-route';
+import { MEDIA_ROUTE, serveMediaRoute } from './media-route';
 import { serveStageRoute } from './stage-route';
 
 const MIME: Record<string, string> = {
@@ -52,10 +53,19 @@ const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 /** A request frame; `channel` and `args` are checked by dispatch against the contract. */
 const RequestFrame = z.object({ id: z.number().int().nonnegative(), channel: z.unknown(), args: z.unknown() });
 
-/** The request's path, decoded; null when it is not a well-formed path (a bare `%`, `//`). */
-function requestPath(rawUrl: string | undefined): string | null {
+/** The request's URL; null when it is not well formed (`//`, a bad host part). */
+function requestUrl(rawUrl: string | undefined): URL | null {
   try {
-    return decodeURIComponent(new URL(rawUrl ?? '/', 'http://x').pathname);
+    return new URL(rawUrl ?? '/', 'http://x');
+  } catch {
+    return null;
+  }
+}
+
+/** A path decoded; null for a malformed escape (a bare `%`). */
+function decodedPath(url: URL): string | null {
+  try {
+    return decodeURIComponent(url.pathname);
   } catch {
     return null;
   }
@@ -74,12 +84,12 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
   const origins = () => hosts().map((h) => `http://${h}`);
   const hostOk = (req: IncomingMessage) => hosts().includes(String(req.headers.host ?? '').toLowerCase());
 
-  const serveStatic = (req: IncomingMessage, res: ServerResponse) => {
+  const serveStatic = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const path = requestPath(req.url);
+    const path = decodedPath(url);
     if (path === null || path.includes('\0')) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request path');
       return;
@@ -87,7 +97,8 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
     const file = normalize(join(opts.staticDir, path === '/' ? 'index.html' : path));
     // Only the kinds of file the renderer is made of: no source maps, nothing else that lands in dist.
     const mime = Object.hasOwn(MIME, extname(file)) ? MIME[extname(file)] : undefined;
-    if (!mime || !file.startsWith(normalize(opts.staticDir) + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    const isFile = mime && file.startsWith(normalize(opts.staticDir) + sep) && (await stat(file).then((s) => s.isFile(), () => false));
+    if (!isFile) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
@@ -103,9 +114,15 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
       res.writeHead(421, { 'content-type': 'text/plain' }).end('unexpected Host header');
       return;
     }
-    if (serveStageRoute(req, res, { dataDir: opts.dataDir, tokenOk: (t) => sameSecret(t, token) })) return;
-    if (serveMediaRoute(req, res, token)) return;
-    serveStatic(req, res);
+    const url = requestUrl(req.url);
+    if (!url) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request path');
+      return;
+    }
+    // The bridge routes by path; each route checks its own credential (a token header, a signed link).
+    if (url.pathname === STAGE_PATH && opts.dataDir) serveStageRoute(req, res, url, opts.dataDir, (t) => sameSecret(t, token));
+    else if (url.pathname === MEDIA_ROUTE) serveMediaRoute(req, res, url, token);
+    else void serveStatic(req, res, url).catch(() => res.destroy());
   });
 
   const wss = new WebSocketServer({
@@ -141,13 +158,9 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
     const refuse = (status: number, reason: string) => {
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
-    let pathname: string;
-    try {
-      pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    } catch {
-      return refuse(400, 'Bad Request');
-    }
-    if (pathname !== BRIDGE_PATH) return refuse(404, 'Not Found');
+    const url = requestUrl(req.url);
+    if (!url) return refuse(400, 'Bad Request');
+    if (url.pathname !== BRIDGE_PATH) return refuse(404, 'Not Found');
     if (!hostOk(req)) return refuse(421, 'Misdirected Request');
     if (!origins().includes(String(req.headers.origin ?? ''))) return refuse(403, 'Forbidden');
     const offered = String(req.headers['sec-websocket-protocol'] ?? '')
