@@ -7,43 +7,21 @@
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { STAGE_PATH, STAGE_TOKEN_HEADER, type ChannelName, type ImportItem } from '../../../common/ipc';
-import { LOCAL_DEMO, startApp, type RunningApp } from '../../helpers/app';
+import { LOCAL_DEMO } from '../../helpers/app';
 import { speechWav } from '../../helpers/speech';
+import { startAppBridge, type AppBridge } from '../helpers/app-bridge';
 import { until } from '../watch/helpers';
 
-let app: RunningApp;
-let ws: WebSocket;
-let token: string;
-const events: { event: string; payload: unknown }[] = [];
-const pending = new Map<number, (reply: { ok: boolean; value?: unknown; error?: { code: string; message: string } }) => void>();
-let nextId = 1;
-
-function call<T>(channel: ChannelName, args: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, (r) => (r.ok ? resolve(r.value as T) : reject(Object.assign(new Error(r.error!.message), { code: r.error!.code }))));
-    ws.send(JSON.stringify({ id, channel, args }));
-  });
-}
+let b: AppBridge;
+const call = <T>(channel: ChannelName, args: unknown) => b.call<T>(channel, args);
 
 beforeAll(async () => {
-  app = await startApp();
-  const { port, hash } = new URL(app.url);
-  token = /token=([\w-]+)/.exec(hash)![1];
-  ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, [`s2t.${token}`], { headers: { origin: `http://127.0.0.1:${port}` } });
-  ws.on('message', (data) => {
-    const frame = JSON.parse(String(data));
-    if ('id' in frame) pending.get(frame.id)?.(frame.reply);
-    else events.push(frame);
-  });
-  await new Promise((r, j) => ws.once('open', r).once('error', j));
+  b = await startAppBridge();
 }, 90_000);
 
 afterAll(async () => {
-  ws?.close();
-  await app?.stop();
+  await b?.close();
 });
 
 it('imports a file staged over the app\'s own route to a session in the session list', async () => {
@@ -54,9 +32,9 @@ it('imports a file staged over the app\'s own route to a session in the session 
 
   const media = await speechWav('we will review the budget on monday morning');
   const stage = (withToken: boolean) =>
-    fetch(`${new URL(app.url).origin}${STAGE_PATH}?name=budget.wav&size=${statSync(media).size}`, {
+    fetch(`${new URL(b.app.url).origin}${STAGE_PATH}?name=budget.wav&size=${statSync(media).size}`, {
       method: 'POST',
-      headers: withToken ? { [STAGE_TOKEN_HEADER]: token } : {},
+      headers: withToken ? { [STAGE_TOKEN_HEADER]: b.token } : {},
       body: Readable.toWeb(createReadStream(media)) as ReadableStream,
       duplex: 'half',
     } as RequestInit);
@@ -66,7 +44,7 @@ it('imports a file staged over the app\'s own route to a session in the session 
   const { stagedId } = (await res.json()) as { stagedId: string };
 
   const { items } = await call<{ items: ImportItem[] }>('imports.add', { sources: [{ kind: 'staged', stagedId, name: 'budget.wav' }], options: { language: 'en-US' } });
-  const progress = () => events.filter((e) => e.event === 'imports.progress').map((e) => e.payload as ImportItem).filter((p) => p.itemId === items[0].itemId);
+  const progress = () => b.events.filter((e) => e.event === 'imports.progress').map((e) => e.payload as ImportItem).filter((p) => p.itemId === items[0].itemId);
   const done = await until('imports.progress done', () => progress().find((p) => p.state === 'done'), 120_000);
   expect(progress().map((p) => p.state)).toEqual(expect.arrayContaining(['uploading', 'transcribing', 'done']));
   await until(

@@ -7,45 +7,24 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { ChannelName, DocumentRecord, WatchFolder, WatchItem, WatchProgress, WatchState } from '../../../common/ipc';
 import type { TranscriptContent } from '../../../common/transcript/model';
-import { LOCAL_DEMO, startApp, type RunningApp } from '../../helpers/app';
+import { LOCAL_DEMO } from '../../helpers/app';
 import { cleanup, serviceLogin, tempDir } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
+import { startAppBridge, type AppBridge } from '../helpers/app-bridge';
 import { until } from './helpers';
 
-let app: RunningApp;
-let ws: WebSocket;
-const events: { event: string; payload: unknown }[] = [];
-const pending = new Map<number, (reply: { ok: boolean; value?: unknown; error?: { code: string; message: string } }) => void>();
+let b: AppBridge;
 const dirs: string[] = [];
-let nextId = 1;
-
-function call<T>(channel: ChannelName, args: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, (r) => (r.ok ? resolve(r.value as T) : reject(Object.assign(new Error(r.error!.message), { code: r.error!.code }))));
-    ws.send(JSON.stringify({ id, channel, args }));
-  });
-}
+const call = <T>(channel: ChannelName, args: unknown) => b.call<T>(channel, args);
 
 beforeAll(async () => {
-  app = await startApp();
-  const { port, hash } = new URL(app.url);
-  const token = /token=([\w-]+)/.exec(hash)![1];
-  ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, [`s2t.${token}`], { headers: { origin: `http://127.0.0.1:${port}` } });
-  ws.on('message', (data) => {
-    const frame = JSON.parse(String(data));
-    if ('id' in frame) pending.get(frame.id)?.(frame.reply);
-    else events.push(frame);
-  });
-  await new Promise((r, j) => ws.once('open', r).once('error', j));
+  b = await startAppBridge();
 }, 90_000);
 
 afterAll(async () => {
-  ws?.close();
-  await app?.stop();
+  await b?.close();
   dirs.forEach(cleanup);
 });
 
@@ -64,7 +43,7 @@ it('serves watch.* through the web bridge once signed in, delivers a dropped fil
 
   const media = join(watched, 'bridge.wav');
   copyFileSync(await speechWav('good morning everyone and welcome to the meeting'), media);
-  const progress = () => events.filter((e) => e.event === 'watch.progress').map((e) => e.payload as WatchProgress);
+  const progress = () => b.events.filter((e) => e.event === 'watch.progress').map((e) => e.payload as WatchProgress);
   await until('a delivered event', () => progress().find((p) => p.path === media && p.state === 'delivered'), 120_000);
   expect(progress().map((p) => p.state)).toEqual(expect.arrayContaining(['uploading', 'transcribing', 'fetching', 'delivered']));
   const { items } = await call<{ items: WatchItem[] }>('watch.items', { folderId: folder.id });
@@ -91,8 +70,8 @@ it('rewrites the delivered file after an edit saved in the app, and after an edi
 
   // Someone edits the same document on the service; the next pull brings it and the file follows.
   await until('the local edit pushed', async () => (await call<{ pending: number }>('sync.now', {})).pending === 0, 30_000, 500);
-  const auth = { authorization: `Bearer ${await serviceLogin(app.serviceUrl, LOCAL_DEMO)}` };
-  const url = `${app.serviceUrl}/api/v3/speech-to-text/session/${item.sessionId}/document/${docId}`;
+  const auth = { authorization: `Bearer ${await serviceLogin(b.app.serviceUrl, LOCAL_DEMO)}` };
+  const url = `${b.app.serviceUrl}/api/v3/speech-to-text/session/${item.sessionId}/document/${docId}`;
   const server = (await (await fetch(url, { headers: auth })).json()) as { document: { content: TranscriptContent } };
   server.document.content.segments[0].words[0].text = 'Remotely';
   const put = await fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ document: server.document }) });
