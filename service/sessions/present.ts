@@ -53,10 +53,13 @@ export const LISTED_SESSION_JSON = `json_object(${SESSION_COLUMNS.map((c) => `'$
 /** Signed media and waveform links live this long (seconds); a client re-reads the session for fresh ones. */
 export const SIGNED_URL_TTL = 6 * 3600;
 
-function signedUrl(ctx: ServiceContext, routeId: 'sessions.media' | 'sessions.waveform', sessionId: string): string {
+/** A signed link to a session's media or waveform, as a path (a page on this service uses it as is). */
+export function signedPath(ctx: ServiceContext, routeId: 'sessions.media' | 'sessions.waveform', sessionId: string): string {
   const { exp, sig } = signParams(ctx.secret, routeId === 'sessions.media' ? 'media' : 'waveform', sessionId, SIGNED_URL_TTL);
-  return `${ctx.baseUrl()}${buildPath(routes[routeId].path, { sessionId })}?exp=${exp}&sig=${sig}`;
+  return `${buildPath(routes[routeId].path, { sessionId })}?exp=${exp}&sig=${sig}`;
 }
+
+const signedUrl = (ctx: ServiceContext, routeId: 'sessions.media' | 'sessions.waveform', sessionId: string) => `${ctx.baseUrl()}${signedPath(ctx, routeId, sessionId)}`;
 
 /** The legacy create's meta_data, as the client gave it (string values), or undefined when none was given. */
 export function metaData(row: Pick<SessionRow, 'meta_data'>): Record<string, string> | undefined {

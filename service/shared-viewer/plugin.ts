@@ -13,8 +13,8 @@ import { HttpError } from '../http/errors';
 import type { AreaPlugin } from '../http/plugin';
 import { resolveShare } from '../documents/share';
 import { etagOf, findDocument, parseBody } from '../documents/store';
-import { signParams } from '../net/signed-url';
-import { SIGNED_URL_TTL } from '../sessions/present';
+import { signedPath } from '../sessions/present';
+import { sessionByPk } from '../sessions/repo';
 import { VIEWER_CSS, VIEWER_JS } from './assets';
 import { expiredPage, viewerPage } from './page';
 
@@ -50,12 +50,7 @@ function renderShared(ctx: ServiceContext, rawParams: unknown, rawQuery: unknown
   }
   const doc = findDocument(ctx.db, params.data.documentId);
   if (!doc) return sendExpired(reply);
-  const kept = ctx.db.prepare('SELECT kept_path FROM sessions WHERE id = ?').get(doc.session_pk) as { kept_path: string | null } | undefined;
-  let mediaPath: string | null = null;
-  if (kept?.kept_path) {
-    const { exp, sig } = signParams(ctx.secret, 'media', doc.session_id, SIGNED_URL_TTL);
-    mediaPath = `${buildPath(routes['sessions.media'].path, { sessionId: doc.session_id })}?exp=${exp}&sig=${sig}`;
-  }
+  const mediaPath = sessionByPk(ctx.db, doc.session_pk).kept_path ? signedPath(ctx, 'sessions.media', doc.session_id) : null;
   const html = viewerPage({
     filename: doc.filename,
     kind: doc.type === 'caption' ? 'caption' : 'transcript',
