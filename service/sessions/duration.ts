@@ -3,7 +3,7 @@
  * duration is its documents' last time: the latest end of any segment or cue, in seconds. SQLite
  * reads it from the stored JSON (json_each), so no body is parsed in JavaScript on a write.
  */
-import type { Db } from '../db';
+import { stmt, type Db } from '../db';
 
 const DOCUMENT_END_MS = `
   SELECT MAX(e) FROM (
@@ -13,10 +13,12 @@ const DOCUMENT_END_MS = `
   )`;
 
 const WITHOUT_MEDIA = `session_mode = 'upload' AND NOT (COALESCE(media_type, '') GLOB 'audio/*' OR COALESCE(media_type, '') GLOB 'video/*')`;
+const REFRESH = `UPDATE sessions SET duration = COALESCE((${DOCUMENT_END_MS}), 0) / 1000.0 WHERE id = @pk AND ${WITHOUT_MEDIA}`;
 
 /** Sets the duration of an upload-mode session without audio or video from its documents; any other session keeps its media's. */
 export function refreshDocumentDuration(db: Db, sessionPk: number): void {
-  db.prepare(`UPDATE sessions SET duration = COALESCE((${DOCUMENT_END_MS}), 0) / 1000.0 WHERE id = @pk AND ${WITHOUT_MEDIA}`).run({ pk: sessionPk });
+  // Runs on every document write; for a session with media it is a no-op update, so the cost is the statement's compile, kept once per connection.
+  stmt(db, REFRESH).run({ pk: sessionPk });
 }
 
 /** At start: sessions stored before durations were kept this way (duration 0) get theirs. */
