@@ -80,10 +80,10 @@ export async function pushAll(ctx: PushContext): Promise<PushResult> {
   // A document whose entry failed waits for the next push; the others go on, unless the service seems unwell.
   const failed = new Set<string>();
   let firstFailure: unknown;
+  const refused = (entry: OutboxEntry, reason: string) => result.blocked.push(blockedSentence(ctx.cache, entry, reason));
   const block = (entry: OutboxEntry, reason: string) => {
     ctx.cache.block(entry.seq, reason);
-    const name = ctx.cache.row(ctx.cache.resolveId(entry.document_id))?.filename ?? entry.document_id;
-    result.blocked.push(describeBlocked(name, entry.op.op, reason));
+    refused(entry, reason);
   };
   for (;;) {
     const entry = ctx.cache.nextOutbox(failed);
@@ -93,8 +93,8 @@ export async function pushAll(ctx: PushContext): Promise<PushResult> {
     }
     ctx.progress?.(result.done, result.done + ctx.cache.pendingCount());
     try {
-      const refused = await pushOne(ctx, entry);
-      if (refused) result.blocked.push(describeBlocked(sessionName(ctx.cache.db, entry.session_id) ?? entry.session_id, 'delete session', refused));
+      const reason = await pushOne(ctx, entry);
+      if (reason) refused(entry, reason);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404 && entry.op.op === 'delete') {
         ctx.cache.complete(entry.seq, entry.document_id, null, { deleted: true });
@@ -120,6 +120,12 @@ export async function pushAll(ctx: PushContext): Promise<PushResult> {
     result.done++;
     ctx.changed?.({ sessions: [entry.session_id], documents: [ctx.cache.resolveId(entry.document_id)] });
   }
+}
+
+/** The sentence for an entry the service refused: a session's delete names the session (its entry is keyed by the session id), the rest their document. */
+function blockedSentence(cache: Cache, entry: OutboxEntry, reason: string): string {
+  if (entry.op.op === 'deleteSession') return describeBlocked(sessionName(cache.db, entry.session_id) ?? entry.session_id, 'delete session', reason);
+  return describeBlocked(cache.row(cache.resolveId(entry.document_id))?.filename ?? entry.document_id, entry.op.op, reason);
 }
 
 async function readDoc(ctx: PushContext, sessionId: string, documentId: string) {

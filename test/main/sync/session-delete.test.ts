@@ -2,7 +2,8 @@
  * Deleting sessions against the local service over HTTP: online, the delete goes with the next
  * sync; offline (service stopped), the session leaves the list at once, the delete waits in the
  * outbox and goes when the service is back; in bulk, every selected session goes. In each case
- * the service has erased it (no name, no documents) and later syncs do not bring it back.
+ * the service has erased it (no name, no documents) and later syncs do not bring it back. A refused
+ * delete shows the session again; one that keeps failing is blocked like any change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/api';
@@ -102,4 +103,23 @@ describe('deleting sessions', () => {
       proxy.rules.answer = undefined;
     }
   }, 60_000);
+
+  it('a delete that keeps failing is blocked, named by its session, and goes on retry', async () => {
+    const { sessionId } = seeded.sessions[5];
+    const name = (await c.h['sessions.get']({ sessionId }))!.session.filename;
+    proxy.rules.answer = (method, url) =>
+      method === 'DELETE' && url.includes(`/session/${sessionId}`) ? { status: 500, body: { error: 'internal', error_description: 'disk on fire', status: 500 } } : undefined;
+    try {
+      await c.h['sessions.delete']({ sessionIds: [sessionId] });
+      let state = await c.h['sync.now']({});
+      for (let run = 2; run <= 5; run++) state = await c.h['sync.now']({});
+      expect(state).toMatchObject({ pending: 0, blocked: 1 });
+      expect(state.lastError).toContain(`A change to "${name}" (delete session) could not be sent: it failed 5 times, last with: disk on fire`);
+    } finally {
+      proxy.rules.answer = undefined;
+    }
+    expect(await c.h['sync.retryBlocked']({})).toMatchObject({ pending: 0, blocked: 0 });
+    expect(await erasedOnService(await otherDevice(svc.url), sessionId)).toBe(true);
+    expect(await listedIds()).not.toContain(sessionId);
+  }, 90_000);
 });
