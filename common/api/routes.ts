@@ -72,15 +72,17 @@ const MfaLoginForm = LoginForm.extend({ totp_code: z.string().max(64).optional()
   { message: 'totp_code or backup_code is required', path: ['totp_code'] },
 );
 
+/** keep_source: keep a playable copy of the media; punctuation: see service/engines/punctuate.ts. The legacy create and the batch transcribe share them. */
+const SourceOptions = { keep_source: z.boolean().default(false), punctuation: z.boolean().default(false) };
+
 export const LegacyCreateBody = z
   .object({
     language: z.string().min(1).max(32),
     webhook_url: z.url({ protocol: /^https?$/ }).optional(),
     webhook_method: z.enum(['POST', 'PUT']).optional(),
     webhook_headers: z.array(z.string().max(1024)).max(32).optional(),
-    keep_source: z.boolean().default(false),
+    ...SourceOptions,
     media_source: z.url({ protocol: /^https?$/ }).optional(),
-    punctuation: z.boolean().default(false),
     meta_data: z.record(z.string(), z.string()).optional(),
     /** Interface choice: decode (default), align or upload. */
     session_mode: SessionMode.optional(),
@@ -112,8 +114,7 @@ export const TranscribeBody = z
     transcript_text: z.string().max(5_000_000).optional(),
     filename: z.string().max(255).optional(),
     /** Interface choice: the legacy create's keep_source and punctuation, with the same meaning and default. */
-    keep_source: z.boolean().default(false),
-    punctuation: z.boolean().default(false),
+    ...SourceOptions,
   })
   .transform(({ speaker_labels, speaker_detection, ...rest }) => ({
     ...rest,
