@@ -1,6 +1,7 @@
 import { memo, useCallback, useMemo, type Ref } from 'react';
 import type { CaptionContent, CaptionViolation, Cue, FindMatch } from '../../../../common/transcript';
-import { useVirtualRows, type RowScroller } from '../useVirtualRows';
+import type { RowScroller } from '../useVirtualRows';
+import { VirtualRowList } from '../VirtualRowList';
 import { CueRow, type CueActions } from './CueRow';
 import { RebuildNotice } from './RebuildNotice';
 import './captions.css';
@@ -10,7 +11,7 @@ function estimateHeight(cue: Cue, problems: number): number {
   return 16 + Math.max(62, cue.lines.length * 21 + 12 + (problems ? 24 : 0));
 }
 
-/** The captions' cues, rendered a screenful at a time (useVirtualRows): a 3-hour recording has some 2,700. */
+/** The captions' cues, rendered a screenful at a time (VirtualRowList): a 3-hour recording has some 2,700. */
 export const CaptionView = memo(function CaptionView(props: {
   content: CaptionContent;
   currentCue: number;
@@ -31,37 +32,28 @@ export const CaptionView = memo(function CaptionView(props: {
   const found = useMemo(() => new Set(matches.map((m) => m.item_id)), [matches]);
   const ids = useMemo(() => cues.map((q) => q.id), [cues]);
   const estimate = useCallback((i: number) => estimateHeight(cues[i], byCue.get(cues[i].id)?.length ?? 0), [cues, byCue]);
-  const v = useVirtualRows({ scroller, ids, estimate, handle: rows });
   return (
     <>
-    <RebuildNotice content={content} />
-    <ol className="cues virtual-rows" aria-label="Captions" ref={v.listRef} style={{ height: v.totalSize }} {...v.focusProps}>
-      {v.items.map((item) => {
-        const i = item.index;
-        const cue = cues[i];
-        return (
-          <li
-            key={cue.id}
-            ref={v.measure}
-            data-index={i}
-            data-item={cue.id}
-            aria-posinset={i + 1}
-            aria-setsize={cues.length}
-            className={`cue${i === currentCue ? ' current' : ''}${found.has(cue.id) ? ' found' : ''}${selectedMatch?.item_id === cue.id ? ' found-here' : ''}`}
-            style={{ transform: `translateY(${v.offset(item)}px)` }}
-          >
-            <CueRow
-              cue={cue}
-              index={i}
-              prevEnd={i > 0 ? cues[i - 1].end_ms : null}
-              nextStart={i < cues.length - 1 ? cues[i + 1].start_ms : null}
-              violations={byCue.get(cue.id) ?? null}
-              actions={actions}
-            />
-          </li>
-        );
-      })}
-    </ol>
+      <RebuildNotice content={content} />
+      <VirtualRowList
+        label="Captions"
+        className="cues"
+        scroller={scroller}
+        ids={ids}
+        estimate={estimate}
+        handle={rows}
+        rowClass={(i) => `cue${i === currentCue ? ' current' : ''}${found.has(cues[i].id) ? ' found' : ''}${selectedMatch?.item_id === cues[i].id ? ' found-here' : ''}`}
+        row={(i) => (
+          <CueRow
+            cue={cues[i]}
+            index={i}
+            prevEnd={i > 0 ? cues[i - 1].end_ms : null}
+            nextStart={i < cues.length - 1 ? cues[i + 1].start_ms : null}
+            violations={byCue.get(cues[i].id) ?? null}
+            actions={actions}
+          />
+        )}
+      />
     </>
   );
 });

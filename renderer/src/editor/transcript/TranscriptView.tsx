@@ -1,6 +1,7 @@
 import { memo, useCallback, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
 import type { FindMatch, Segment, TranscriptContent } from '../../../../common/transcript';
-import { useVirtualRows, type RowScroller } from '../useVirtualRows';
+import type { RowScroller } from '../useVirtualRows';
+import { VirtualRowList } from '../VirtualRowList';
 import { nearestLowConfidence, useLowConfidenceKeys, useLowConfidenceThreshold } from './lowConfidence';
 import { SegmentRow, type SegmentActions } from './SegmentRow';
 import type { TranscriptPosition } from '../playback';
@@ -34,7 +35,7 @@ function estimateHeight(seg: Segment): number {
 }
 
 /**
- * The transcript's segments, rendered a screenful at a time (useVirtualRows): a 3-hour recording
+ * The transcript's segments, rendered a screenful at a time (VirtualRowList): a 3-hour recording
  * has 1,500 segments and 27,000 words, which as one page made every keystroke a layout of all of them.
  */
 export const TranscriptView = memo(function TranscriptView(props: {
@@ -57,7 +58,6 @@ export const TranscriptView = memo(function TranscriptView(props: {
   // The list's scroller is the editor's (find, playback-follow) and this view's own (low-confidence jumps).
   const own = useRef<RowScroller>(null);
   useImperativeHandle(rows, () => ({ reveal: (id, align) => own.current?.reveal(id, align) ?? false }), []);
-  const v = useVirtualRows({ scroller, ids, estimate, handle: own });
 
   // N / Shift+N: from the selected word (else the playing one), to the next word under the threshold,
   // scrolled to even when its row is not rendered, played from, and selected.
@@ -72,37 +72,28 @@ export const TranscriptView = memo(function TranscriptView(props: {
     actions.seek(seg.words[to.word].start_ms);
   });
   return (
-    <ol className="segments virtual-rows" aria-label="Transcript" ref={v.listRef} style={{ height: v.totalSize }} {...v.focusProps}>
-      {v.items.map((item) => {
-        const i = item.index;
-        const seg = segments[i];
-        const current = i === position.segment;
-        return (
-          <li
-            key={seg.id}
-            ref={v.measure}
-            data-index={i}
-            data-item={seg.id}
-            aria-posinset={i + 1}
-            aria-setsize={segments.length}
-            className={`segment${current ? ' current' : ''}${selectedMatch?.item_id === seg.id ? ' found-here' : ''}`}
-            style={{ transform: `translateY(${v.offset(item)}px)` }}
-          >
-            <SegmentRow
-              segment={seg}
-              index={i}
-              isLast={i === segments.length - 1}
-              speakers={content.speakers}
-              nowWord={current ? position.word : -1}
-              cursorWord={cursor?.segmentId === seg.id ? cursor.word : -1}
-              foundWords={found.get(seg.id) ?? null}
-              threshold={threshold}
-              readOnly={readOnly}
-              actions={actions}
-            />
-          </li>
-        );
-      })}
-    </ol>
+    <VirtualRowList
+      label="Transcript"
+      className="segments"
+      scroller={scroller}
+      ids={ids}
+      estimate={estimate}
+      handle={own}
+      rowClass={(i) => `segment${i === position.segment ? ' current' : ''}${selectedMatch?.item_id === segments[i].id ? ' found-here' : ''}`}
+      row={(i) => (
+        <SegmentRow
+          segment={segments[i]}
+          index={i}
+          isLast={i === segments.length - 1}
+          speakers={content.speakers}
+          nowWord={i === position.segment ? position.word : -1}
+          cursorWord={cursor?.segmentId === segments[i].id ? cursor.word : -1}
+          foundWords={found.get(segments[i].id) ?? null}
+          threshold={threshold}
+          readOnly={readOnly}
+          actions={actions}
+        />
+      )}
+    />
   );
 });
