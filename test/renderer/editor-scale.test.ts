@@ -229,6 +229,22 @@ describe('the editors with a 3-hour document', () => {
     await expect.poll(() => row(last.id).locator('.speaker-select option:checked').textContent()).toBe(`Speaker ${speaker + 1}`);
   });
 
+  it('offers no "Follow playback" on a session with no media, and names its keys from the shortcut list', async () => {
+    // A click on a word moves the position there, as playback would; scrolling away then pauses following.
+    const first = content.segments[0];
+    await scroller().evaluate((el) => el.scrollTo({ top: 0 }));
+    await row(first.id).locator('.word').first().click();
+    await expect.poll(() => row(first.id).getAttribute('class')).toContain('current');
+    await scroller().hover();
+    await page.mouse.wheel(0, 3000);
+    await expect.poll(() => scroller().evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.media-missing').textContent(), { timeout: 30_000 }).toMatch(/keeps no media/);
+    expect(await page.getByRole('button', { name: 'Follow playback' }).count()).toBe(0);
+    const line = ((await page.locator('.shortcuts').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(line).toContain('Space or K play/pause · J L back/forward 5 s');
+    expect(line).toContain('N Shift+N next/previous low-confidence word · Ctrl+S save · Ctrl+Z undo');
+  });
+
   it('opens the captions cut from it with a screenful of cues, and finds an off-screen cue', async () => {
     await page.getByRole('tab', { name: /^Captions/ }).click();
     const cues = page.getByRole('list', { name: 'Captions' }).locator(':scope > li');

@@ -11,8 +11,10 @@ import { EditorNotices } from './EditorNotices';
 import { FinishedNotice, useFinishedLock } from './FinishedLock';
 import { EditorToolbar } from './EditorToolbar';
 import { FindBar, NO_FIND } from './find/FindBar';
+import { FollowButton } from './FollowButton';
 import { useFind } from './find/useFind';
 import { cuePosition, transcriptPosition } from './playback';
+import { ShortcutLine } from './ShortcutLine';
 import { SpeakerBar } from './transcript/SpeakerBar';
 import { TranscriptView } from './transcript/TranscriptView';
 import { useEdit } from './useEdit';
@@ -163,20 +165,8 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
         )}
         {(content.kind === 'transcript' ? content.segments.length : content.cues.length) === 0 && <p className="muted">This document is empty.</p>}
       </div>
-      {!follow.following && followKey !== null && (
-        <button type="button" className="follow" onClick={follow.resume}>
-          Follow playback
-        </button>
-      )}
-      <p className="shortcuts muted small">
-        <kbd>Space</kbd> or <kbd>K</kbd> play/pause · <kbd>J</kbd> <kbd>L</kbd> back/forward 5 s · click a word to go there ·{' '}
-        {content.kind === 'transcript' && (
-          <>
-            <kbd>N</kbd> <kbd>Shift</kbd>+<kbd>N</kbd> next/previous low-confidence word ·{' '}
-          </>
-        )}
-        <kbd>Ctrl</kbd>+<kbd>S</kbd> save · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo
-      </p>
+      <FollowButton sessionId={record.session_id} paused={!follow.following && followKey !== null} onFollow={follow.resume} />
+      <ShortcutLine transcript={content.kind === 'transcript'} />
     </div>
   );
 }

@@ -1,0 +1,47 @@
+import { Fragment } from 'react';
+import { chordParts, keyLabel, SHORTCUTS, type ShortcutId } from '../ui/shortcuts';
+
+/** One hint: a shortcut with all its chords ("Space or K"), or a pair by their first chords ("J L"). */
+type Hint = { keys: readonly [ShortcutId] | readonly [ShortcutId, ShortcutId]; says: string } | { text: string };
+
+const hints = (transcript: boolean): Hint[] => [
+  { keys: ['playPause'], says: 'play/pause' },
+  { keys: ['back', 'forward'], says: 'back/forward 5 s' },
+  { text: 'click a word to go there' },
+  ...(transcript ? [{ keys: ['nextUnsure', 'previousUnsure'], says: 'next/previous low-confidence word' } as const] : []),
+  { keys: ['save'], says: 'save' },
+  { keys: ['undo'], says: 'undo' },
+];
+
+function Chord({ chord }: { chord: string }) {
+  return chordParts(chord).map((p, i) => (
+    <Fragment key={i}>
+      {i > 0 && '+'}
+      <kbd>{keyLabel(p)}</kbd>
+    </Fragment>
+  ));
+}
+
+/** The editor's most used keys, read from the shortcut list (ui/shortcuts.ts) so they say what the keys do. */
+export function ShortcutLine({ transcript }: { transcript: boolean }) {
+  return (
+    <p className="shortcuts muted small">
+      {hints(transcript).map((h, i) => {
+        const one = !('text' in h) && h.keys.length === 1;
+        const chords = 'text' in h ? [] : one ? SHORTCUTS[h.keys[0]].chords : h.keys.map((k) => SHORTCUTS[k].chords[0]);
+        return (
+          <Fragment key={i}>
+            {i > 0 && ' · '}
+            {chords.map((c, j) => (
+              <Fragment key={c}>
+                {j > 0 && (one ? ' or ' : ' ')}
+                <Chord chord={c} />
+              </Fragment>
+            ))}
+            {'text' in h ? h.text : ` ${h.says}`}
+          </Fragment>
+        );
+      })}
+    </p>
+  );
+}
