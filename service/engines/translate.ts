@@ -19,8 +19,11 @@ const ISO3: Record<string, string> = {
   FI: 'fin', ET: 'est', LV: 'lav', LT: 'lit', EL: 'ell', SQ: 'sqi', HU: 'hun', FA: 'fas',
 };
 
+/** A document's language ('en-US') as a translation language code ('EN'). */
+const codeOf = (language: string) => language.slice(0, 2).toUpperCase();
+
 export function apertiumMode(sourceLanguage: string, target: string): string | null {
-  const src = ISO3[sourceLanguage.slice(0, 2).toUpperCase()];
+  const src = ISO3[codeOf(sourceLanguage)];
   const tgt = ISO3[target.toUpperCase()];
   return src && tgt ? `${src}-${tgt}` : null;
 }
@@ -45,7 +48,7 @@ function installedModes(): Promise<string[]> {
 /** Each of the spec's translation languages from `sourceLanguage`: available when its Apertium pair is installed, else why not and what to install. */
 export async function translationTargets(sourceLanguage: string): Promise<TranslationTargets> {
   const installed = await installedModes();
-  const source = sourceLanguage.slice(0, 2).toUpperCase();
+  const source = codeOf(sourceLanguage);
   return {
     source_language: sourceLanguage,
     languages: TRANSLATION_LANGUAGES.map((code) => {
@@ -68,7 +71,7 @@ function notInstalled(mode: string | null, source: string, target: string): Erro
 
 /** Translates lines (one per segment/cue); refuses with 501 when the pair is missing. */
 export async function translateLines(lines: string[], sourceLanguage: string, target: string): Promise<string[]> {
-  if (sourceLanguage.slice(0, 2).toUpperCase() === target.toUpperCase()) {
+  if (codeOf(sourceLanguage) === target.toUpperCase()) {
     throw codedError(422, 'SAME_LANGUAGE', `The document is already in ${target}; choose another target language.`, { source_language: sourceLanguage, target_language: target });
   }
   const mode = apertiumMode(sourceLanguage, target);
