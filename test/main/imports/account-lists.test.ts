@@ -7,53 +7,35 @@
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanup, DEMO, serviceLogin, startService, tempDir, type RunningService } from '../../helpers/service';
-import { importsHarness, type ImportsHarness } from './helpers';
+import { expect, it } from 'vitest';
+import { DEMO } from '../../helpers/service';
+import { importsSuite } from './helpers';
 
-let svc: RunningService;
-let h: ImportsHarness;
-let token: string;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  svc = await startService();
-  const d = tempDir('s2t-account-lists-');
-  dirs.push(d);
-  h = importsHarness(svc.url, d);
-  await h.watch.start();
-  token = await serviceLogin(svc.url, DEMO);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.watch.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
+const t = importsSuite('s2t-account-lists');
 
 it('lists none, then the account glossary and custom model, and the cached lists when the service is gone', async () => {
-  expect(await h.call('models.accountLists', {})).toEqual({ glossaries: [], customModels: [], stale: false });
+  expect(await t.h.call('models.accountLists', {})).toEqual({ glossaries: [], customModels: [], stale: false });
 
-  const made = await fetch(`${svc.url}/api/v4/glossaries`, {
+  const made = await fetch(`${t.svc.url}/api/v4/glossaries`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Product names', source_language: 'en', entries: [{ source: 'ess two tee', target: 'S2T' }] }),
   });
   expect(made.status).toBe(201);
   const glossary = ((await made.json()) as { result: { id: number } }).result;
-  const db = new Database(join(svc.dataDir, 'service.db'));
+  const db = new Database(join(t.svc.dataDir, 'service.db'));
   db.pragma('busy_timeout = 5000');
   const orgId = (db.prepare('SELECT org_id FROM users WHERE email = ?').get(DEMO.email) as { org_id: number }).org_id;
   const modelId = Number(db.prepare('INSERT INTO custom_models (org_id, name, language, status, created_at) VALUES (?, ?, ?, ?, ?)').run(orgId, 'Legal', 'en-US', 'ready', new Date().toISOString()).lastInsertRowid);
   db.close();
 
-  const lists = await h.call('models.accountLists', {});
+  const lists = await t.h.call('models.accountLists', {});
   expect(lists).toEqual({
     glossaries: [{ id: glossary.id, name: 'Product names', language: 'en' }],
     customModels: [{ id: modelId, name: 'Legal', language: 'en-US' }],
     stale: false,
   });
 
-  await svc.kill();
-  expect(await h.call('models.accountLists', {})).toEqual({ ...lists, stale: true });
+  await t.svc.kill();
+  expect(await t.h.call('models.accountLists', {})).toEqual({ ...lists, stale: true });
 }, 120_000);

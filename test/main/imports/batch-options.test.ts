@@ -7,50 +7,28 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { plainText, type DocumentContent } from '../../../common/transcript/model';
-import { cleanup, DEMO, serviceLogin, startService, tempDir, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
 import { until } from '../watch/helpers';
-import { importsHarness, latest, type ImportsHarness } from './helpers';
+import { importsSuite, latest } from './helpers';
 
-let svc: RunningService;
-let h: ImportsHarness;
-let token: string;
-const dirs: string[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
+const t = importsSuite('s2t-batch-options');
 
-beforeAll(async () => {
-  svc = await startService();
-  h = importsHarness(svc.url, dir('s2t-batch-options-data-'));
-  await h.watch.start();
-  token = await serviceLogin(svc.url, DEMO);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.watch.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
-
-const api = (path: string) => fetch(`${svc.url}/api/v3/speech-to-text${path}`, { headers: { authorization: `Bearer ${token}` } });
+const api = (path: string) => fetch(`${t.svc.url}/api/v3/speech-to-text${path}`, { headers: { authorization: `Bearer ${t.token}` } });
 
 async function importDone(name: string, options: { keepMedia: boolean; punctuation: boolean }): Promise<string> {
-  const media = join(dir('s2t-batch-options-media-'), name);
+  const media = join(t.dirs.make('s2t-batch-options-media-'), name);
   copyFileSync(await speechWav('good morning everyone and welcome to the weekly meeting of the team'), media);
-  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US', ...options } });
+  const { items } = await t.h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US', ...options } });
   const id = items[0].itemId;
   const done = await until(`${name} done`, () => {
-    const e = latest(h.events, id);
+    const e = latest(t.h.events, id);
     if (e?.state === 'failed') throw new Error(`${name} failed: ${e.message}`);
     return e?.state === 'done' ? e : null;
   }, 180_000);
   // The batch path, not the legacy one: the item had a job.
-  expect(h.events.filter((e) => e.itemId === id).map((e) => e.state)).toContain('uploading');
+  expect(t.h.events.filter((e) => e.itemId === id).map((e) => e.state)).toContain('uploading');
   return done.sessionId!;
 }
 
@@ -77,7 +55,7 @@ it('a batch job with keep media has a playable media_url (and punctuation); one 
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('audio/mpeg');
   // Playable: ffprobe reads an audio stream of the speech's length from what the link serves.
-  const file = join(dir('s2t-batch-options-kept-'), 'kept.mp3');
+  const file = join(t.dirs.make('s2t-batch-options-kept-'), 'kept.mp3');
   writeFileSync(file, Buffer.from(await res.arrayBuffer()));
   const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' })) as {
     streams: { codec_type: string }[];

@@ -1,5 +1,6 @@
 /** The imports tests' harness: a WatchService and the imports.* handlers against a real service. */
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { ChannelName, ImportItem, ResultOf } from '../../../common/ipc';
 import { ApiClient } from '../../../main/api/client';
 import { toImportItem } from '../../../main/imports/item';
@@ -8,7 +9,8 @@ import { ModelsList } from '../../../main/imports/models';
 import { dispatch, type Handlers } from '../../../main/ipc/registry';
 import { PasswordAuth } from '../../../main/watch/auth';
 import { WatchService, type WatchServiceOptions } from '../../../main/watch/service';
-import { DEMO } from '../../helpers/service';
+import { DEMO, serviceLogin, startService, tempDirs, type RunningService, type TempDirs } from '../../helpers/service';
+import { countingProxy, type CountingProxy } from '../watch/helpers';
 
 export interface ImportsHarness {
   watch: WatchService;
@@ -49,4 +51,41 @@ export function importsHarness(url: string, dataDir: string, opts: Partial<Watch
 /** The latest event of one item. */
 export function latest(events: ImportItem[], itemId: number): ImportItem | undefined {
   return events.filter((e) => e.itemId === itemId).at(-1);
+}
+
+export interface ImportsSuite {
+  svc: RunningService;
+  /** In front of the service when asked for (bytesPerSecond); the harness talks through it then. */
+  proxy: CountingProxy;
+  h: ImportsHarness;
+  /** The harness's data dir. */
+  dataDir: string;
+  /** The demo user's bearer token, for asking the service directly. */
+  token: string;
+  /** Temp dirs removed after the file's tests. */
+  dirs: TempDirs;
+}
+
+/**
+ * An imports test file's beforeAll/afterAll: the local service (behind a slow counting proxy when
+ * `bytesPerSecond` is given), the harness started against it, the demo user's token; all of it
+ * closed and removed afterwards. The fields are filled once beforeAll has run.
+ */
+export function importsSuite(name: string, opts: { bytesPerSecond?: number; harness?: Partial<WatchServiceOptions> } = {}): ImportsSuite {
+  const t = { dirs: tempDirs() } as ImportsSuite;
+  beforeAll(async () => {
+    t.svc = await startService();
+    if (opts.bytesPerSecond) t.proxy = await countingProxy(t.svc.url, { bytesPerSecond: opts.bytesPerSecond });
+    t.dataDir = t.dirs.make(`${name}-data-`);
+    t.h = importsHarness(t.proxy?.url ?? t.svc.url, t.dataDir, opts.harness);
+    await t.h.watch.start();
+    t.token = await serviceLogin(t.svc.url, DEMO);
+  }, 60_000);
+  afterAll(async () => {
+    await t.h?.watch.close();
+    await t.proxy?.close();
+    await t.svc?.kill();
+    t.dirs.removeAll();
+  });
+  return t;
 }

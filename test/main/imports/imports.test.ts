@@ -6,91 +6,66 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ImportItem } from '../../../common/ipc';
 import { plainText, type DocumentContent } from '../../../common/transcript/model';
-import { cleanup, DEMO, serviceLogin, startService, tempDir, type RunningService } from '../../helpers/service';
 import { speechWav, words } from '../../helpers/speech';
-import { countingProxy, sparseWav, until, type CountingProxy } from '../watch/helpers';
-import { importsHarness, latest, type ImportsHarness } from './helpers';
+import { sparseWav, until } from '../watch/helpers';
+import { importsSuite, latest } from './helpers';
 
-let svc: RunningService;
-let proxy: CountingProxy;
-let h: ImportsHarness;
-let token: string;
-const dirs: string[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
-
-beforeAll(async () => {
-  svc = await startService();
-  // A slow link, so an upload is still running when it is cancelled.
-  proxy = await countingProxy(svc.url, { bytesPerSecond: 2 * 1024 * 1024 });
-  h = importsHarness(proxy.url, dir('s2t-imports-data-'), { tusThresholdBytes: 1024 * 1024, chunkBytes: 1024 * 1024 });
-  await h.watch.start();
-  token = await serviceLogin(svc.url, DEMO);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.watch.close();
-  await proxy?.close();
-  await svc?.kill();
-  dirs.forEach(cleanup);
-});
+// A slow link, so an upload is still running when it is cancelled.
+const t = importsSuite('s2t-imports', { bytesPerSecond: 2 * 1024 * 1024, harness: { tusThresholdBytes: 1024 * 1024, chunkBytes: 1024 * 1024 } });
 
 /** The transcript's words, as the service has them. */
 async function transcriptWords(sessionId: string): Promise<string[]> {
-  const res = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${t.svc.url}/api/v3/speech-to-text/session/${sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${t.token}` } });
   const body = (await res.json()) as { result: { type: string; document?: { content: DocumentContent } }[] };
   const doc = body.result.find((d) => d.type === 'document');
   return words(doc?.document ? plainText(doc.document.content) : '');
 }
 
 it('lists the languages, and an import by path reaches done with a session whose transcript has words', async () => {
-  const { models, stale } = await h.call('models.list', {});
+  const { models, stale } = await t.h.call('models.list', {});
   expect(stale).toBe(false);
   expect(models.find((m) => m.key === 'en-US')).toMatchObject({ supported: true });
 
-  const media = join(dir('s2t-imports-media-'), 'morning.wav');
+  const media = join(t.dirs.make('s2t-imports-media-'), 'morning.wav');
   copyFileSync(await speechWav('good morning everyone and welcome to the meeting'), media);
-  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
+  const { items } = await t.h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
   expect(items).toHaveLength(1);
   expect(items[0]).toMatchObject({ name: 'morning.wav', state: 'queued', bytesTotal: expect.any(Number) });
   const id = items[0].itemId;
-  const done = await until('the import done', () => (latest(h.events, id)?.state === 'done' ? latest(h.events, id) : null), 120_000);
+  const done = await until('the import done', () => (latest(t.h.events, id)?.state === 'done' ? latest(t.h.events, id) : null), 120_000);
   expect(done.sessionId).toBeTruthy();
-  const states = h.events.filter((e) => e.itemId === id).map((e) => e.state);
+  const states = t.h.events.filter((e) => e.itemId === id).map((e) => e.state);
   expect(states).toEqual(expect.arrayContaining(['uploading', 'transcribing', 'done']));
   expect((await transcriptWords(done.sessionId!)).length).toBeGreaterThan(2);
   // The local file plays the session (playback asks for it by session id).
-  expect(h.known).toContainEqual({ sessionId: done.sessionId, path: media });
-  expect(h.watch.localPathOf(done.sessionId!)).toBe(media);
+  expect(t.h.known).toContainEqual({ sessionId: done.sessionId, path: media });
+  expect(t.h.watch.localPathOf(done.sessionId!)).toBe(media);
   // Imports are not watch folders: watch.state and watch.items never list them.
-  expect(h.watch.state().folders).toEqual([]);
-  expect(h.watch.items().items).toEqual([]);
-  expect((await h.call('imports.list', { offset: 0, limit: 100 })).items.map((i) => i.itemId)).toContain(id);
+  expect(t.h.watch.state().folders).toEqual([]);
+  expect(t.h.watch.items().items).toEqual([]);
+  expect((await t.h.call('imports.list', { offset: 0, limit: 100 })).items.map((i) => i.itemId)).toContain(id);
 }, 180_000);
 
 it('refuses, with the reason, what cannot be transcribed, before anything uploads', async () => {
-  const d = dir('s2t-imports-refused-');
+  const d = t.dirs.make('s2t-imports-refused-');
   const fake = join(d, 'song.mp3');
   writeFileSync(fake, 'this is a text file, not an mp3\n'.repeat(50));
   const media = join(d, 'speech.wav');
   copyFileSync(await speechWav('one two three'), media);
-  const before = proxy.sent();
-  const listed = (await h.call('imports.list', { offset: 0, limit: 500 })).total;
-  const add = (sources: unknown[], options: Record<string, unknown>) => h.call('imports.add', { sources, options });
+  const before = t.proxy.sent();
+  const listed = (await t.h.call('imports.list', { offset: 0, limit: 500 })).total;
+  const add = (sources: unknown[], options: Record<string, unknown>) => t.h.call('imports.add', { sources, options });
 
   await expect(add([{ kind: 'path', path: fake }], { language: 'en-US' })).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringMatching(/song\.mp3: not media/) });
   await expect(add([{ kind: 'path', path: media }], { language: 'xx-XX' })).rejects.toMatchObject({ message: expect.stringMatching(/"xx-XX" is not in the service's list/) });
   await expect(add([{ kind: 'path', path: media }], { language: 'fr-FR' })).rejects.toMatchObject({ message: expect.stringMatching(/cannot transcribe it/) });
   await expect(add([{ kind: 'path', path: media }], { language: 'en-US', mode: 'align' })).rejects.toMatchObject({ message: expect.stringMatching(/align needs the text/) });
   await expect(add([{ kind: 'path', path: media }], { language: 'en-US', mode: 'upload' })).rejects.toMatchObject({ message: expect.stringMatching(/upload needs the caption or transcript file/) });
-  expect((await h.call('imports.list', { offset: 0, limit: 500 })).total).toBe(listed);
-  expect(proxy.sent() - before).toBeLessThan(4096); // the models list was asked; no media went out
+  expect((await t.h.call('imports.list', { offset: 0, limit: 500 })).total).toBe(listed);
+  expect(t.proxy.sent() - before).toBeLessThan(4096); // the models list was asked; no media went out
 
   // Among several files, the one that is not media is listed as failed with why; the others go.
   const { items } = await add([{ kind: 'path', path: media }, { kind: 'path', path: fake }], { language: 'en-US' });
@@ -99,119 +74,119 @@ it('refuses, with the reason, what cannot be transcribed, before anything upload
     ['song.mp3', 'failed'],
   ]);
   expect(items[1].message).toMatch(/not media/);
-  await until('the good one done', () => latest(h.events, items[0].itemId)?.state === 'done', 120_000);
+  await until('the good one done', () => latest(t.h.events, items[0].itemId)?.state === 'done', 120_000);
 }, 180_000);
 
 it('takes a dropped folder as the files in it: media queued, a fake .mp3 listed as not media, texts and hidden files left out', async () => {
-  const d = dir('s2t-imports-folder-');
+  const d = t.dirs.make('s2t-imports-folder-');
   mkdirSync(join(d, 'day two'));
   copyFileSync(await speechWav('first recording of the day'), join(d, 'a.wav'));
   copyFileSync(await speechWav('second recording of the day'), join(d, 'day two', 'b.wav'));
   writeFileSync(join(d, 'notes.txt'), 'notes');
   writeFileSync(join(d, '.hidden.wav'), 'x');
   writeFileSync(join(d, 'song.mp3'), 'not an mp3\n'.repeat(20));
-  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: d }], options: { language: 'en-US' } });
+  const { items } = await t.h.call('imports.add', { sources: [{ kind: 'path', path: d }], options: { language: 'en-US' } });
   expect(items.map((i) => [i.name, i.state])).toEqual([
     ['a.wav', 'queued'],
     ['b.wav', 'queued'],
     ['song.mp3', 'failed'],
   ]);
-  for (const i of items.slice(0, 2)) await until(`${i.name} done`, () => latest(h.events, i.itemId)?.state === 'done', 120_000);
-  const empty = dir('s2t-imports-empty-');
+  for (const i of items.slice(0, 2)) await until(`${i.name} done`, () => latest(t.h.events, i.itemId)?.state === 'done', 120_000);
+  const empty = t.dirs.make('s2t-imports-empty-');
   writeFileSync(join(empty, 'readme.txt'), 'nothing else');
-  await expect(h.call('imports.add', { sources: [{ kind: 'path', path: empty }], options: { language: 'en-US' } })).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringMatching(/holds nothing to transcribe/) });
+  await expect(t.h.call('imports.add', { sources: [{ kind: 'path', path: empty }], options: { language: 'en-US' } })).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringMatching(/holds nothing to transcribe/) });
 }, 240_000);
 
 it('aligns a text file with the media', async () => {
-  const d = dir('s2t-imports-align-');
+  const d = t.dirs.make('s2t-imports-align-');
   const media = join(d, 'align.wav');
   copyFileSync(await speechWav('the quick brown fox jumps over the lazy dog'), media);
   const text = join(d, 'align.txt');
   writeFileSync(text, 'The quick brown fox jumps over the lazy dog.');
-  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US', mode: 'align', companion: { kind: 'path', path: text } } });
-  const done = await until('the align done', () => (latest(h.events, items[0].itemId)?.state === 'done' ? latest(h.events, items[0].itemId) : null), 120_000);
+  const { items } = await t.h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US', mode: 'align', companion: { kind: 'path', path: text } } });
+  const done = await until('the align done', () => (latest(t.h.events, items[0].itemId)?.state === 'done' ? latest(t.h.events, items[0].itemId) : null), 120_000);
   expect(await transcriptWords(done.sessionId!)).toEqual(['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'the', 'lazy', 'dog']);
 }, 180_000);
 
 it('uploads a finished caption file with its media (upload mode): the session holds its words, not a recognition', async () => {
-  const d = dir('s2t-imports-upload-');
+  const d = t.dirs.make('s2t-imports-upload-');
   const media = join(d, 'captioned.wav');
   copyFileSync(await speechWav('hello and welcome to the show'), media);
   const srt = join(d, 'captioned.srt');
   // Words no recognizer would hear in that speech: they can only come from the file.
   writeFileSync(srt, '1\n00:00:00,100 --> 00:00:01,000\nzebra quantum\n\n2\n00:00:01,000 --> 00:00:01,800\nmarmalade\n');
-  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US', mode: 'upload', companion: { kind: 'path', path: srt } } });
-  const done = await until('the upload done', () => (latest(h.events, items[0].itemId)?.state === 'done' ? latest(h.events, items[0].itemId) : null), 120_000);
+  const { items } = await t.h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US', mode: 'upload', companion: { kind: 'path', path: srt } } });
+  const done = await until('the upload done', () => (latest(t.h.events, items[0].itemId)?.state === 'done' ? latest(t.h.events, items[0].itemId) : null), 120_000);
   expect(await transcriptWords(done.sessionId!)).toEqual(['zebra', 'quantum', 'marmalade']);
 }, 180_000);
 
 it('cancels an upload under way, and a retry takes it to done', async () => {
-  const media = join(dir('s2t-imports-cancel-'), 'long.wav');
+  const media = join(t.dirs.make('s2t-imports-cancel-'), 'long.wav');
   sparseWav(media, 16 * 1024 * 1024, 7);
-  const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
+  const { items } = await t.h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
   const id = items[0].itemId;
-  await until('upload bytes moving', () => (latest(h.events, id)?.bytesSent ?? 0) > 2 * 1024 * 1024, 60_000);
-  const moving = latest(h.events, id)!;
+  await until('upload bytes moving', () => (latest(t.h.events, id)?.bytesSent ?? 0) > 2 * 1024 * 1024, 60_000);
+  const moving = latest(t.h.events, id)!;
   expect(moving).toMatchObject({ state: 'uploading' });
   expect(moving.percent).toBeGreaterThan(0);
   expect(moving.rate).toBeGreaterThan(0);
   expect(moving.etaSeconds).toBeGreaterThan(0);
-  const cancelled = await h.call('imports.cancel', { itemId: id });
+  const cancelled = await t.h.call('imports.cancel', { itemId: id });
   expect(cancelled.state).toBe('cancelled');
-  const sentAtCancel = proxy.sent();
+  const sentAtCancel = t.proxy.sent();
   // Nothing runs on: the queue leaves a cancelled item alone.
   await new Promise((r) => setTimeout(r, 1500));
-  expect((await h.call('imports.list', { offset: 0, limit: 500 })).items.find((i) => i.itemId === id)?.state).toBe('cancelled');
-  expect(proxy.sent() - sentAtCancel).toBeLessThan(2 * 1024 * 1024);
+  expect((await t.h.call('imports.list', { offset: 0, limit: 500 })).items.find((i) => i.itemId === id)?.state).toBe('cancelled');
+  expect(t.proxy.sent() - sentAtCancel).toBeLessThan(2 * 1024 * 1024);
 
-  expect((await h.call('imports.retry', { itemId: id })).state).toBe('queued');
+  expect((await t.h.call('imports.retry', { itemId: id })).state).toBe('queued');
   // Cancelled again while the service transcribes it: the job is cancelled there too, and a
   // retry submits the uploaded file again (nothing is sent twice) instead of fetching nothing.
-  const transcribing = await until('transcribing', () => (latest(h.events, id)?.state === 'transcribing' ? latest(h.events, id) : null), 120_000);
+  const transcribing = await until('transcribing', () => (latest(t.h.events, id)?.state === 'transcribing' ? latest(t.h.events, id) : null), 120_000);
   const firstSession = transcribing.sessionId;
-  expect((await h.call('imports.cancel', { itemId: id })).state).toBe('cancelled');
-  const sentBeforeRetry = proxy.sent();
-  expect((await h.call('imports.retry', { itemId: id })).state).not.toBe('done');
-  const done = await until('the retried import done', () => (latest(h.events, id)?.state === 'done' ? latest(h.events, id) : null), 180_000);
+  expect((await t.h.call('imports.cancel', { itemId: id })).state).toBe('cancelled');
+  const sentBeforeRetry = t.proxy.sent();
+  expect((await t.h.call('imports.retry', { itemId: id })).state).not.toBe('done');
+  const done = await until('the retried import done', () => (latest(t.h.events, id)?.state === 'done' ? latest(t.h.events, id) : null), 180_000);
   expect(done.sessionId).toBeTruthy();
   expect(done.sessionId).not.toBe(firstSession);
-  expect(proxy.sent() - sentBeforeRetry).toBeLessThan(1024 * 1024);
+  expect(t.proxy.sent() - sentBeforeRetry).toBeLessThan(1024 * 1024);
   // The first job was cancelled on the service.
-  const job = await fetch(`${svc.url}/api/v3/speech-to-text/session/${firstSession}`, { headers: { authorization: `Bearer ${token}` } });
+  const job = await fetch(`${t.svc.url}/api/v3/speech-to-text/session/${firstSession}`, { headers: { authorization: `Bearer ${t.token}` } });
   expect(((await job.json()) as { result: { status: string } }).result.status).toBe('failed');
 }, 300_000);
 
 it('keeps imports running while every watch folder is paused', async () => {
-  h.watch.pause(true);
+  t.h.watch.pause(true);
   try {
-    const media = join(dir('s2t-imports-paused-'), 'paused.wav');
+    const media = join(t.dirs.make('s2t-imports-paused-'), 'paused.wav');
     copyFileSync(await speechWav('pausing folders does not pause this'), media);
-    const { items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
-    await until('done while folders are paused', () => latest(h.events, items[0].itemId)?.state === 'done', 120_000);
+    const { items } = await t.h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } });
+    await until('done while folders are paused', () => latest(t.h.events, items[0].itemId)?.state === 'done', 120_000);
   } finally {
-    h.watch.pause(false);
+    t.h.watch.pause(false);
   }
 }, 180_000);
 
 it('waits offline with a message, and completes once the service is back', async () => {
-  const media = join(dir('s2t-imports-offline-'), 'offline.wav');
+  const media = join(t.dirs.make('s2t-imports-offline-'), 'offline.wav');
   copyFileSync(await speechWav('the service is back online now'), media);
-  proxy.offline = true;
+  t.proxy.offline = true;
   let items: ImportItem[];
   try {
     // The languages come from the cached list while offline.
-    expect((await h.call('models.list', {})).stale).toBe(true);
-    ({ items } = await h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } }));
+    expect((await t.h.call('models.list', {})).stale).toBe(true);
+    ({ items } = await t.h.call('imports.add', { sources: [{ kind: 'path', path: media }], options: { language: 'en-US' } }));
     const waiting = await until('a waiting message', () => {
-      const e = latest(h.events, items[0].itemId);
+      const e = latest(t.h.events, items[0].itemId);
       return e?.message && e.state !== 'failed' ? e : null;
     });
     // Shown as waiting (queued with the reason), not as an upload under way.
     expect(waiting.state).toBe('queued');
     expect(waiting.message).toMatch(/reach|offline|connect/i);
   } finally {
-    proxy.offline = false;
+    t.proxy.offline = false;
   }
-  const done = await until('done once back', () => (latest(h.events, items[0].itemId)?.state === 'done' ? latest(h.events, items[0].itemId) : null), 180_000);
+  const done = await until('done once back', () => (latest(t.h.events, items[0].itemId)?.state === 'done' ? latest(t.h.events, items[0].itemId) : null), 180_000);
   expect(done.message).toBeNull();
 }, 300_000);

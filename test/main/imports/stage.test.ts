@@ -14,30 +14,19 @@ import { plainText, type DocumentContent } from '../../../common/transcript/mode
 import { stagedDir } from '../../../main/imports/staging';
 import type { Handlers } from '../../../main/ipc/registry';
 import { startWebBridge, type WebBridge } from '../../../main/ipc/web-bridge';
-import { DEMO, serviceLogin, startService, tempDirs, type RunningService } from '../../helpers/service';
 import { speechWav, words } from '../../helpers/speech';
 import { until } from '../watch/helpers';
-import { importsHarness, latest, type ImportsHarness } from './helpers';
+import { importsSuite, latest } from './helpers';
 
-let svc: RunningService;
-let h: ImportsHarness;
+const t = importsSuite('s2t-stage');
 let bridge: WebBridge;
-let dataDir: string;
-const dirs = tempDirs();
 
 beforeAll(async () => {
-  svc = await startService();
-  dataDir = dirs.make('s2t-stage-data-');
-  h = importsHarness(svc.url, dataDir);
-  await h.watch.start();
-  bridge = await startWebBridge({ handlers: h.handlers as unknown as Handlers, staticDir: dirs.make('s2t-stage-static-'), dataDir });
-}, 60_000);
+  bridge = await startWebBridge({ handlers: t.h.handlers as unknown as Handlers, staticDir: t.dirs.make('s2t-stage-static-'), dataDir: t.dataDir });
+});
 
 afterAll(async () => {
   await bridge?.close();
-  await h?.watch.close();
-  await svc?.kill();
-  dirs.removeAll();
 });
 
 /** POSTs a file to the stage route as renderer/src/lib/bridge.ts does, streamed from disk. */
@@ -53,7 +42,7 @@ function stage(path: string, opts: { token?: string | null; size?: number } = {}
   } as RequestInit);
 }
 
-const staged = () => (existsSync(stagedDir(dataDir)) ? readdirSync(stagedDir(dataDir)) : []);
+const staged = () => (existsSync(stagedDir(t.dataDir)) ? readdirSync(stagedDir(t.dataDir)) : []);
 
 it('refuses to stage without the token, with a wrong one, or a body longer than it said', async () => {
   const media = await speechWav('nothing here should be kept');
@@ -72,7 +61,7 @@ it('stages a file with the token and imports it over the bridge to a session wit
   expect(res.status).toBe(201);
   const { stagedId } = (await res.json()) as { stagedId: string };
   expect(staged()).toEqual([stagedId]);
-  expect(statSync(join(stagedDir(dataDir), stagedId)).size).toBe(statSync(media).size);
+  expect(statSync(join(stagedDir(t.dataDir), stagedId)).size).toBe(statSync(media).size);
 
   const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, [`s2t.${bridge.token}`], { headers: { origin: `http://127.0.0.1:${bridge.port}` } });
   await new Promise((r, j) => ws.once('open', r).once('error', j));
@@ -84,12 +73,11 @@ it('stages a file with the token and imports it over the bridge to a session wit
     expect(reply.ok).toBe(true);
     const [item] = reply.value!.items;
     expect(item).toMatchObject({ name: 'speech.wav', state: 'queued' });
-    const done = await until('the staged import done', () => (latest(h.events, item.itemId)?.state === 'done' ? latest(h.events, item.itemId) : null), 120_000);
+    const done = await until('the staged import done', () => (latest(t.h.events, item.itemId)?.state === 'done' ? latest(t.h.events, item.itemId) : null), 120_000);
     expect(staged()).toEqual([]);
     // A staged file is gone once uploaded: it never stands for the session's local media.
-    expect(h.known.filter((k) => k.sessionId === done.sessionId)).toEqual([]);
-    const token = await serviceLogin(svc.url, DEMO);
-    const docs = (await (await fetch(`${svc.url}/api/v3/speech-to-text/session/${done.sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    expect(t.h.known.filter((k) => k.sessionId === done.sessionId)).toEqual([]);
+    const docs = (await (await fetch(`${t.svc.url}/api/v3/speech-to-text/session/${done.sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${t.token}` } })).json()) as {
       result: { type: string; filename: string; document?: { content: DocumentContent } }[];
     };
     const doc = docs.result.find((d) => d.type === 'document')!;
