@@ -5,8 +5,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { z } from 'zod';
-import { Session } from '../../../common/api';
+import type { Session } from '../../../common/api';
 import type { DocumentBody } from '../../../common/transcript/model';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { must } from '../answers';
@@ -47,7 +46,7 @@ it('a 3-hour transcript uploaded as a document gives its session a 3-hour durati
   const sid = await uploadSession(JSON.stringify(threeHourBody()), 'long-meeting.json');
   expect((await session(sid)).duration).toBe(HOURS_3 / 1000);
   const list = await c.json('sessions.list', `${STT}/session?limit=100`);
-  expect(must(z.array(Session).parse(list.body.result).find((s) => s.session_id === sid), 'the listed session').duration).toBe(HOURS_3 / 1000);
+  expect(must(list.body.result.find((s) => s.session_id === sid), 'the listed session').duration).toBe(HOURS_3 / 1000);
 });
 
 it('an edit that moves the last time moves the duration; deleting the documents brings it back to 0', async () => {
