@@ -22,6 +22,7 @@ import { ApiClient } from '../main/api/client';
 import { PasswordAuth } from '../main/watch/auth';
 import { WatchService } from '../main/watch/service';
 import { serviceLogin } from '../test/helpers/service';
+import { sparseWav } from '../test/main/watch/helpers';
 import { percentile, row, type BenchModule, type BenchRow } from './harness';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,27 +45,6 @@ function startService(dataDir: string): Promise<{ child: ChildProcess; url: stri
       else rej(new Error(`unexpected first line: ${line}`));
     });
   });
-}
-
-/** A WAV header, then a sparse hole: a 4 GiB media file that costs no disk to make. */
-function sparseWav(path: string, size: number): void {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(0xffffffff, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(16000, 24);
-  h.writeUInt32LE(32000, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(0xffffffff, 40);
-  const fd = openSync(path, 'w');
-  writeSync(fd, h, 0, 44, 0);
-  writeSync(fd, Buffer.from([1]), 0, 1, size - 1);
-  closeSync(fd);
 }
 
 /**
