@@ -10,12 +10,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchUpload, type ShareLink } from '../../../common/api';
+import type { ShareLink } from '../../../common/api';
 import { launchChromium } from '../../helpers/app';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
 import { must } from '../answers';
-import { captionOf, client, putMedia, sessionDone, transcriptOf, type Client } from '../work/helpers';
+import { captionOf, client, jobDone, putMedia, sessionDone, transcriptOf, uploadedFileId, type Client } from '../work/helpers';
 
 const STT = '/api/v3/speech-to-text';
 const SHOTS = '/tmp/shots/shared';
@@ -231,6 +231,25 @@ describe('captions and bad links', () => {
   });
 });
 
+describe('what the document says is text, never markup', () => {
+  it('a speaker name and a segment holding HTML show as written, and nothing in them runs', async () => {
+    const read = (await c.json('documents.get', doc())).body;
+    const body = must(read.document, 'the transcript body');
+    const content = transcriptOf(read);
+    const MARKUP = '<img src=x onerror="window.__injected=1"><b id="injected">bold</b> & \'quoted\'';
+    content.speakers = [{ id: 'guest', name: `</span><script>window.__injected=2</script>"Eve"` }];
+    content.segments[0] = { ...content.segments[0], speaker_id: 'guest', words: [{ ...content.segments[0].words[0], text: MARKUP }] };
+    const put = await c.json('documents.update', doc(), { document: { ...body, content } });
+    expect(put.status, put.text).toBe(200);
+    const { page } = await freshPage();
+    expect((await page.goto((await share({ allow_editing: true, allow_export: true })).url))!.status()).toBe(200);
+    expect(await page.locator('.text[data-index="0"]').innerText()).toBe(MARKUP);
+    expect(await page.locator('.speaker').first().innerText()).toBe(`</span><script>window.__injected=2</script>"Eve"`);
+    expect(await page.locator('#injected, ol.document img, ol.document script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __injected?: number }).__injected)).toBeUndefined();
+  });
+});
+
 describe('a public base URL', () => {
   let pub: RunningService;
   afterAll(() => stopAndRemove(pub));
@@ -238,19 +257,9 @@ describe('a public base URL', () => {
   it('puts the public address in the link (not local only) and accepts requests for that host', async () => {
     pub = await startService({ args: ['--public-url', 'https://s2t.example.org'] });
     const pc = await client(pub.url);
-    const created = await pc.json('POST', '/api/v3/batch/upload', undefined);
-    expect(created.status).not.toBe(200); // sanity: no file given
-    const up = new FormData();
-    up.append('file', new Blob(['Hello there. This is shared.']), 'note.txt');
-    const file = BatchUpload.parse(await (await fetch(`${pub.url}/api/v3/batch/upload`, { method: 'POST', headers: pc.bearer, body: up })).json());
-    const job = await pc.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: file.file_id, language: 'en', session_mode: 'upload' });
-    const done = await (async () => {
-      for (;;) {
-        const j = await pc.json('batch.job', `/api/v3/batch/jobs/${job.body.job_id}`);
-        if (j.body.status === 'completed') return j.body;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    })();
+    const job = await pc.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(pc, 'Hello there. This is shared.', 'note.txt'), language: 'en', session_mode: 'upload' });
+    const done = await jobDone(pc, job.body.job_id);
+    expect(done.status).toBe('completed');
     const docs = (await pc.json('documents.list', `${STT}/session/${done.metadata.session_id}/document`)).body.result;
     const d = must(docs.find((x) => x.type === 'document'), 'the transcript');
     const link = (await pc.json('documents.share', `${STT}/session/${d.session_id}/document/${d.id}/share`, { allow_editing: false, allow_export: true })).body;
