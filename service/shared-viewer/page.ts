@@ -4,6 +4,7 @@
  * Everything is escaped here; the page's script (./assets.ts) only wires what is already there.
  */
 import { CAPTION_FORMATS, TRANSCRIPT_FORMATS } from '../../common/api';
+import { escapeXml } from '../../common/formats/text';
 import type { DocumentBody } from '../../common/transcript/model';
 
 export interface ViewerModel {
@@ -21,8 +22,8 @@ export interface ViewerModel {
   expires: string;
 }
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c]);
+/** The export writers' escape (text and attribute values alike). */
+const esc = escapeXml;
 
 function clock(ms: number): string {
   const s = Math.floor(ms / 1000);
