@@ -1,11 +1,15 @@
 /**
  * Setup the UI tests share: a batch API key for the demo account, sessions uploaded through the
- * service's batch API (the service transcribes them with pocketsphinx), and signing in through the form.
+ * service's batch API (the service transcribes them with pocketsphinx), signing in through the form,
+ * and the app and Chromium started once per test file.
  */
-import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { LOCAL_DEMO } from './app';
-import { serviceLogin } from './service';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from './app';
+import { ROOT, serviceLogin, tempDir } from './service';
 
 type Account = { email: string; password: string };
 
@@ -57,4 +61,52 @@ export async function signIn(page: Page, url: string, ready: Locator = page.loca
   await expect.poll(async () => (await email.count()) + (await ready.count()), { timeout: 30_000 }).toBeGreaterThan(0);
   if ((await email.count()) > 0) await submitSignIn(page);
   await expect.poll(() => ready.count(), { timeout: 30_000 }).toBe(1);
+}
+
+/**
+ * The built browser-mode app (startApp unless `start` says otherwise) and a Chromium, started
+ * before this test file's tests and stopped after them; read `app` and `browser` inside the tests.
+ */
+export function appAndBrowserPerFile(start: () => Promise<RunningApp> = () => startApp()): { app: RunningApp; browser: Browser } {
+  const run = {} as { app: RunningApp; browser: Browser };
+  beforeAll(async () => {
+    [run.browser, run.app] = await Promise.all([launchChromium(), start()]);
+  }, 90_000);
+  afterAll(async () => {
+    await run.browser?.close();
+    await run.app?.stop();
+  });
+  return run;
+}
+
+export type CloudApp = Omit<RunningApp, 'serviceUrl' | 'lines'> & { port: number; token: string };
+
+/**
+ * The built browser-mode app in cloud mode on a service of the test's own (S2T_SERVICE_URL), so
+ * the test can stop that service and the app is really offline. No embedded service starts.
+ */
+export async function startCloudApp(serviceUrl: string): Promise<CloudApp> {
+  const dataDir = tempDir('s2t-cloud-app-');
+  const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), '--data', dataDir], { cwd: ROOT, env: { ...process.env, S2T_SERVICE_URL: serviceUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`app exited with ${code}:\n${err}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^S2T Desktop \(browser mode\): (\S+)$/.exec(line);
+      if (m) resolve(m[1]);
+    });
+  });
+  return {
+    url,
+    dataDir,
+    child,
+    port: Number(new URL(url).port),
+    token: /token=([\w-]+)/.exec(new URL(url).hash)![1],
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

@@ -8,18 +8,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from '../helpers/app';
+import { LOCAL_DEMO } from '../helpers/app';
 import { inTopBar } from './account-fixture';
 import { DEMO, startService, stopAndRemove, type RunningService } from '../helpers/service';
-import { submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
 import { openServiceDb, seedService } from '../main/helpers/seed';
 import { accountId } from '../../main/auth/accounts';
 
 const SHOTS = '/tmp/shots/accounts';
-let browser: Browser;
-let app: RunningApp;
 let cloud: RunningService;
 let page: Page;
 
@@ -34,16 +32,15 @@ function seed(dataDir: string, email: string, name: string, count: number): void
   }
 }
 
+const run = appAndBrowserPerFile();
 beforeAll(async () => {
-  [browser, app, cloud] = await Promise.all([launchChromium(), startApp(), startService()]);
-  seed(join(app.dataDir, 'local-service'), LOCAL_DEMO.email, 'on-this-computer', 1);
+  cloud = await startService();
+  seed(join(run.app.dataDir, 'local-service'), LOCAL_DEMO.email, 'on-this-computer', 1);
   seed(cloud.dataDir, DEMO.email, 'in-the-cloud', 2);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(app.url);
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(run.app.url);
 }, 90_000);
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await stopAndRemove(cloud);
 });
 
@@ -62,7 +59,7 @@ describe('accounts', () => {
     // A web page that is not the service: refused before any password is asked for.
     await (await inTopBar(page, (p) => p.getByRole('combobox', { name: 'Account' }))).selectOption({ label: 'Add a service…' });
     let dialog = page.getByRole('dialog', { name: 'Add a service' });
-    await dialog.getByLabel('Service address').fill(new URL(app.url).origin);
+    await dialog.getByLabel('Service address').fill(new URL(run.app.url).origin);
     await dialog.getByRole('button', { name: 'Check and continue' }).click();
     await expect.poll(async () => (await inTopBar(page, (p) => p.getByRole('banner').getByRole('alert'))).textContent(), { timeout: 20_000 }).toContain('not as a speech-to-text service');
     expect(await listed()).toContain('on-this-computer');
@@ -126,7 +123,7 @@ describe('accounts', () => {
     const third = await startService();
     try {
       // That service's folder holds a cache from a newer version of the app: it must not be opened.
-      const dir = join(app.dataDir, 'accounts', accountId(third.url));
+      const dir = join(run.app.dataDir, 'accounts', accountId(third.url));
       mkdirSync(dir, { recursive: true });
       const db = new Database(join(dir, 'cache.db'));
       db.pragma('user_version = 999');

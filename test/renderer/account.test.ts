@@ -6,29 +6,23 @@
  * a backup code turns two-factor off. Screenshots of each step in /tmp/shots/accounts/.
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WRONG_CODE } from '../../main/ipc/handlers/account';
-import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from '../helpers/app';
+import { LOCAL_DEMO } from '../helpers/app';
 import { inTopBar } from './account-fixture';
 import { totpCode } from '../service/auth/client';
 import { axeProblems, describeProblems } from './look-fixture';
-import { submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/accounts';
-let browser: Browser;
-let app: RunningApp;
 let page: Page;
 
+const run = appAndBrowserPerFile();
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  [browser, app] = await Promise.all([launchChromium(), startApp()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(app.url);
-}, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(run.app.url);
 });
 
 /** axe-core's serious and critical findings on every view shot, light and dark, both sizes. */

@@ -8,34 +8,24 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { signIn as signInAt } from '../helpers/ui';
+import { appAndBrowserPerFile, signIn as signInAt } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-finish';
-let app: RunningApp;
-let browser: Browser;
 
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
-  mkdirSync(SHOTS, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const run = appAndBrowserPerFile();
+beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
 async function signIn(page: Page): Promise<void> {
-  await signInAt(page, app.url, page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
+  await signInAt(page, run.app.url, page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
 }
 
 it('offers glossary and custom model only when the account has them, and sends the chosen ones', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await signIn(page);
   const dialog = page.getByRole('dialog', { name: 'New transcription' });
   const open = async () => {
@@ -45,7 +35,7 @@ it('offers glossary and custom model only when the account has them, and sends t
   };
 
   // None yet: main answered the dialog's read (it keeps the lists it read for offline use), and nothing is offered.
-  const cache = join(app.dataDir, 'imports', 'account-lists.json');
+  const cache = join(run.app.dataDir, 'imports', 'account-lists.json');
   await open();
   await expect.poll(() => existsSync(cache), { timeout: 20_000 }).toBe(true);
   await expect.poll(() => dialog.getByRole('checkbox', { name: 'Keep the media on the service' }).count()).toBe(1);
@@ -55,15 +45,15 @@ it('offers glossary and custom model only when the account has them, and sends t
   await expect.poll(() => dialog.count()).toBe(0);
 
   // The account gets a glossary and a custom model.
-  const token = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
-  const made = await fetch(`${app.serviceUrl}/api/v4/glossaries`, {
+  const token = await serviceLogin(run.app.serviceUrl, LOCAL_DEMO);
+  const made = await fetch(`${run.app.serviceUrl}/api/v4/glossaries`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Product names', source_language: 'en', entries: [{ source: 'ess two tee', target: 'S2T' }] }),
   });
   expect(made.status).toBe(201);
   const glossaryId = ((await made.json()) as { result: { id: number } }).result.id;
-  const db = new Database(join(app.dataDir, 'local-service', 'service.db'));
+  const db = new Database(join(run.app.dataDir, 'local-service', 'service.db'));
   db.pragma('busy_timeout = 5000');
   const orgId = (db.prepare('SELECT org_id FROM users WHERE email = ?').get(LOCAL_DEMO.email) as { org_id: number }).org_id;
   const modelId = Number(db.prepare('INSERT INTO custom_models (org_id, name, language, status, created_at) VALUES (?, ?, ?, ?, ?)').run(orgId, 'Legal', 'en-US', 'ready', new Date().toISOString()).lastInsertRowid);

@@ -6,49 +6,25 @@
  * copy, and plays the copy offline; audio shows an audio player, video a video; a moved file says
  * so, by name.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultOf } from '../../common/ipc';
 import { launchChromium } from '../helpers/app';
-import { cleanup, DEMO, ROOT, startService, tempDir, type RunningService } from '../helpers/service';
+import { cleanup, DEMO, startService, tempDir, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { batchKey, uploadWav } from '../helpers/ui';
-import { bridgeClient, tokenOf } from '../security/bridge-wire';
+import { batchKey, startCloudApp, uploadWav, type CloudApp } from '../helpers/ui';
+import { bridgeClient } from '../security/bridge-wire';
 
 const SHOTS = '/tmp/shots/playback';
 let svc: RunningService;
-let app: { url: string; port: number; token: string; child: ChildProcess; dataDir: string; stop(): Promise<void> };
+let app: CloudApp;
 let browser: Browser;
 let bridge: Awaited<ReturnType<typeof bridgeClient>>;
 const folder = tempDir('s2t-playback-watch-');
 const work = tempDir('s2t-playback-work-');
-
-/** The built browser-mode app on a service of our own (S2T_SERVICE_URL), so the test can stop it. */
-async function startCloudApp(serviceUrl: string): Promise<typeof app> {
-  const dataDir = tempDir('s2t-playback-app-');
-  const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), '--data', dataDir], { cwd: ROOT, env: { ...process.env, S2T_SERVICE_URL: serviceUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`app exited with ${code}:\n${err}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^S2T Desktop \(browser mode\): (\S+)$/.exec(line);
-      if (m) resolve(m[1]);
-    });
-  });
-  return {
-    url, dataDir, child, port: Number(new URL(url).port), token: tokenOf(url),
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 type Listed = { items: { session_id: string; filename: string; status: string | null }[] };
 async function call<T>(channel: string, args: unknown = {}): Promise<T> {

@@ -6,22 +6,20 @@
  * after a reload. Screenshots of the list and the page go to /tmp/shots/sessions/.
  */
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
-import { DEMO, ROOT, cleanup, serviceLogin, startService, tempDir, type RunningService } from '../helpers/service';
-import { submitSignIn } from '../helpers/ui';
+import { DEMO, cleanup, serviceLogin, startService, type RunningService } from '../helpers/service';
+import { startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
 import { seedService, type Seeded } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/sessions';
 let svc: RunningService;
 let serviceDir: string;
 let port: number;
-let app: { url: string; dataDir: string; child: ChildProcess; stop(): Promise<void> };
+let app: CloudApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -37,28 +35,6 @@ const SENTENCES = [
   'Everyone agreed to review the numbers again next month.',
   'The meeting ended with a short thank you to the staff.',
 ];
-
-async function startCloudApp(serviceUrl: string): Promise<typeof app> {
-  const dataDir = tempDir('s2t-sessions-app-');
-  const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), '--data', dataDir], { cwd: ROOT, env: { ...process.env, S2T_SERVICE_URL: serviceUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`app exited with ${code}:\n${err}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^S2T Desktop \(browser mode\): (\S+)$/.exec(line);
-      if (m) resolve(m[1]);
-    });
-  });
-  return {
-    url, dataDir, child,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /** The service's own view of a session: erased means no name and no documents. */
 async function erasedOnService(sessionId: string): Promise<boolean> {

@@ -3,29 +3,19 @@
  * anywhere, Escape closes it, and it lists every entry of renderer/src/ui/shortcuts.ts, the one
  * list the key handlers read.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { SHORTCUTS, type Shortcut } from '../../renderer/src/ui/shortcuts';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
-import { signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, signIn } from '../helpers/ui';
 
-let app: RunningApp;
-let browser: Browser;
 
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const run = appAndBrowserPerFile();
 
 const sheet = (page: Page) => page.getByRole('dialog', { name: 'Keyboard shortcuts' });
 
 it('opens with ? and F1, not while typing a ?, closes with Escape, and lists every shortcut from the one module', async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await signIn(page, app.url);
+  const page = await (await run.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await signIn(page, run.app.url);
   await page.locator('body').click({ position: { x: 700, y: 400 } });
 
   await page.keyboard.press('?');

@@ -6,22 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
-import { signIn } from '../helpers/ui';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appAndBrowserPerFile, signIn } from '../helpers/ui';
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const run = appAndBrowserPerFile();
 
 const LIGHT_BG = 'rgb(246, 247, 249)';
 const DARK_BG = 'rgb(20, 24, 31)';
@@ -57,9 +46,9 @@ const chosenTheme = (page: Page) => inPreferences(page, (d) => d.locator('input[
 
 describe('themes', () => {
   it('follows the system scheme live while the choice is "system"', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const page = await context.newPage();
-    await signIn(page, app.url);
+    await signIn(page, run.app.url);
     expect(await chosenTheme(page)).toBe('system');
     expect(await background(page)).toBe(DARK_BG);
     const systemDark = await palette(page);
@@ -69,7 +58,7 @@ describe('themes', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => background(page)).toBe(DARK_BG);
 
-    // The explicit dark theme and the system's dark are the same colours (base.css states them twice).
+    // The explicit dark theme and the system's dark resolve to the same colours.
     await page.emulateMedia({ colorScheme: 'light' });
     await chooseTheme(page, 'dark');
     await expect.poll(() => background(page)).toBe(DARK_BG);
@@ -80,13 +69,13 @@ describe('themes', () => {
   }, 120_000);
 
   it('an explicit choice overrides the system, is stored in settings, and survives a reload and a new profile', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const page = await context.newPage();
-    await signIn(page, app.url);
+    await signIn(page, run.app.url);
     expect(await background(page)).toBe(DARK_BG);
     await chooseTheme(page, 'light');
     await expect.poll(() => background(page)).toBe(LIGHT_BG);
-    await expect.poll(() => JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')).theme, { timeout: 10_000 }).toBe('light');
+    await expect.poll(() => JSON.parse(readFileSync(join(run.app.dataDir, 'settings.json'), 'utf8')).theme, { timeout: 10_000 }).toBe('light');
 
     await page.reload();
     await expect.poll(() => page.locator('.shell').count(), { timeout: 30_000 }).toBe(1);
@@ -94,23 +83,23 @@ describe('themes', () => {
     expect(await chosenTheme(page)).toBe('light');
 
     // A fresh profile has no local copy: the choice comes from settings once the app is up.
-    const other = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const other = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const second = await other.newPage();
-    await signIn(second, app.url);
+    await signIn(second, run.app.url);
     await expect.poll(() => background(second)).toBe(LIGHT_BG);
     expect(await chosenTheme(second)).toBe('light');
     await other.close();
 
     // Back to following the system, so the other tests see the default.
     await chooseTheme(page, 'system');
-    await expect.poll(() => JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')).theme, { timeout: 10_000 }).toBe('system');
+    await expect.poll(() => JSON.parse(readFileSync(join(run.app.dataDir, 'settings.json'), 'utf8')).theme, { timeout: 10_000 }).toBe('system');
     await context.close();
   }, 120_000);
 
   it('applies a chosen theme before the app script runs (no flash of the system theme)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+    const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
     const page = await context.newPage();
-    await signIn(page, app.url);
+    await signIn(page, run.app.url);
     await chooseTheme(page, 'dark');
     await expect.poll(() => background(page)).toBe(DARK_BG);
 

@@ -7,29 +7,18 @@
  */
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-ui';
-let app: RunningApp;
-let browser: Browser;
 const dirs: string[] = [];
 
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
-  mkdirSync(SHOTS, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  dirs.forEach(cleanup);
-});
+const run = appAndBrowserPerFile();
+beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
+afterAll(() => dirs.forEach(cleanup));
 
 /** Opens a view from the header's menu (where the less used views live). */
 async function fromMenu(page: Page, name: string): Promise<void> {
@@ -47,8 +36,8 @@ async function addFolder(page: Page, path: string, language: string, formats: st
 }
 
 it('adds a folder with a language from the list, shows each file\'s outcome, edits the profile in place, pauses, and removes after asking', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(app.url);
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(run.app.url);
   await submitSignIn(page);
   await fromMenu(page, 'Watch folders');
   await expect.poll(() => page.getByText('No watched folders yet.').count(), { timeout: 20_000 }).toBe(1);
