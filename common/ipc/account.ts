@@ -4,6 +4,7 @@
  * main/ipc/handlers/account.ts (account.*) and main/ipc/handlers/auth.ts (auth.*).
  */
 import { z } from 'zod';
+import { TokenType, YearsValid } from '../api';
 
 const Empty = z.object({});
 const Done = z.object({ done: z.literal(true) });
@@ -24,7 +25,7 @@ export const AccountToken = z.object({
   id: z.number(),
   name: z.string(),
   key: z.string(),
-  type: z.enum(['batch', 'realtime']),
+  type: TokenType,
   expires: z.string(),
   /** The token this app made for itself (its uploads use it): deleting it makes the app create another. */
   madeByApp: z.boolean(),
@@ -59,7 +60,7 @@ export const accountChannels = {
   'account.tokens': { args: Empty, result: z.object({ tokens: z.array(AccountToken) }) },
   /** The full value comes back only here, once. */
   'account.createToken': {
-    args: z.object({ name: z.string().trim().min(1).max(100), type: z.enum(['batch', 'realtime']), yearsValid: z.union([z.literal(1), z.literal(2), z.literal(5)]) }),
+    args: z.object({ name: z.string().trim().min(1).max(100), type: TokenType, yearsValid: YearsValid }),
     result: z.object({ token: AccountToken, value: z.string() }),
   },
   'account.deleteToken': { args: z.object({ tokenId: z.number().int() }), result: Done },

@@ -20,7 +20,7 @@ export type MediaSource = z.infer<typeof MediaSource>;
 
 /** Waveform peaks, one byte (0..255) each, `perSecond` of them, base64 (a 3-hour file is about 1 MB); or why there are none. */
 export const MediaPeaks = z.union([
-  z.object({ peaks: z.string(), perSecond: z.number().int().positive(), from: z.enum(['service', 'local', 'cache']) }),
+  z.object({ peaks: z.string(), perSecond: z.number().int().positive(), from: MediaOrigin }),
   z.object({ peaks: z.null(), reason: z.string().min(1) }),
 ]);
 export type MediaPeaks = z.infer<typeof MediaPeaks>;
