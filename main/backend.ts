@@ -1,17 +1,16 @@
 /**
  * The Electron-free heart of the app, shared by main/index.ts (Electron) and main/headless.ts
- * (browser mode): settings, the embedded service when no cloud account is set, the core (api
- * client, cache, sync) and watch folders (main/watch/in-app.ts) behind the IPC handlers.
+ * (browser mode): settings, the embedded service when no cloud account is set, and the accounts
+ * (main/auth/account-switch.ts), each a runtime of core and watch folders (main/account-runtime.ts),
+ * behind the IPC handlers.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../common/ipc';
-import { startAccounts, type AccountRuntime, type OpenAccount } from './auth/account-switch';
-import { createCore } from './core';
+import { openAccountRuntime, type RuntimeDeps } from './account-runtime';
+import { startAccounts } from './auth/account-switch';
 import type { LaunchService, LocalAccount } from './embedded-service';
-import { AppWatch, documentsFromCache } from './watch/in-app';
 import type { Emit, Handlers } from './ipc/registry';
-import { localSignIn, type LocalSignIn } from './local-sign-in';
 import type { MediaLinker } from './media/links';
 import { noDialogs, type Dialogs } from './platform/dialogs';
 import type { SecretStore } from './platform/secrets';
@@ -66,62 +65,10 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   const emit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => sink(event, payload);
   settings.onChange((value) => emit('settings.changed', value));
 
-  // One account's core, watch folders and imports, for its own data folder and service
-  // (main/auth/account-switch.ts opens the active one, and another on a switch).
-  async function openAccount(account: OpenAccount): Promise<AccountRuntime> {
-    const { dataDir, serviceUrl, mode } = account;
-    // Watch folders, once the core they run on exists; the core's callbacks reach them through this.
-    const folders: { watch?: AppWatch } = {};
-    // They run while someone is signed in: the core's auth.changed starts and stops them.
-    // On the app's own credential, a session that ends by itself is renewed (main/local-sign-in.ts).
-    let local: LocalSignIn | undefined;
-    const coreEmit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
-      if (event === 'auth.changed') {
-        const { signedIn } = payload as EventPayload<'auth.changed'>;
-        void folders.watch?.setSignedIn(signedIn);
-        local?.authChanged(signedIn);
-      }
-      account.emit(event, payload);
-    };
-    const core = await createCore({ dataDir, serviceUrl, mode, secrets: opts.secrets, emit: coreEmit, documentsChanged: (ids) => folders.watch?.documentsChanged(ids), mediaCacheBytes: () => settings.get().mediaCacheBytes, captionProfile: () => settings.get().captionProfile, openExternal: opts.openExternal });
-    const h = core.handlers;
-    // The embedded service is the user's own: sign in to it without asking for a password.
-    if (service && mode === 'local' && !opts.localAccount) {
-      local = localSignIn(h, service.owner);
-      if (!(await h['auth.state']({})).signedIn) await local.signIn();
-    }
-    const watch = new AppWatch({
-      dataDir,
-      stagingDataDir: opts.dataDir,
-      client: core.client,
-      accessToken: core.accessToken,
-      emit,
-      documentsOf: documentsFromCache(h),
-      // A delivered file is a new session on the service: pull it, so the session list shows it.
-      onDelivered: () => void h['sync.now']({}).catch(() => {}),
-      // A session made from a file on this computer plays that file (main/media/library.ts).
-      onSessionKnown: (sessionId, path) => {
-        const key = core.mediaAccount();
-        if (key) core.media.rememberLocal(key, sessionId, path);
-      },
-    });
-    folders.watch = watch;
-    core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
-    // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
-    void watch.setSignedIn((await h['auth.state']({})).signedIn);
-    return {
-      core,
-      handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...local?.handlers },
-      async close() {
-        await watch.close();
-        await core.close();
-      },
-    };
-  }
-
   let accounts;
   try {
-    accounts = await startAccounts({ dataDir: opts.dataDir, localUrl: service?.url ?? null, fixedUrl: cloudUrl, open: openAccount, emit });
+    const deps: RuntimeDeps = { secrets: opts.secrets, settings, service, localAccount: opts.localAccount, stagingDataDir: opts.dataDir, openExternal: opts.openExternal, emit };
+    accounts = await startAccounts({ dataDir: opts.dataDir, localUrl: service?.url ?? null, fixedUrl: cloudUrl, open: (account) => openAccountRuntime(account, deps), emit });
   } catch (err) {
     await service?.stop();
     throw err;

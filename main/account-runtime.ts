@@ -1,0 +1,92 @@
+/**
+ * One account's runtime, for its own data folder and service: the core (api client, cache,
+ * sync, media), its watch folders and imports, and, on the embedded service, the app's own
+ * sign-in. main/auth/account-switch.ts opens the active account's, and another on a switch.
+ */
+import type { EventName, EventPayload } from '../common/ipc';
+import type { AccountRuntime, OpenAccount } from './auth/account-switch';
+import { createCore } from './core';
+import type { LocalAccount } from './embedded-service';
+import type { Emit } from './ipc/registry';
+import { localSignIn, type LocalSignIn } from './local-sign-in';
+import type { SecretStore } from './platform/secrets';
+import type { ServiceSupervisor } from './service-supervisor';
+import type { SettingsStore } from './settings';
+import { AppWatch, documentsFromCache } from './watch/in-app';
+
+/** What every account's runtime shares: the backend's settings, secrets, embedded service and event sink. */
+export interface RuntimeDeps {
+  secrets: SecretStore;
+  settings: SettingsStore;
+  /** The embedded service, when the app runs one. */
+  service?: ServiceSupervisor;
+  /** Set when the caller signs in itself (tests, scripted setups): then main does not. */
+  localAccount?: LocalAccount;
+  /** Where browser-mode files are staged (the app's data dir, shared by the accounts). */
+  stagingDataDir: string;
+  openExternal?: (url: string) => Promise<void>;
+  /** The app's events (watch folders and imports report here). */
+  emit: Emit;
+}
+
+export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps): Promise<AccountRuntime> {
+  const { dataDir, serviceUrl, mode } = account;
+  const { settings, service } = deps;
+  // Watch folders, once the core they run on exists; the core's callbacks reach them through this.
+  const folders: { watch?: AppWatch } = {};
+  // They run while someone is signed in: the core's auth.changed starts and stops them.
+  // On the app's own credential, a session that ends by itself is renewed (main/local-sign-in.ts).
+  let local: LocalSignIn | undefined;
+  const coreEmit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    if (event === 'auth.changed') {
+      const { signedIn } = payload as EventPayload<'auth.changed'>;
+      void folders.watch?.setSignedIn(signedIn);
+      local?.authChanged(signedIn);
+    }
+    account.emit(event, payload);
+  };
+  const core = await createCore({
+    dataDir,
+    serviceUrl,
+    mode,
+    secrets: deps.secrets,
+    emit: coreEmit,
+    documentsChanged: (ids) => folders.watch?.documentsChanged(ids),
+    mediaCacheBytes: () => settings.get().mediaCacheBytes,
+    captionProfile: () => settings.get().captionProfile,
+    openExternal: deps.openExternal,
+  });
+  const h = core.handlers;
+  // The embedded service is the user's own: sign in to it without asking for a password.
+  if (service && mode === 'local' && !deps.localAccount) {
+    local = localSignIn(h, service.owner);
+    if (!(await h['auth.state']({})).signedIn) await local.signIn();
+  }
+  const watch = new AppWatch({
+    dataDir,
+    stagingDataDir: deps.stagingDataDir,
+    client: core.client,
+    accessToken: core.accessToken,
+    emit: deps.emit,
+    documentsOf: documentsFromCache(h),
+    // A delivered file is a new session on the service: pull it, so the session list shows it.
+    onDelivered: () => void h['sync.now']({}).catch(() => {}),
+    // A session made from a file on this computer plays that file (main/media/library.ts).
+    onSessionKnown: (sessionId, path) => {
+      const key = core.mediaAccount();
+      if (key) core.media.rememberLocal(key, sessionId, path);
+    },
+  });
+  folders.watch = watch;
+  core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
+  // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
+  void watch.setSignedIn((await h['auth.state']({})).signedIn);
+  return {
+    core,
+    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...local?.handlers },
+    async close() {
+      await watch.close();
+      await core.close();
+    },
+  };
+}
