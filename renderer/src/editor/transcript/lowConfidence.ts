@@ -1,19 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
-import { DEFAULT_SETTINGS, type Settings } from '../../../../common/ipc';
+import { useEffect, useRef } from 'react';
+import { DEFAULT_SETTINGS } from '../../../../common/ipc';
 import type { TranscriptContent } from '../../../../common/transcript';
-import { call, subscribe } from '../../lib/bridge';
 import { isTypingTarget, modalOpen } from '../../lib/keys';
+import { useSettings } from '../../settings/useSettings';
 import { matches } from '../../ui/shortcuts';
 
 /** Below this confidence a word is marked for checking: the `lowConfidenceThreshold` setting, live. */
 export function useLowConfidenceThreshold(): number {
-  const [threshold, setThreshold] = useState(DEFAULT_SETTINGS.lowConfidenceThreshold);
-  useEffect(() => {
-    const take = (s: Settings) => setThreshold(s.lowConfidenceThreshold);
-    call('settings.get', {}).then(take, () => {});
-    return subscribe('settings.changed', take);
-  }, []);
-  return threshold;
+  return useSettings().settings?.lowConfidenceThreshold ?? DEFAULT_SETTINGS.lowConfidenceThreshold;
 }
 
 export interface WordAt {
