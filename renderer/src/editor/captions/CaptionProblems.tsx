@@ -2,14 +2,10 @@ import { memo } from 'react';
 import { CAPTION_PROFILES, type CaptionContent, type CaptionProfileId, type CaptionViolation } from '../../../../common/transcript';
 import type { Edit } from '../useEdit';
 import { applyFix, FIX_LABEL, fixesFor } from './cueTools';
+import { ruleText } from './CueRow';
 
 /** A long document can break the rules thousands of times; the list shows the first ones (fixing them brings up the next). */
 const SHOWN = 50;
-
-function ruleText(v: CaptionViolation): string {
-  const text = v.message.replace(/^cue \d+: /, '');
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 interface Props {
   content: CaptionContent;

@@ -24,8 +24,8 @@ interface Props {
   actions: CueActions;
 }
 
-/** Violation messages read "cue 3: reads at …"; the row already says which cue. */
-function ruleText(v: CaptionViolation): string {
+/** Violation messages read "cue 3: reads at …"; the row (or the problem's own "Cue 3" link) already says which cue. */
+export function ruleText(v: CaptionViolation): string {
   const text = v.message.replace(/^cue \d+: /, '');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
