@@ -100,9 +100,11 @@ export class CaptionFollower {
   }
 
   /**
-   * Rebuilds one caption document. `explicit`: asked for by the user, so it runs even when the
-   * transcript did not move on (a deleted cue comes back); a caption document with no link is
-   * linked to its session's transcript, taking its own words as what it was built from.
+   * Rebuilds one caption document. Callers that follow a change ask first whether it is due
+   * (pendingCaptions, captionPending: SQLite compares the bodies, so it is asked once, not again here).
+   * `explicit`: asked for by the user, so it runs even when the transcript did not move on (a
+   * deleted cue comes back) and always reports; a caption document with no link is linked to its
+   * session's transcript, taking its own words as what it was built from.
    */
   follow(captionId: string, explicit: boolean): CaptionsRebuilt | null {
     const { cache } = this.o;
@@ -115,7 +117,6 @@ export class CaptionFollower {
     const transcriptId = link?.transcriptId ?? defaultTranscript(cache.db, captionId);
     const after = transcriptId ? contentOf(cache, transcriptId, 'transcript') : null;
     if (!transcriptId || !after) return null;
-    if (!explicit && link && !captionPending(cache.db, captionId)) return null;
     const before = link?.builtFrom ?? captionsToTranscript(captions);
     const result = followTranscript({ before, after, captions, profile: this.o.profile() });
     const differs = JSON.stringify(result.content) !== JSON.stringify(captions);
