@@ -2,6 +2,7 @@
 import type { BenchModule } from './harness';
 import { clientBench } from './client.bench';
 import { captionsFollowBench } from './captions-follow.bench';
+import { documentsBench } from './documents.bench';
 import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
 import { peaksBench } from './peaks.bench';
@@ -11,4 +12,4 @@ import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench];
