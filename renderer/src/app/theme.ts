@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import type { Settings, ThemeChoice } from '../../../common/ipc';
-import { call, subscribe } from '../lib/bridge';
+import type { ThemeChoice } from '../../../common/ipc';
+import { useSettings } from '../settings/useSettings';
 
 /**
  * The theme lives in settings (`theme`); a copy in localStorage lets public/theme-boot.js set it
@@ -16,10 +16,9 @@ export function applyTheme(choice: ThemeChoice): void {
 
 /** Applies the theme in settings now and on every change (Preferences sets it). */
 export function useAppliedTheme(): void {
+  // Until settings answer (or if they cannot), the copy the boot script applied stays.
+  const theme = useSettings().settings?.theme;
   useEffect(() => {
-    const take = (s: Settings) => applyTheme(s.theme);
-    // An older main without settings keeps the copy the boot script applied.
-    call('settings.get', {}).then(take, () => {});
-    return subscribe('settings.changed', take);
-  }, []);
+    if (theme) applyTheme(theme);
+  }, [theme]);
 }

@@ -1,10 +1,11 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { GIB, type ModelChoice, type Settings, type SettingsPatch, type ThemeChoice } from '../../../common/ipc';
 import { CAPTION_PROFILES } from '../../../common/transcript/captions';
-import { call, subscribe } from '../lib/bridge';
+import { call } from '../lib/bridge';
 import { useDraft } from '../lib/useDraft';
 import { Dialog } from '../ui/Dialog';
 import { ExportFolderField } from './ExportFolderField';
+import { useSettings } from './useSettings';
 import './settings.css';
 
 const THEMES: { value: ThemeChoice; label: string }[] = [
@@ -18,17 +19,14 @@ const THEMES: { value: ThemeChoice; label: string }[] = [
  * the form. Text fields save when they lose focus or on Enter.
  */
 export function Preferences({ onClose }: { onClose: () => void }) {
-  const [settings, setSettings] = useState<Settings | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { settings, error: readError, show } = useSettings();
+  const [saveProblem, setProblem] = useState<string | null>(null);
+  const problem = saveProblem ?? readError;
   const [status, setStatus] = useState('');
-  useEffect(() => {
-    call('settings.get', {}).then(setSettings, (e: Error) => setProblem(e.message));
-    return subscribe('settings.changed', setSettings);
-  }, []);
   const save = (patch: SettingsPatch) =>
     call('settings.set', patch).then(
       (s) => {
-        setSettings(s);
+        show(s);
         setProblem(null);
         setStatus('Saved.');
       },
