@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { AccountEntry, AuthState } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { useAction } from '../lib/useAction';
 import { useAsync } from '../lib/useAsync';
 
 export const accountLabel = (a: AccountEntry) => (a.kind === 'local' ? 'This computer' : a.serviceUrl.replace(/^https?:\/\//, ''));
@@ -14,21 +15,14 @@ export function ServiceChoice({ state, disabled }: { state: AuthState; disabled:
   const known = useAsync(() => call('accounts.list', {}), [state.serviceUrl]);
   const [adding, setAdding] = useState(false);
   const [url, setUrl] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  async function run(work: () => Promise<unknown>) {
-    setBusy(true);
-    setProblem(null);
-    try {
+  const action = useAction();
+  const { busy, problem } = action;
+  // A service chosen or added closes the address field.
+  const run = (work: () => Promise<unknown>) =>
+    action.run(async () => {
       await work();
       setAdding(false);
-    } catch (err) {
-      setProblem((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   function add(e: { preventDefault(): void; stopPropagation(): void }) {
     e.preventDefault();

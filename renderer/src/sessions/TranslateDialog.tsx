@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { DocumentSummary, TranslationChoice } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { useAction } from '../lib/useAction';
 import { useChannel } from '../lib/useChannel';
 import { Dialog } from '../ui/Dialog';
 
@@ -21,26 +22,19 @@ export function TranslateDialog(props: { doc: DocumentSummary; onClose: () => vo
   const { doc } = props;
   const langs = useChannel('documents.translateLanguages', { documentId: doc.id });
   const [target, setTarget] = useState<TranslationChoice['code'] | ''>('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // A refusal re-reads the languages: the service may have said one is no longer available.
+  const { busy, problem: error, run } = useAction(() => langs.reload());
   const list = langs.value?.languages ?? [];
   const chosen = list.find((l) => l.code === target);
 
   async function translate() {
     if (!target) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const r = await call('documents.translate', { documentId: doc.id, targetLanguage: target });
       props.onStatus(`Translated into ${languageName(target)}.`);
       props.onClose();
       props.onOpenDocument(r.documentId);
-    } catch (e) {
-      setError((e as Error).message);
-      langs.reload();
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
