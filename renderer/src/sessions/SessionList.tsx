@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { SessionListView } from '../../../common/ipc';
 import { BulkBar } from './BulkBar';
 import { ListToolbar } from './ListToolbar';
@@ -27,7 +27,7 @@ const queryOf = (v: SessionListView) => ({
 export function SessionList({ selected, onSelect }: { selected: string | null; onSelect: (id: string) => void }) {
   const { view, ready, update } = useListView();
   const [q, setQ] = useState(view.q);
-  const [query, setQuery] = useState(() => queryOf(view));
+  const query = useMemo(() => queryOf(view), [view]);
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const anchor = useRef<number | null>(null);
   const live = useLiveProgress();
@@ -38,7 +38,6 @@ export function SessionList({ selected, onSelect }: { selected: string | null; o
     const t = setTimeout(() => q !== view.q && update({ q }), 200);
     return () => clearTimeout(t);
   }, [q]);
-  useEffect(() => setQuery(queryOf(view)), [view]);
 
   const pages = useSessionPages(ready ? query : null);
   const scroller = useRef<HTMLDivElement>(null);
