@@ -5,7 +5,8 @@
  * plays, the reason is said in words: the file moved (named), the service keeps no media, or
  * offline and not kept.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaKind, MediaSource } from '../../common/ipc';
 import { sniffMedia } from '../watch/media';
@@ -57,13 +58,13 @@ export class MediaLibrary {
     const link = (target: MediaTarget) => this.linker?.(target) ?? null;
     let moved: string | null = null;
 
-    const localPath = this.store.localPath(account, sessionId) ?? this.remembered(account, sessionId);
+    const localPath = this.madeFrom(account, sessionId);
     if (localPath) {
-      const stats = statSync(localPath, { throwIfNoEntry: false });
-      const mediaType = stats?.isFile() ? await sniffMedia(localPath) : null;
+      const there = await isFile(localPath);
+      const mediaType = there ? await sniffMedia(localPath) : null;
       const url = mediaType ? link({ path: localPath, mediaType }) : null;
       if (url && mediaType) return { url, kind: kindOf(mediaType), origin: 'local' };
-      if (!mediaType) moved = stats?.isFile() ? `The file this session was made from is no longer a media file: ${localPath}.` : `The file this session was made from was moved or deleted: ${localPath}.`;
+      if (!mediaType) moved = there ? `The file this session was made from is no longer a media file: ${localPath}.` : `The file this session was made from was moved or deleted: ${localPath}.`;
     }
 
     const kept = this.cache.use(account, sessionId);
@@ -86,9 +87,22 @@ export class MediaLibrary {
     }
   }
 
+  /** The session's media on this computer, for the waveform: the file it was made from, else the kept copy; null when neither. */
+  async fileOf(account: string, sessionId: string): Promise<{ path: string; from: 'local' | 'cache' } | null> {
+    const local = this.madeFrom(account, sessionId);
+    if (local && (await isFile(local))) return { path: local, from: 'local' };
+    const kept = this.cache.use(account, sessionId);
+    return kept ? { path: kept.path, from: 'cache' } : null;
+  }
+
   async close(): Promise<void> {
     await this.cache.close();
     this.store.close();
+  }
+
+  /** The file the session was made from, as recorded (it may have moved since). */
+  private madeFrom(account: string, sessionId: string): string | null {
+    return this.store.localPath(account, sessionId) ?? this.remembered(account, sessionId);
   }
 
   /** A path from watch folders' own records, copied into ours so the next look is ours alone. */
@@ -98,3 +112,5 @@ export class MediaLibrary {
     return path;
   }
 }
+
+const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false);

@@ -2,7 +2,6 @@
  * media.*: where a session's media plays from (main/media/library.ts): the file on this computer,
  * the app's kept copy, or the service's link (asked afresh, since a cached media_url expires).
  */
-import { stat } from 'node:fs/promises';
 import type { Session } from '../../../common/api';
 import { classifyFailure, describeFailure } from '../../api/failure';
 import type { MediaLibrary, ServiceMedia } from '../../media/library';
@@ -70,9 +69,7 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
           // Unreadable: compute it here instead.
         }
       }
-      const local = media.store.localPath(account, sessionId);
-      const kept = media.cache.use(account, sessionId);
-      const file = local && (await stat(local).then((s) => s.isFile(), () => false)) ? { path: local, from: 'local' as const } : kept ? { path: kept.path, from: 'cache' as const } : null;
+      const file = await media.fileOf(account, sessionId);
       if (!file) return { peaks: null, reason: 'No waveform yet: the service has none, and the media is not on this computer (it is kept after it first plays).' };
       try {
         return asPeaks(await peaks.get(file.path), file.from);

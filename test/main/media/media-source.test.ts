@@ -110,3 +110,18 @@ describe('media.source', () => {
     expect(playable(await source(ids.local)).origin).toBe('local');
   });
 });
+
+describe('media.peaks', () => {
+  it("offline, draws the waveform from the file a session was made from, also when only watch folders' records know it", async () => {
+    await svc.stop();
+    // A session from before the media table: only watch folders know its file (setLocalLookup, as the account runtime wires it).
+    t.core.media.setLocalLookup((sessionId) => (sessionId === ids.neverPlayed ? wav : null));
+    const got = await t.h['media.peaks']({ sessionId: ids.neverPlayed });
+    if (got.peaks === null) return expect.fail(`no peaks: ${'reason' in got ? got.reason : ''}`);
+    expect(got).toMatchObject({ from: 'local', perSecond: 100 });
+    // One peak per 10 ms of the WAV, and the speech in it is loud somewhere.
+    const peaks = Buffer.from(got.peaks, 'base64');
+    expect(peaks.length).toBeGreaterThan(100);
+    expect(Math.max(...peaks)).toBeGreaterThan(60);
+  });
+});
