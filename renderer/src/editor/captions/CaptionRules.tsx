@@ -15,7 +15,7 @@ export function CaptionRules({ profile, violations, cues, onProfile, onFix }: { 
       </label>
       <span className="muted small" title={describe(profile)}>{describe(profile)}</span>
       <span className={violations.length ? 'rules-summary warn' : 'rules-summary ok'} role="status">
-        {violations.length === 0 ? `All ${cues} cues follow the rules` : `${violations.length} problem${violations.length > 1 ? 's' : ''} in ${affected} cue${affected > 1 ? 's' : ''}`}
+        {violations.length === 0 ? cues === 1 ? 'The cue follows the rules' : `All ${cues} cues follow the rules` : `${violations.length} problem${violations.length > 1 ? 's' : ''} in ${affected} cue${affected > 1 ? 's' : ''}`}
       </span>
       <button type="button" disabled={violations.length === 0} onClick={onFix} title="Re-wraps lines, splits long cues, and retimes where the neighbours leave room">
         Fix what is fixable
