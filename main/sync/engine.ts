@@ -35,6 +35,8 @@ export class SyncEngine {
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** When the pending timer fires (Date.now() ms): a later request never postpones a sooner run. */
+  private timerAt = 0;
   private closed = false;
   private readonly abort = new AbortController();
   /** What went wrong in the last run, in words for a person; null after a clean run. */
@@ -69,14 +71,23 @@ export class SyncEngine {
 
   private schedule(ms: number): void {
     if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
+    const at = Date.now() + ms;
+    if (this.timer && this.timerAt <= at) return; // an edit's quick push is not pushed back by the period
+    this.clearTimer();
+    this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.run().then(() => this.afterRun());
+      void this.run();
     }, ms);
     this.timer.unref?.();
   }
 
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The next background run, after any run (timer, Sync now, a retry). */
   private afterRun(): void {
     if (this.o.connectivity.state === 'online') this.schedule(PERIOD_MS);
     else this.schedule(this.o.connectivity.nextProbeDelay()); // a probe is simply the next run's first request
@@ -91,9 +102,13 @@ export class SyncEngine {
       });
       return this.queued;
     }
+    // This run covers what a pending timer waited for (the push reads the outbox as it goes): no
+    // second run right after it, which would also wipe the lastError this one reports.
+    this.clearTimer();
     this.running = this.once(opts).finally(() => {
       this.running = null;
       this.publish();
+      if (this.o.background) this.afterRun();
     });
     return this.running;
   }
@@ -126,7 +141,7 @@ export class SyncEngine {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.clearTimer();
     this.abort.abort();
     await this.running?.catch(() => {});
   }
