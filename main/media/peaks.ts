@@ -107,9 +107,9 @@ export class PeakCache {
     return this.kept(this.sessionFile(key), fetchPeaks);
   }
 
-  /** Whether the service's peaks for a session are on disk already (no need to ask it for a link). */
-  hasSession(key: string): Promise<boolean> {
-    return isFile(this.sessionFile(key));
+  /** The service's peaks for a session when they are on disk already (no need to ask it for a link); else null. */
+  keptSession(key: string): Promise<Uint8Array | null> {
+    return readFile(this.sessionFile(key)).then((b) => new Uint8Array(b), () => null);
   }
 
   private sessionFile(key: string): string {

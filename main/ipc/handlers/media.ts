@@ -42,13 +42,8 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
       const account = mediaAccount(serviceUrl, id);
       const key = `${account}|${sessionId}`;
       const asPeaks = (p: Uint8Array, from: 'service' | 'local' | 'cache') => ({ peaks: Buffer.from(p).toString('base64'), perSecond: PEAKS_PER_SECOND, from });
-      if (await peaks.hasSession(key)) {
-        try {
-          return asPeaks(await peaks.forSession(key, () => Promise.reject(new Error('gone'))), 'service');
-        } catch {
-          // Removed just now: ask the service again.
-        }
-      }
+      const kept = await peaks.keptSession(key);
+      if (kept) return asPeaks(kept, 'service');
       let waveUrl = cache.getSession(id, sessionId)?.session.wave_info_url;
       try {
         // The cached link is signed and may have expired: ask for a fresh one.

@@ -59,6 +59,15 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => closeCoreAndService({ core: t, svc }));
 
+describe('media.peaks, online', () => {
+  it("draws the service's waveform (audiowaveform JSON from its signed link)", async () => {
+    const got = await t.h['media.peaks']({ sessionId: ids.kept });
+    if (got.peaks === null) return expect.fail(`no peaks: ${'reason' in got ? got.reason : ''}`);
+    expect(got).toMatchObject({ from: 'service', perSecond: 100 });
+    expect(Math.max(...Buffer.from(got.peaks, 'base64'))).toBeGreaterThan(60);
+  });
+});
+
 describe('media.source', () => {
   it('plays the file a session was made from, through a signed link to that very file', async () => {
     // What watch folders and new transcriptions report (onSessionKnown).
@@ -111,9 +120,10 @@ describe('media.source', () => {
   });
 });
 
-describe('media.peaks', () => {
-  it("offline, draws the waveform from the file a session was made from, also when only watch folders' records know it", async () => {
+describe('media.peaks, offline', () => {
+  it("draws the service's waveform kept on disk, and the one of the file a session was made from, also when only watch folders' records know it", async () => {
     await svc.stop();
+    expect(await t.h['media.peaks']({ sessionId: ids.kept })).toMatchObject({ from: 'service', perSecond: 100 });
     // A session from before the media table: only watch folders know its file (setLocalLookup, as the account runtime wires it).
     t.core.media.setLocalLookup((sessionId) => (sessionId === ids.neverPlayed ? wav : null));
     const got = await t.h['media.peaks']({ sessionId: ids.neverPlayed });

@@ -66,15 +66,15 @@ describe('waveform peaks', () => {
     const cache = new PeakCache(join(dir, 'service-peaks'));
     let fetches = 0;
     const fetchPeaks = async () => (fetches++, Uint8Array.from([0, 10, 200, 30]));
-    expect(await cache.hasSession('acct|s1')).toBe(false);
+    expect(await cache.keptSession('acct|s1')).toBeNull();
     expect(Array.from(await cache.forSession('acct|s1', fetchPeaks))).toEqual([0, 10, 200, 30]);
-    expect(await cache.hasSession('acct|s1')).toBe(true);
+    expect(Array.from((await cache.keptSession('acct|s1'))!)).toEqual([0, 10, 200, 30]);
     expect(Array.from(await cache.forSession('acct|s1', fetchPeaks))).toEqual([0, 10, 200, 30]);
     expect(fetches).toBe(1);
     // Another session (or account) is its own.
-    expect(await cache.hasSession('acct|s2')).toBe(false);
+    expect(await cache.keptSession('acct|s2')).toBeNull();
     await expect(cache.forSession('acct|s2', () => Promise.reject(new Error('the service answered 404')))).rejects.toThrow(/404/);
-    expect(await cache.hasSession('acct|s2')).toBe(false);
+    expect(await cache.keptSession('acct|s2')).toBeNull();
   });
 
   it("from the service's audiowaveform JSON match the ones decoded here", async () => {
