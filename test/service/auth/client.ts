@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as OTPAuth from 'otpauth';
 import type { HttpMethod, RouteId } from '../../../common/api';
-import { ROOT } from '../../helpers/service';
+import { ROOT, serviceLogin } from '../../helpers/service';
 import { answer, methodOf, type Answer, type RouteAnswer, type Target } from '../answers';
 
 export interface CallOptions {
@@ -49,13 +49,9 @@ export async function login(url: string, username: string, password: string, ext
   return call(url, 'auth.login', '/api/v3/auth/login?login_type=token', { form: { username, password, ...extra } });
 }
 
-/** Logs in and returns the token, failing loudly otherwise. */
-export async function tokenFor(url: string, username: string, password: string): Promise<string> {
-  const res = await login(url, username, password);
-  if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.text}`);
-  const token = res.body.access_token;
-  if (!token) throw new Error(`login ${username}: no access_token in ${res.text}`);
-  return token;
+/** Logs in and returns the token, failing loudly otherwise (the shared serviceLogin, under the auth tests' argument order). */
+export function tokenFor(url: string, username: string, password: string): Promise<string> {
+  return serviceLogin(url, { email: username, password });
 }
 
 /** `npm run service -- user add ...` as a real child process; resolves with its stdout line. */
