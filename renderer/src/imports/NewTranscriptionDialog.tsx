@@ -1,12 +1,14 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { DEFAULT_SETTINGS, type ImportItem, type ImportSource, type TranscriptionOptions } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { useSettings } from '../settings/useSettings';
 import { Dialog } from '../ui/Dialog';
 import { bytes } from '../watch/watchFormat';
 import { AccountSelects } from './AccountSelects';
 import { LanguageSelect } from './LanguageSelect';
-import { openNative } from './nativeDialogs';
+import { openNative } from '../lib/nativeDialogs';
 import { pickedFromFile, pickedFromPath, pickedKey, type Picked } from './pickedFiles';
+import { SpeechChecks } from './SpeechChecks';
 import { stagePicked } from './stage';
 import { usableLanguage, useModels } from './useModels';
 
@@ -33,7 +35,6 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
   const { files, onFiles } = props;
   const languages = useModels();
   const [choices, setChoices] = useState<Choices>({ ...DEFAULT_SETTINGS.transcription, language: '' });
-  const [remembered, setRemembered] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   const [companion, setCompanion] = useState<Picked | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -51,16 +52,13 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
   const companionInput = useRef<HTMLInputElement>(null);
   const ids = { url: useId(), files: useId(), companion: useId(), mode: useId() };
 
-  // The last choices, from settings (kept by main, so the Electron app and browser mode agree).
+  // The last choices, from settings (kept by main, so the Electron app and browser mode agree), taken once.
+  const saved = useSettings();
+  const remembered = saved.settings?.transcription.language ?? (saved.error === null ? null : '');
+  const settingsRead = saved.settings !== null;
   useEffect(() => {
-    call('settings.get', {}).then(
-      (s) => {
-        setChoices((now) => ({ ...s.transcription, language: now.language }));
-        setRemembered(s.transcription.language);
-      },
-      () => setRemembered(''),
-    );
-  }, []);
+    if (saved.settings) setChoices((now) => ({ ...saved.settings!.transcription, language: now.language }));
+  }, [settingsRead]);
   // Once both the list and the remembered choice are in, start on a language that can be chosen.
   useEffect(() => {
     if (remembered === null || languages.models.length === 0) return;
@@ -234,13 +232,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
 
         <fieldset className="options">
           <legend>Options</legend>
-          <label className="check">
-            <input type="checkbox" checked={choices.diarization} onChange={(e) => set('diarization', e.target.checked)} /> Tell speakers apart
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={choices.punctuation} onChange={(e) => set('punctuation', e.target.checked)} /> Punctuation
-            {model && !model.hasPunctuation && <span className="muted small"> (no punctuation model for {model.name}: full stops at pauses only)</span>}
-          </label>
+          <SpeechChecks value={choices} model={model} onChange={set} />
           <label className="check">
             <input type="checkbox" checked={choices.keepMedia} onChange={(e) => set('keepMedia', e.target.checked)} /> Keep the media on the service
           </label>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ExportFormat } from '../../../common/api';
 import { call, subscribe } from '../lib/bridge';
+import { hasNativeDialogs, openNative } from '../lib/nativeDialogs';
 import { ConfirmDialog, Dialog } from '../ui/Dialog';
 import { FORMAT_LABELS } from './formats';
 
@@ -46,7 +47,7 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone: () => void }) 
 function BulkExportDialog({ ids, onClose }: { ids: string[]; onClose: () => void }) {
   const [format, setFormat] = useState<ExportFormat>('srt');
   const [folder, setFolder] = useState('');
-  const [native, setNative] = useState<boolean | null>(null);
+  const native = hasNativeDialogs();
   const [progress, setProgress] = useState<{ done: number; total: number; label: string } | null>(null);
   const [result, setResult] = useState<{ written: string[]; skipped: { sessionId: string; reason: string }[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -56,11 +57,10 @@ function BulkExportDialog({ ids, onClose }: { ids: string[]; onClose: () => void
 
   async function choose() {
     try {
-      const r = await call('dialog.open', { purpose: 'folder', multiple: false });
-      setNative(r.supported);
-      if (r.paths[0]) setFolder(r.paths[0]);
-    } catch {
-      setNative(false);
+      const paths = await openNative('folder', false);
+      if (paths?.[0]) setFolder(paths[0]);
+    } catch (e) {
+      setError((e as Error).message);
     }
   }
 
@@ -92,10 +92,10 @@ function BulkExportDialog({ ids, onClose }: { ids: string[]; onClose: () => void
           Into the folder
           <span className="folder-pick">
             <input value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/home/me/Exports" aria-label="Folder" />
-            {native !== false && <button type="button" onClick={() => void choose()}>Choose…</button>}
+            {native && <button type="button" onClick={() => void choose()}>Choose…</button>}
           </span>
         </label>
-        {native === false && <p className="muted small">This window cannot open a folder picker; type the folder's full path.</p>}
+        {!native && <p className="muted small">This window cannot open a folder picker; type the folder's full path.</p>}
         {busy && (
           <div className="progress-line">
             <progress max={progress.total || 1} value={progress.done} aria-label="Export progress" />

@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { call } from '../lib/bridge';
+import { useId } from 'react';
+import { hasNativeDialogs, openNative } from '../lib/nativeDialogs';
 import { useDraft } from '../lib/useDraft';
 
 /**
@@ -9,16 +9,14 @@ import { useDraft } from '../lib/useDraft';
 export function ExportFolderField({ value, onSave }: { value: string | null; onSave: (folder: string | null) => Promise<void> }) {
   const id = useId();
   const [draft, setDraft] = useDraft(value ?? '');
-  // window.s2t is the Electron preload's bridge: only there can main show a native dialog.
-  const [native, setNative] = useState(typeof window.s2t !== 'undefined');
+  const native = hasNativeDialogs();
   const commit = () => {
     const next = draft.trim() || null;
     if (next !== value) void onSave(next);
   };
   const choose = () =>
-    call('dialog.open', { purpose: 'folder' }).then((r) => {
-      if (!r.supported) setNative(false);
-      else if (r.paths[0]) void onSave(r.paths[0]);
+    openNative('folder', false).then((paths) => {
+      if (paths?.[0]) void onSave(paths[0]);
     });
   return (
     <div className="field">

@@ -1,12 +1,12 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { ExportFormat } from '../../../common/api';
+import type { ExportFormat } from '../../../common/api';
 import type { ModelChoice, WatchFolder } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { useAction } from '../lib/useAction';
 import { LanguageSelect } from '../imports/LanguageSelect';
-import { hasNativeDialogs, openNative } from '../imports/nativeDialogs';
+import { hasNativeDialogs, openNative } from '../lib/nativeDialogs';
 import { usableLanguage } from '../imports/useModels';
-
-const FORMATS = ExportFormat.options;
+import { FormatChecks } from './FormatChecks';
 
 /**
  * Adds a folder: chosen with the native folder picker in the app, or typed as a path (browser
@@ -16,12 +16,10 @@ export function AddWatchFolder({ models, modelsError, onAdded }: { models: Model
   const [path, setPath] = useState('');
   const [language, setLanguage] = useState('');
   const [formats, setFormats] = useState<ExportFormat[]>(['srt', 'txt']);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, problem: error, setProblem: setError, run } = useAction();
   const pathId = useId();
 
   useEffect(() => setLanguage((now) => now || usableLanguage(models, navigator.language)), [models]);
-  const toggle = (f: ExportFormat) => setFormats((now) => (now.includes(f) ? now.filter((x) => x !== f) : FORMATS.filter((x) => now.includes(x) || x === f)));
 
   async function pick() {
     try {
@@ -34,17 +32,11 @@ export function AddWatchFolder({ models, modelsError, onAdded }: { models: Model
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const folder = await call('watch.addFolder', { path: path.trim(), profile: { language, formats: formats.map((format) => ({ format })) } });
       setPath('');
       onAdded(folder);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -61,14 +53,7 @@ export function AddWatchFolder({ models, modelsError, onAdded }: { models: Model
         </div>
       </div>
       <LanguageSelect models={models} error={modelsError} value={language} onChange={setLanguage} compact />
-      <fieldset className="formats">
-        <legend>Write</legend>
-        {FORMATS.map((f) => (
-          <label key={f} className="check">
-            <input type="checkbox" checked={formats.includes(f)} onChange={() => toggle(f)} /> {f.toUpperCase()}
-          </label>
-        ))}
-      </fieldset>
+      <FormatChecks chosen={formats} onChange={setFormats} />
       <button type="submit" disabled={busy || !path.trim() || !language || formats.length === 0}>
         Add folder
       </button>

@@ -1,9 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ExportFormat } from '../../../common/api';
 import type { ModelChoice, WatchProfile } from '../../../common/ipc';
 import { LanguageSelect } from '../imports/LanguageSelect';
-
-const FORMATS = ExportFormat.options;
+import { SpeechChecks } from '../imports/SpeechChecks';
+import { useAction } from '../lib/useAction';
+import { FormatChecks } from './FormatChecks';
 const MODES: { value: WatchProfile['sessionMode']; label: string }[] = [
   { value: 'auto', label: 'Align when a same-named text or caption file sits beside the media' },
   { value: 'decode', label: 'Always transcribe the speech' },
@@ -16,33 +16,20 @@ const MODES: { value: WatchProfile['sessionMode']; label: string }[] = [
  */
 export function WatchProfileForm(props: { profile: WatchProfile; models: ModelChoice[]; modelsError: string | null; folderPath: string; onSave: (p: WatchProfile) => Promise<void>; onCancel: () => void }) {
   const [p, setP] = useState<WatchProfile>(props.profile);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const ids = { out: useId(), dir: useId() };
+  const { busy, problem: error, setProblem: setError, run } = useAction();
+  const dirId = useId();
   const set = <K extends keyof WatchProfile>(key: K, value: WatchProfile[K]) => {
     setP((now) => ({ ...now, [key]: value }));
     setError(null);
   };
   const formats = p.formats.map((f) => f.format);
-  const toggle = (f: ExportFormat) =>
-    set(
-      'formats',
-      FORMATS.filter((x) => (x === f ? !formats.includes(f) : formats.includes(x))).map((format) => p.formats.find((o) => o.format === format) ?? { format, options: {} }),
-    );
   const model = props.models.find((m) => m.key === p.language);
   const problem = formats.length === 0 ? 'Choose at least one file to write.' : model && !model.supported ? `${model.name} cannot be transcribed on this service.` : p.output === 'folder' && !p.outputDir?.trim() ? 'Give the folder to write into.' : null;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (problem) return setError(problem);
-    setBusy(true);
-    try {
-      await props.onSave({ ...p, outputDir: p.output === 'folder' ? (p.outputDir?.trim() ?? null) : null });
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    await run(() => props.onSave({ ...p, outputDir: p.output === 'folder' ? (p.outputDir?.trim() ?? null) : null }));
   }
 
   return (
@@ -58,24 +45,12 @@ export function WatchProfileForm(props: { profile: WatchProfile; models: ModelCh
       </fieldset>
       <fieldset>
         <legend>Options</legend>
-        <label className="check">
-          <input type="checkbox" checked={p.diarization} onChange={(e) => set('diarization', e.target.checked)} /> Tell speakers apart
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={p.punctuation} onChange={(e) => set('punctuation', e.target.checked)} /> Punctuation
-        </label>
+        <SpeechChecks value={p} model={model} onChange={set} />
         <label className="check">
           <input type="checkbox" checked={p.subfolders} onChange={(e) => set('subfolders', e.target.checked)} /> Include subfolders
         </label>
       </fieldset>
-      <fieldset className="formats">
-        <legend>Write</legend>
-        {FORMATS.map((f) => (
-          <label key={f} className="check">
-            <input type="checkbox" checked={formats.includes(f)} onChange={() => toggle(f)} /> {f.toUpperCase()}
-          </label>
-        ))}
-      </fieldset>
+      <FormatChecks chosen={formats} onChange={(chosen) => set('formats', chosen.map((format) => p.formats.find((o) => o.format === format) ?? { format, options: {} }))} />
       <fieldset className="column">
         <legend>Where</legend>
         <label className="check">
@@ -85,9 +60,9 @@ export function WatchProfileForm(props: { profile: WatchProfile; models: ModelCh
           <input type="radio" name={`out-${props.folderPath}`} checked={p.output === 'folder'} onChange={() => set('output', 'folder')} /> Into a folder
         </label>
         {p.output === 'folder' && (
-          <label htmlFor={ids.dir} className="out-dir">
+          <label htmlFor={dirId} className="out-dir">
             Output folder
-            <input id={ids.dir} value={p.outputDir ?? ''} onChange={(e) => set('outputDir', e.target.value)} placeholder="transcripts (relative to the watched folder) or an absolute path" />
+            <input id={dirId} value={p.outputDir ?? ''} onChange={(e) => set('outputDir', e.target.value)} placeholder="transcripts (relative to the watched folder) or an absolute path" />
           </label>
         )}
         <label className="check">
