@@ -5,36 +5,24 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startApp } from '../helpers/app';
+import { appAndBrowserPerFile, signIn as signInAt } from '../helpers/ui';
 import { axeProblems, describeProblems } from './look-fixture';
 
 const SHOTS = '/tmp/shots/settings';
-let app: RunningApp;
-let browser: Browser;
 let page: Page;
 
-async function signIn(): Promise<void> {
-  await page.goto(app.url);
-  await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
-  await page.getByLabel('Password').fill(LOCAL_DEMO.password);
-  await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByTitle('Sync now').waitFor({ timeout: 60_000 });
-}
+const run = appAndBrowserPerFile();
+const signIn = () => signInAt(page, run.app.url);
 
 const prefs = () => page.getByRole('dialog', { name: 'Preferences' });
-const stored = () => JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
+const stored = () => JSON.parse(readFileSync(join(run.app.dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
 });
 
 describe('Preferences', () => {
@@ -59,6 +47,10 @@ describe('Preferences', () => {
     await expect.poll(() => stored().exportFolder).toBe('/home/me/Exports');
     await prefs().getByLabel('Tell speakers apart').click();
     await expect.poll(() => (stored().transcription as { diarization: boolean }).diarization).toBe(true);
+    // The language is chosen by name from the service's list (the New transcription dialog's select).
+    const language = prefs().getByLabel('Language');
+    await expect.poll(() => language.evaluate((el) => el.tagName), { timeout: 20_000 }).toBe('SELECT');
+    await expect.poll(() => language.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), { timeout: 20_000 }).toBe('English (United States)');
     expect(stored().theme).toBe('dark');
     await expect.poll(() => prefs().getByRole('status').textContent()).toBe('Saved.');
     await page.screenshot({ path: join(SHOTS, 'preferences-1280x800-dark.png') });
@@ -89,9 +81,9 @@ describe('Preferences', () => {
   });
 
   it('opens from the header too, and keeps every value across a restart of the app', async () => {
-    const dataDir = app.dataDir;
-    await app.stop();
-    app = await startApp({ dataDir });
+    const dataDir = run.app.dataDir;
+    await run.app.stop();
+    run.app = await startApp({ dataDir });
     await page.setViewportSize({ width: 1280, height: 800 });
     await signIn();
     // The header keeps its less used actions behind "Menu".

@@ -1,9 +1,11 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import { GIB, type ModelChoice, type Settings, type SettingsPatch, type ThemeChoice } from '../../../common/ipc';
+import { useId, useState, type ReactNode } from 'react';
+import { GIB, type Settings, type SettingsPatch, type ThemeChoice } from '../../../common/ipc';
 import { CAPTION_PROFILES } from '../../../common/transcript/captions';
 import { call } from '../lib/bridge';
 import { useDraft } from '../lib/useDraft';
 import { Dialog } from '../ui/Dialog';
+import { LanguageSelect } from '../imports/LanguageSelect';
+import { useModels } from '../imports/useModels';
 import { ExportFolderField } from './ExportFolderField';
 import { useSettings } from './useSettings';
 import './settings.css';
@@ -117,28 +119,11 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function LanguageField({ value, onSave }: { value: string; onSave: (language: string) => Promise<void> }) {
   const id = useId();
-  const [models, setModels] = useState<ModelChoice[] | null>(null);
+  const languages = useModels();
   const [draft, setDraft] = useDraft(value);
-  useEffect(() => {
-    // The service's languages when it can list them (cached offline); a text field otherwise.
-    call('models.list', {}).then((r) => setModels(r.models.length ? r.models : null), () => setModels(null));
-  }, []);
-  if (models) {
-    const known = models.some((m) => m.key === value);
-    return (
-      <div className="field">
-        <label htmlFor={id}>Language</label>
-        <select id={id} value={value} onChange={(e) => void onSave(e.target.value)}>
-          {!known && <option value={value}>{value} (not offered by this service)</option>}
-          {models.map((m) => (
-            <option key={m.key} value={m.key} disabled={!m.supported}>
-              {m.name}
-              {m.supported ? '' : ' (not available here)'}
-            </option>
-          ))}
-        </select>
-      </div>
-    );
+  // The service's languages when it can list them (cached offline); a text field when it cannot.
+  if (languages.loading || languages.models.length > 0) {
+    return <LanguageSelect id={id} models={languages.models} loading={languages.loading} value={value} onChange={(key) => void onSave(key)} />;
   }
   return (
     <div className="field">
