@@ -8,11 +8,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { tempDir, cleanup } from '../helpers/service';
-import { signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, signIn } from '../helpers/ui';
 import { axeProblems, describeProblems, openSession, seedSessions, waitForCompleted } from './look-fixture';
 
 const AUDIO = 'a11y-audio.wav';
@@ -23,19 +22,14 @@ const SIZES = [
 ] as const;
 const SCHEMES = ['light', 'dark'] as const;
 
-let app: RunningApp;
-let browser: Browser;
 let watched: string;
 
+const run = appAndBrowserPerFile();
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
   watched = tempDir('s2t-a11y-watch-');
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   cleanup(watched);
 });
 
@@ -65,14 +59,14 @@ async function closeDialog(page: Page): Promise<void> {
 describe('accessibility (axe-core)', () => {
   it('the sign-in form and the empty session list', async () => {
     const found: string[] = [];
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(app.url);
+    const page = await (await run.browser.newContext()).newPage();
+    await page.goto(run.app.url);
     await expect.poll(() => page.getByLabel('E-mail').count(), { timeout: 30_000 }).toBe(1);
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await check(page, 'sign-in', found);
     }
-    await signIn(page, app.url);
+    await signIn(page, run.app.url);
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await expect.poll(() => page.getByText('0 sessions').count(), { timeout: 20_000 }).toBe(1);
@@ -86,10 +80,10 @@ describe('accessibility (axe-core)', () => {
   }, 240_000);
 
   it('a session with its transcript, captions, find bar and dialogs; watch folders, new transcription, uploads, preferences, account; the top bar menu; the narrow sidebar', async () => {
-    await seedSessions(app.serviceUrl, { audio: AUDIO });
+    await seedSessions(run.app.serviceUrl, { audio: AUDIO });
     const found: string[] = [];
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await signIn(page, app.url);
+    const page = await (await run.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await signIn(page, run.app.url);
     await waitForCompleted(page, AUDIO);
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });

@@ -4,32 +4,25 @@
  * sends the browser to main's loopback listener, and the app signs in as that account.
  */
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appAndBrowserPerFile } from '../helpers/ui';
 import { inTopBar } from './account-fixture';
 import { mustAddUser } from '../service/auth/client';
 
 const SHOTS = '/tmp/shots/accounts';
 const SSO_USER = { email: 'sso.person@example.com', password: 'sso-password-1' };
-let browser: Browser;
-let app: RunningApp;
 
+const run = appAndBrowserPerFile();
 beforeAll(async () => {
-  [browser, app] = await Promise.all([launchChromium(), startApp()]);
   // An account of the identity provider, in the app's own embedded service.
-  await mustAddUser(join(app.dataDir, 'local-service'), SSO_USER.email, SSO_USER.password, ['CUSTOMER'], ['--identity-provider', 'microsoft', '--first-name', 'Sam']);
+  await mustAddUser(join(run.app.dataDir, 'local-service'), SSO_USER.email, SSO_USER.password, ['CUSTOMER'], ['--identity-provider', 'microsoft', '--first-name', 'Sam']);
 }, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
 
 describe('single sign-on', () => {
   it('signs in through the identity page in a new tab and the loopback listener', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(app.url);
+    await page.goto(run.app.url);
     const form = page.getByRole('form', { name: 'Sign in' });
     await form.waitFor({ timeout: 30_000 });
 

@@ -6,33 +6,28 @@
  * data, the same item uploads, transcribes and is done, with nothing clicked.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { DEMO, startService, stopAndRemove, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-finish';
-let browser: Browser;
-let app: RunningApp;
 let cloud: RunningService;
 
+const run = appAndBrowserPerFile();
 beforeAll(async () => {
-  [browser, app, cloud] = await Promise.all([launchChromium(), startApp(), startService()]);
+  cloud = await startService();
   mkdirSync(SHOTS, { recursive: true });
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await stopAndRemove(cloud);
 });
 
 it('shows an upload waiting while the service is down, and completes it once the service is back', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(app.url);
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(run.app.url);
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.waitFor({ timeout: 30_000 });
   await form.getByRole('radio', { name: 'Another service…' }).click();
@@ -49,7 +44,7 @@ it('shows an upload waiting while the service is down, and completes it once the
   await expect.poll(() => dialog.getByLabel('Language').locator('option', { hasText: 'English (United States)' }).count(), { timeout: 20_000 }).toBe(1);
   await dialog.getByLabel('Language').selectOption({ label: 'English (United States)' });
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose files…' }).click()]);
-  const wav = join(app.dataDir, 'while-offline.wav');
+  const wav = join(run.app.dataDir, 'while-offline.wav');
   copyFileSync(await speechWav('this recording waited for the service to come back'), wav);
   await chooser.setFiles(wav);
 

@@ -8,35 +8,29 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { signIn as signInAt } from '../helpers/ui';
+import { appAndBrowserPerFile, signIn as signInAt } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-ui';
 const LONG_TEXT = Array.from({ length: 6 }, () => 'the quarterly report shows that revenue grew in every region and the board thanked the team for their work').join('. ');
-let app: RunningApp;
-let browser: Browser;
 let work: string;
 
+const run = appAndBrowserPerFile();
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
   work = tempDir('s2t-imports-ui-');
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   if (work) cleanup(work);
 });
 
 /** Signs in through the form, unless the app is still signed in from an earlier page. */
 async function signIn(page: Page): Promise<void> {
-  await signInAt(page, app.url, page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
+  await signInAt(page, run.app.url, page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
 }
 
 /** Records, in the page, each state and bar value an upload row shows, as the view changes (no sampling). */
@@ -87,7 +81,7 @@ async function dropFiles(page: Page, files: { name: string; type: string; bytes:
 }
 
 it('picks a file through the file chooser, chooses options, follows the upload to done, and opens the session with its transcript', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await signIn(page);
   const header = page.getByRole('banner');
   await header.getByRole('button', { name: 'New transcription' }).click();
@@ -162,7 +156,7 @@ it('picks a file through the file chooser, chooses options, follows the upload t
 }, 300_000);
 
 it('refuses a dropped file that is not media in the dialog, then queues a dropped recording, cancels and retries one upload', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await signIn(page);
 
   // A text file named .mp3, dropped: the dialog opens with it, and the refusal is shown there in words.
@@ -217,7 +211,7 @@ it('refuses a dropped file that is not media in the dialog, then queues a droppe
 }, 420_000);
 
 it('aligns a text file given in the dialog on a dropped recording', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await signIn(page);
   const text = 'please remember to send the minutes before friday';
   await dropFiles(page, [{ name: 'minutes.wav', type: 'audio/wav', bytes: readFileSync(await speechWav(text)) }]);
@@ -245,7 +239,7 @@ it('aligns a text file given in the dialog on a dropped recording', async () => 
 }, 300_000);
 
 it('uploads finished captions with a recording: the session holds the given cues', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await signIn(page);
   const text = 'the new office opens on monday morning';
   await page.getByRole('banner').getByRole('button', { name: 'New transcription' }).click();
@@ -274,7 +268,7 @@ it('uploads finished captions with a recording: the session holds the given cues
 }, 300_000);
 
 it('queues a media URL for the service to download, and shows in words why it could not', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await signIn(page);
   await page.getByRole('banner').getByRole('button', { name: 'New transcription' }).click();
   const dialog = page.getByRole('dialog', { name: 'New transcription' });

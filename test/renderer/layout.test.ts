@@ -5,39 +5,33 @@
  * height, with a video in the session too. Sessions are real speech transcribed by the local service.
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { cleanup, tempDir } from '../helpers/service';
-import { signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, signIn } from '../helpers/ui';
 import { openSession, seedSessions, seedWatchedVideo, waitForCompleted } from './look-fixture';
 
 const AUDIO = 'layout-audio.wav';
 const VIDEO = 'layout-video.webm';
 const SHOTS = '/tmp/shots/look';
 
-let app: RunningApp;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 const watched = tempDir('s2t-layout-watch-');
 
+const run = appAndBrowserPerFile();
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await Promise.all(contexts.map((c) => c.close()));
-  await browser?.close();
-  await app?.stop();
   cleanup(watched);
 });
 
 async function windowOf(width: number, height: number, deviceScaleFactor = 1): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor });
+  const context = await run.browser.newContext({ viewport: { width, height }, deviceScaleFactor });
   contexts.push(context);
   const page = await context.newPage();
-  await signIn(page, app.url);
+  await signIn(page, run.app.url);
   return page;
 }
 
@@ -69,9 +63,9 @@ async function transcriptView(page: Page): Promise<{ visible: number; scrolled: 
 
 describe('small windows', () => {
   it('has an audio and a video session of real speech, transcribed by the local service', async () => {
-    await seedSessions(app.serviceUrl, { audio: AUDIO });
+    await seedSessions(run.app.serviceUrl, { audio: AUDIO });
     const page = await windowOf(1280, 800);
-    await seedWatchedVideo(app, watched, VIDEO);
+    await seedWatchedVideo(run.app, watched, VIDEO);
     await waitForCompleted(page, AUDIO);
     await waitForCompleted(page, VIDEO);
   }, 240_000);
