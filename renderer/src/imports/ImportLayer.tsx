@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ImportItem } from '../../../common/ipc';
-import { subscribe } from '../lib/bridge';
 import { modalOpen } from '../lib/keys';
-import { matches } from '../ui/shortcuts';
+import { useCommand } from '../ui/useCommand';
 import { NewTranscriptionDialog } from './NewTranscriptionDialog';
 import { pickedFromFile, pickedKey, readDrop, type Picked } from './pickedFiles';
 import { onNewTranscriptionRequest, requestNewTranscription } from './requests';
@@ -34,21 +33,8 @@ export function ImportLayer({ onQueued }: { onQueued: (items: ImportItem[]) => v
     [],
   );
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!matches('newTranscription', e) || modalOpen()) return;
-      e.preventDefault();
-      requestNewTranscription();
-    };
-    window.addEventListener('keydown', onKey);
-    const offCommand = subscribe('app.command', ({ command }) => {
-      if (command === 'new-transcription' && !modalOpen()) requestNewTranscription();
-    });
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      offCommand();
-    };
-  }, []);
+  // The menu's command too waits while another dialog is open.
+  useCommand('newTranscription', 'new-transcription', () => !modalOpen() && requestNewTranscription());
 
   useEffect(() => {
     // dragenter/dragleave fire for every child crossed: count them to know when the drag left the window.
