@@ -82,7 +82,15 @@ describe('Electron entry (main/index.ts)', () => {
       BrowserWindow: class {},
       ipcMain: { handle: () => {} },
       shell: { openExternal: () => {} },
+      protocol: { registerSchemesAsPrivileged: () => {}, handle: () => {} },
+      screen: { getAllDisplays: () => [] },
     }));
+    // electron-store loads the real electron package (a dependency is not reached by doMock('electron')),
+    // whose binary is missing here; conf is the class it extends, under conf's name for the file option.
+    vi.doMock('electron-store', async () => {
+      const { default: Conf } = await import('conf');
+      return { default: class extends Conf { constructor(o: { name?: string }) { super({ ...o, configName: o.name }); } } };
+    });
     // Imported inside the factory, so the error is of the class the fresh main/index.ts sees.
     vi.doMock('../../../main/backend', async () => {
       const { CacheTooNewError } = await import('../../../main/cache/open');
@@ -99,6 +107,7 @@ describe('Electron entry (main/index.ts)', () => {
       expect(shown[0][1]).toMatch(/newer version of S2T Desktop \(schema 9; this version knows up to 5\)/);
     } finally {
       vi.doUnmock('electron');
+      vi.doUnmock('electron-store');
       vi.doUnmock('../../../main/backend');
       vi.resetModules();
     }
