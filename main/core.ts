@@ -17,6 +17,7 @@ import { captionsHandlers } from './captions/handlers';
 import { describeRecovery } from './cache/open';
 import { accountHandlers } from './ipc/handlers/account';
 import { authHandlers, SignIn } from './ipc/handlers/auth';
+import { conflictsHandlers } from './ipc/handlers/conflicts';
 import type { CoreContext, CoreHandlers } from './ipc/handlers/context';
 import { documentsHandlers } from './ipc/handlers/documents';
 import { exportHandlers } from './ipc/handlers/export';
@@ -134,6 +135,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...searchHandlers(ctx),
     ...exportHandlers(ctx),
     ...captionsHandlers(ctx),
+    ...conflictsHandlers(ctx),
     ...mediaHandlers({ ...ctx, media, peaks: new PeakCache(join(opts.dataDir, 'media', 'peaks')) }),
   };
 

@@ -21,6 +21,7 @@ export const channelNames = [
   'models.list', 'models.accountLists', 'imports.add', 'imports.list', 'imports.cancel', 'imports.retry', 'imports.clearFinished',
   'sessions.facets', 'sessions.view', 'sessions.setView', 'sessions.delete', 'documents.translate', 'documents.translateLanguages', 'documents.revokeShare', 'documents.shareEmail', 'export.toFile', 'export.bulk',
   'captions.rebuild',
+  'conflicts.list', 'conflicts.get', 'conflicts.resolve',
 ] as const satisfies readonly ChannelName[];
 
 export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress', 'export.progress', 'captions.rebuilt'] as const satisfies readonly EventName[];

@@ -8,6 +8,7 @@ import { ExportFormat, Session } from '../api';
 import { DocumentBody, DocumentContent } from '../transcript/model';
 import { accountChannels } from './account';
 import { captionsChannels, captionsEvents } from './captions';
+import { conflictsChannels } from './conflicts';
 import { importChannels, importEvents, type ImportSource } from './imports';
 import { mediaChannels } from './media';
 import { UploadProgress } from './progress';
@@ -241,6 +242,7 @@ export const channels = {
   ...importChannels,
   ...sessionsChannels,
   ...captionsChannels,
+  ...conflictsChannels,
 } as const;
 
 export const events = {

@@ -8,3 +8,4 @@ export * from './settings';
 export * from './shell';
 export * from './sessions';
 export * from './captions';
+export * from './conflicts';

@@ -220,8 +220,8 @@ export class Cache {
   dropDocument(documentId: string): void {
     results.dropDocument(this.db, documentId);
   }
-  addConflictCopy(sourceId: string, filename: string, ours: DocumentBody): string {
-    return conflicts.addConflictCopy(this.db, sourceId, filename, ours);
+  addConflictCopy(sourceId: string, filename: string, ours: DocumentBody, clashed: readonly string[] = []): string {
+    return conflicts.addConflictCopy(this.db, sourceId, filename, ours, clashed);
   }
   block(seq: number, error: string): void {
     conflicts.block(this.db, seq, error);

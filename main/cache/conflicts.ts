@@ -1,17 +1,21 @@
 /**
- * Changes the service will not take as they are: conflict copies of ours beside theirs, entries it
- * refuses for good (blocked), and what the user does about those (send again, or discard).
+ * Changes the service will not take as they are: conflict copies of ours beside theirs (and the
+ * link to their original the side-by-side view reads), entries it refuses for good (blocked), and
+ * what the user does about those (send again, or discard).
  */
 import { randomUUID } from 'node:crypto';
 import type { DocumentBody } from '../../common/transcript/model';
-import { notInCache, stmt, type WritableDb } from './db';
-import { deleteDocumentRow, documentRow, mustRow } from './documents';
+import { notInCache, stmt, type ReadableDb, type WritableDb } from './db';
+import { deleteDocumentRow, documentRow, mustRow, type DocumentRow } from './documents';
 import { enqueue } from './outbox';
 import { reindexDocument } from './search-rows';
 import { dropShareLinks } from './share-links';
 
-/** A conflict copy: a new local document holding our version, queued as a copy plus a save. */
-export function addConflictCopy(db: WritableDb, sourceId: string, filename: string, ours: DocumentBody): string {
+/**
+ * A conflict copy: a new local document holding our version, queued as a copy plus a save, and
+ * linked to its original with the units both sides changed (`clashed`), for the side-by-side view.
+ */
+export function addConflictCopy(db: WritableDb, sourceId: string, filename: string, ours: DocumentBody, clashed: readonly string[] = []): string {
   return db.transaction(() => {
     const src = mustRow(db, sourceId);
     const id = `local-${randomUUID()}`;
@@ -22,6 +26,7 @@ export function addConflictCopy(db: WritableDb, sourceId: string, filename: stri
     reindexDocument(db, id, json);
     enqueue(db, { id, session_id: src.session_id }, { op: 'copy', newFilename: filename, sourceId });
     enqueue(db, { id, session_id: src.session_id }, { op: 'save', content: ours.content });
+    stmt(db, 'INSERT INTO conflict_copies (copy_id, original_id, clashed, created) VALUES (?, ?, ?, ?)').run(id, sourceId, JSON.stringify(clashed), new Date().toISOString());
     return id;
   }).immediate();
 }
@@ -68,4 +73,56 @@ export function discardUnsent(db: WritableDb, documentId: string): { documentId:
     reindexDocument(db, d.id, body);
     return { documentId: d.id };
   }).immediate();
+}
+
+/** A link's ids as they are now: a copy (or original) made here is known by its service id once sent. */
+const LINKS = `SELECT copy_id, original_id, clashed, created,
+    coalesce((SELECT server_id FROM id_aliases WHERE local_id = c.copy_id), c.copy_id) AS copy_now,
+    coalesce((SELECT server_id FROM id_aliases WHERE local_id = c.original_id), c.original_id) AS original_now
+  FROM conflict_copies c`;
+
+interface LinkRow {
+  copy_id: string;
+  copy_now: string;
+  original_now: string;
+  clashed: string;
+  created: string;
+}
+
+export interface ConflictLink {
+  /** The id the link was made with (the copy's first, local id). */
+  linkId: string;
+  copy: DocumentRow;
+  original: DocumentRow;
+  clashed: string[];
+  created: string;
+}
+
+/** The link with both documents present and not deleted; null otherwise. */
+function withRows(db: ReadableDb, r: LinkRow): ConflictLink | null {
+  const copy = documentRow(db, r.copy_now);
+  const original = documentRow(db, r.original_now);
+  if (!copy || !original || copy.deleted || original.deleted) return null;
+  return { linkId: r.copy_id, copy, original, clashed: JSON.parse(r.clashed) as string[], created: r.created };
+}
+
+/** The conflict copies of a session waiting for a decision, oldest first. */
+export function conflictLinks(db: ReadableDb, sessionId: string): ConflictLink[] {
+  const rows = stmt(db, `SELECT l.* FROM (${LINKS}) l JOIN documents d ON d.id = l.copy_now WHERE d.session_id = ? ORDER BY l.created, l.copy_id`).all(sessionId) as LinkRow[];
+  return rows.map((r) => withRows(db, r)).filter((l): l is ConflictLink => l !== null);
+}
+
+/** The pair that `documentId` belongs to, as the copy or else as the original (its oldest copy). */
+export function conflictLinkOf(db: ReadableDb, documentId: string): ConflictLink | null {
+  const rows = stmt(db, `SELECT * FROM (${LINKS}) l WHERE l.copy_now = @id OR l.copy_id = @id OR l.original_now = @id ORDER BY (l.copy_now = @id OR l.copy_id = @id) DESC, l.created`).all({ id: documentId }) as LinkRow[];
+  for (const r of rows) {
+    const l = withRows(db, r);
+    if (l) return l;
+  }
+  return null;
+}
+
+/** The pair is decided: the link goes (the copy itself goes through the delete path). */
+export function forgetConflictLink(db: WritableDb, linkId: string): void {
+  stmt(db, 'DELETE FROM conflict_copies WHERE copy_id = ?').run(linkId);
 }

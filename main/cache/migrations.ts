@@ -206,4 +206,19 @@ export const cacheMigrations: CacheMigration[] = [
       CREATE INDEX caption_links_transcript ON caption_links(transcript_id);
     `,
   },
+  {
+    version: 9,
+    name: 'conflict copies linked to their original (conflicts.ts)',
+    up: `
+      -- copy_id as made here (local-…); id_aliases gives its service id once sent. clashed: the
+      -- JSON list of segment (cue) ids both sides changed, shown in the side-by-side view
+      CREATE TABLE conflict_copies (
+        copy_id TEXT PRIMARY KEY,
+        original_id TEXT NOT NULL,
+        clashed TEXT NOT NULL,
+        created TEXT NOT NULL
+      );
+      CREATE INDEX conflict_copies_original ON conflict_copies(original_id);
+    `,
+  },
 ];

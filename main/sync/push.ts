@@ -321,7 +321,7 @@ function finish(ctx: PushContext, entry: OutboxEntry, documentId: string, server
     if (conflicts.length) {
       const filename = conflictCopyName(server.filename);
       const oursBody: DocumentBody = { document_type: ours.kind, metadata: server.document?.metadata ?? {}, content: ours };
-      copy = { id: cache.addConflictCopy(documentId, filename, oursBody), filename };
+      copy = { id: cache.addConflictCopy(documentId, filename, oursBody, conflicts), filename };
     }
     cache.complete(entry.seq, documentId, server, { conflict: conflicts.length > 0 });
   }).immediate();

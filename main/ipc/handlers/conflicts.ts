@@ -1,0 +1,74 @@
+/**
+ * conflicts.*: a conflict copy beside its original, and the user's decision written back. The
+ * resolve goes the ways every edit goes: the original through the documents' save (with its
+ * captions following, as documents.save does), the copy through the delete mutation, so both
+ * reach the service with the next push; all of it in one cache transaction.
+ */
+import { createHash } from 'node:crypto';
+import type { ConflictPair } from '../../../common/ipc';
+import { alignConflict, applyConflictChoices, undecided } from '../../../common/transcript/conflict-pair';
+import type { DocumentBody } from '../../../common/transcript/model';
+import { conflictLinkOf, conflictLinks, forgetConflictLink, type ConflictLink } from '../../cache/conflicts';
+import type { DocumentRow } from '../../cache/documents';
+import { UserFacingError } from '../user-facing-error';
+import { requireAccount, type AreaHandlers, type CoreContext } from './context';
+
+const bodyOf = (d: DocumentRow): DocumentBody | null => (d.body ? (JSON.parse(d.body) as DocumentBody) : null);
+
+/** Both documents as read: their ids and bodies, so any save to either (here or pulled) changes it. */
+function versionOf(l: ConflictLink): string {
+  return createHash('sha256').update(`${l.original.id}\0${l.original.body ?? ''}\0${l.copy.id}\0${l.copy.body ?? ''}`).digest('base64url');
+}
+
+function summary(l: ConflictLink) {
+  return { copyId: l.copy.id, copyFilename: l.copy.filename, originalId: l.original.id, originalFilename: l.original.filename, created: l.created };
+}
+
+function pairOf(l: ConflictLink): ConflictPair {
+  const original = bodyOf(l.original);
+  const copy = bodyOf(l.copy);
+  if (!original || !copy) throw new UserFacingError('NO_CONTENT', 'One of the two documents has no content in the local cache yet; sync first.');
+  try {
+    return { ...summary(l), kind: original.content.kind, version: versionOf(l), rows: alignConflict(original.content, copy.content, l.clashed) };
+  } catch (err) {
+    throw new UserFacingError('NOT_COMPARABLE', (err as Error).message);
+  }
+}
+
+export function conflictsHandlers(ctx: CoreContext): AreaHandlers<'conflicts'> {
+  const { cache, accountId } = ctx;
+  return {
+    'conflicts.list': async ({ sessionId }) => (accountId() === null ? [] : conflictLinks(cache.db, sessionId).map(summary)),
+    'conflicts.get': async ({ documentId }) => {
+      if (accountId() === null) return null;
+      const l = conflictLinkOf(cache.db, documentId);
+      return l ? pairOf(l) : null;
+    },
+    'conflicts.resolve': async ({ copyId, version, choices }) => {
+      requireAccount(ctx);
+      const done = cache.db.transaction(() => {
+        const l = conflictLinkOf(cache.db, copyId);
+        if (!l || (l.copy.id !== copyId && l.linkId !== copyId)) throw new UserFacingError('NOT_FOUND', 'That conflict copy is no longer here (it may have been resolved already).');
+        if (versionOf(l) !== version) throw new UserFacingError('CHANGED', 'The document or its conflict copy changed since you opened the comparison. Look again and pick once more.');
+        const pair = pairOf(l);
+        const missing = undecided(pair.rows, choices);
+        if (missing.length) throw new UserFacingError('UNDECIDED', `Pick a version for every segment that differs (${missing.length} still undecided).`);
+        const original = bodyOf(l.original)!.content;
+        const content = applyConflictChoices(original, bodyOf(l.copy)!.content, choices);
+        let rebuilt: string[] = [];
+        // All theirs leaves the original as it is: nothing to save.
+        if (JSON.stringify(content) !== JSON.stringify(original)) {
+          // As documents.save: the transcript's captions are linked as they were, then follow it.
+          if (content.kind === 'transcript') ctx.captions.linkBeforeSave(l.original.id);
+          cache.saveDocument(l.original.id, content);
+          if (content.kind === 'transcript') rebuilt = ctx.captions.followAllSafely([l.original.id]);
+        }
+        cache.mutate(l.copy.id, { op: 'delete' });
+        forgetConflictLink(cache.db, l.linkId);
+        return { originalId: l.original.id, copyId: l.copy.id, sessionId: l.original.session_id, rebuilt };
+      }).immediate();
+      ctx.changedLocally([done.originalId, done.copyId, ...done.rebuilt], done.sessionId);
+      return { documentId: done.originalId };
+    },
+  };
+}
