@@ -20,11 +20,11 @@ import { downloadLink, downloadSubject, downloadTtl } from './download';
 import { sendExport } from './export';
 import { createShare, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
-import { findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type ScopedDocument } from './store';
+import { findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
 
 /** A body-rewriting write: preconditions, compare-and-set, fresh validators. */
-function rewrite(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, doc: ScopedDocument, cols: Parameters<typeof updateDocument>[2]): ScopedDocument {
+function rewrite(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, doc: ScopedDocument, cols: DocumentColumns): ScopedDocument {
   checkPreconditions(req, doc);
   const fresh = ctx.db.transaction(() => updateDocument(ctx.db, doc, cols)).immediate();
   withValidators(reply, fresh);
@@ -76,7 +76,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.copy', async ({ params, body, principal }) => {
     const src = requireDocument(ctx.db, params.sessionId, body.source_document_id, principal.orgId);
     // The copy keeps the source's engine original, so reset_to_original works on it too.
-    const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: parseBody(src), original: JSON.parse(src.original) as DocumentBody, timecodeOffset: src.timecode_offset });
+    const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: parseBody(src), original: parseBody({ body: src.original }), timecodeOffset: src.timecode_offset });
     return toDocument(findDocument(ctx.db, id)!);
   });
 
@@ -95,17 +95,17 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.summarize', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
     const { summary, body } = summarizedBody(parseBody(doc));
-    return { summary, document: toDocument(rewrite(ctx, req, reply, doc, { body: JSON.stringify(body) })) };
+    return { summary, document: toDocument(rewrite(ctx, req, reply, doc, { body })) };
   });
 
   handle(app, ctx, 'documents.resetToOriginal', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    return toDocument(rewrite(ctx, req, reply, doc, { body: doc.original }));
+    return toDocument(rewrite(ctx, req, reply, doc, { body: parseBody({ body: doc.original }) }));
   });
 
   handle(app, ctx, 'documents.clearText', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    return toDocument(rewrite(ctx, req, reply, doc, { body: JSON.stringify(clearedBody(parseBody(doc))) }));
+    return toDocument(rewrite(ctx, req, reply, doc, { body: clearedBody(parseBody(doc)) }));
   });
 
   handle(app, ctx, 'documents.finishedStatus', async ({ params, query, principal, req, reply }) => {

@@ -7,7 +7,7 @@ import type { Document } from '../../common/api';
 import type { DocumentBody } from '../../common/transcript/model';
 import type { Db } from '../db';
 import { documentError, notFound } from '../http/errors';
-import { refreshDocumentDuration } from '../sessions/duration';
+import { documentEndMs, refreshDocumentDuration } from '../sessions/duration';
 
 export interface DocumentRow {
   id: string;
@@ -22,6 +22,8 @@ export interface DocumentRow {
   body: string;
   original: string;
   job_id: string | null;
+  /** The body's latest segment or cue end (ms), kept for the session's duration; null without any. */
+  end_ms: number | null;
 }
 
 export interface ScopedDocument extends DocumentRow {
@@ -56,8 +58,8 @@ export function insertDocument(
   const stamp = nextStamp(session?.last_modified);
   const body = JSON.stringify(d.body);
   db.prepare(
-    'INSERT INTO documents (id, session_pk, filename, type, language, created, last_modified, finished, timecode_offset, body, original, job_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)',
-  ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original ? JSON.stringify(d.original) : body, d.jobId ?? null);
+    'INSERT INTO documents (id, session_pk, filename, type, language, created, last_modified, finished, timecode_offset, body, original, job_id, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)',
+  ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original ? JSON.stringify(d.original) : body, d.jobId ?? null, documentEndMs(d.body));
   db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(stamp, d.sessionPk);
   refreshDocumentDuration(db, d.sessionPk);
   return id;
@@ -86,9 +88,12 @@ export function parseBody(row: Pick<DocumentRow, 'body'>): DocumentBody {
   return JSON.parse(row.body) as DocumentBody;
 }
 
-/** Writes columns of a document and moves last_modified on; returns the fresh row. */
-export function updateDocument(db: Db, row: ScopedDocument, cols: Partial<Pick<DocumentRow, 'filename' | 'finished' | 'timecode_offset' | 'body'>>): ScopedDocument {
-  const all: Record<string, unknown> = { ...cols, last_modified: nextStamp(row.last_modified) };
+export type DocumentColumns = Partial<Pick<DocumentRow, 'filename' | 'finished' | 'timecode_offset'> & { body: DocumentBody }>;
+
+/** Writes columns of a document (a body with its end) and moves last_modified on; returns the fresh row. */
+export function updateDocument(db: Db, row: ScopedDocument, cols: DocumentColumns): ScopedDocument {
+  const { body, ...rest } = cols;
+  const all: Record<string, unknown> = { ...rest, ...(body && { body: JSON.stringify(body), end_ms: documentEndMs(body) }), last_modified: nextStamp(row.last_modified) };
   const names = Object.keys(all);
   const changed = db
     .prepare(`UPDATE documents SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ? AND last_modified = ?`)

@@ -2,7 +2,7 @@
 import type { DocumentBody } from '../../common/transcript/model';
 import type { ServiceContext } from '../context';
 import { validationError } from '../http/errors';
-import { updateDocument, type ScopedDocument } from './store';
+import { updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 
 export interface UpdateBody {
   filename?: string;
@@ -17,7 +17,7 @@ export interface UpdateBody {
  * so every reader can tell a hand-edited text from the engine's; without a body it says nothing.
  */
 export function applyUpdate(ctx: ServiceContext, doc: ScopedDocument, body: UpdateBody): ScopedDocument {
-  const cols: Parameters<typeof updateDocument>[2] = {};
+  const cols: DocumentColumns = {};
   if (body.filename !== undefined) cols.filename = body.filename;
   if (body.timecode_offset !== undefined) cols.timecode_offset = body.timecode_offset;
   if (body.document !== undefined) {
@@ -26,7 +26,7 @@ export function applyUpdate(ctx: ServiceContext, doc: ScopedDocument, body: Upda
       throw validationError(`document: this is a ${wantKind} document; its content must be of kind ${wantKind}`);
     }
     const metadata = { ...body.document.metadata, ...(body.plain_document_changed ? { plain_document_changed: body.plain_document_changed === 'true' } : {}) };
-    cols.body = JSON.stringify({ ...body.document, metadata });
+    cols.body = { ...body.document, metadata };
   }
   // Compare-and-set against the row the preconditions were checked on: a write in between is 412, never lost.
   return ctx.db.transaction(() => updateDocument(ctx.db, doc, cols)).immediate();

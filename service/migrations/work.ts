@@ -106,4 +106,25 @@ export const workMigrations: Migration[] = [
       CREATE INDEX webhook_due ON webhook_deliveries(status, next_attempt_at);
     `,
   },
+  {
+    // Numbered after auth's 150: a database already at 150 skips any lower number.
+    version: 151,
+    name: 'documents keep their end time; sessions without media get their duration from it once',
+    up: `
+      -- The latest end of the document's segments or cues (ms), written with the body, so a save's
+      -- duration refresh reads this column, not every segment from the JSON.
+      ALTER TABLE documents ADD COLUMN end_ms INTEGER;
+      UPDATE documents SET end_ms = (
+        SELECT MAX(e) FROM (
+          SELECT json_extract(x.value, '$.end_ms') AS e FROM json_each(documents.body, '$.content.segments') x
+          UNION ALL
+          SELECT json_extract(x.value, '$.end_ms') FROM json_each(documents.body, '$.content.cues') x
+        )
+      );
+      -- Sessions stored before durations came from documents (0): once here, instead of a pass at every start.
+      -- The condition is service/sessions/duration.ts's, written out: a migration does not change with the code.
+      UPDATE sessions SET duration = COALESCE((SELECT MAX(end_ms) FROM documents WHERE session_pk = sessions.id), 0) / 1000.0
+        WHERE session_mode = 'upload' AND NOT (COALESCE(media_type, '') GLOB 'audio/*' OR COALESCE(media_type, '') GLOB 'video/*');
+    `,
+  },
 ];

@@ -1,11 +1,9 @@
 import { acceptMediaBodies, type AreaPlugin } from '../http/plugin';
-import { repairDocumentDurations } from './duration';
 import { registerSessionList } from './list';
 import { registerSessionRoutes } from './routes';
 
 /** Sessions: the list, and the routes that create, upload to, read and delete one. Needs the work plugin. */
 export const sessionsPlugin: AreaPlugin = async (app, { ctx }) => {
-  repairDocumentDurations(ctx.db);
   registerSessionList(app, ctx);
   await app.register(async (media) => {
     await acceptMediaBodies(media);

@@ -1,6 +1,7 @@
 /**
  * An upload-mode session has no media to measure: its duration is its documents' last time, from
- * the upload on and after edits (it was stored as 0, so a 3-hour transcript showed 0:00).
+ * the upload on and after edits (it was stored as 0, so a 3-hour transcript showed 0:00). Each
+ * document keeps its end in documents.end_ms; a database from before that gets it by migration.
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -66,13 +67,21 @@ it('an edit that moves the last time moves the duration; deleting the documents 
   expect((await session(sid)).duration).toBe(0);
 });
 
-it('a session stored with duration 0 before this gets its duration when the service starts again', async () => {
+it('a database from before documents kept their end gets the column filled and its durations set, once, when the service opens it', async () => {
   const sid = await uploadSession('1\n00:00:02,000 --> 00:00:07,750\nStored long ago.\n', 'old.srt');
   await svc.stop();
-  const db = new Database(join(svc.dataDir, 'service.db'));
+  // Back to the schema before migration 151: no end_ms column, and the duration stored as 0.
+  const file = join(svc.dataDir, 'service.db');
+  let db = new Database(file);
+  db.exec('ALTER TABLE documents DROP COLUMN end_ms; PRAGMA user_version = 150');
   db.prepare('UPDATE sessions SET duration = 0 WHERE session_id = ?').run(sid);
   db.close();
   svc = await startService({ dataDir: svc.dataDir });
   c = await client(svc.url);
   expect((await session(sid)).duration).toBe(7.75);
+  db = new Database(file, { readonly: true });
+  const ends = db.prepare('SELECT d.end_ms FROM documents d JOIN sessions s ON s.id = d.session_pk WHERE s.session_id = ?').all(sid) as { end_ms: number | null }[];
+  db.close();
+  expect(ends.length).toBeGreaterThan(0);
+  for (const e of ends) expect(e.end_ms).toBe(7750);
 }, 60_000);
