@@ -28,6 +28,8 @@ import './editor.css';
 export interface DocumentEditorProps {
   documentId: string;
   nowMs: number;
+  /** Whether the session has media to play (usePlayer). */
+  hasMedia: boolean;
   onSeek: (ms: number, play?: boolean) => void;
   /** Another document of the session should open (a copy just made). */
   onOpenDocument: (documentId: string) => void;
@@ -39,7 +41,7 @@ export interface DocumentEditorProps {
  * change is one of common/transcript's pure operations applied to the whole content and pushed
  * onto an undo history (useEdit); saving hands the content to the cache, which sends it when online.
  */
-export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
+export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
   const doc = useEditableDocument(documentId);
   const { registerDraft } = doc;
   // A finished document is read-only until reopened: every change goes through this history.
@@ -165,7 +167,7 @@ export function DocumentEditor({ documentId, nowMs, onSeek, onOpenDocument, onDe
         )}
         {(content.kind === 'transcript' ? content.segments.length : content.cues.length) === 0 && <p className="muted">This document is empty.</p>}
       </div>
-      <FollowButton sessionId={record.session_id} paused={!follow.following && followKey !== null} onFollow={follow.resume} />
+      <FollowButton hasMedia={hasMedia} paused={!follow.following && followKey !== null} onFollow={follow.resume} />
       <ShortcutLine transcript={content.kind === 'transcript'} />
     </div>
   );

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { MediaOrigin } from '../../../common/ipc';
 import { CaptionOverlay } from '../editor/captions/CaptionOverlay';
-import { useChannel } from '../lib/useChannel';
 import { SKIP_MS, type Player } from './usePlayer';
 import './media-bar.css';
 
@@ -22,10 +21,10 @@ function playError(code: number | undefined, origin: MediaOrigin): string {
 /**
  * The session's player: an audio player for audio (no black video box), a video for video, with
  * skip buttons beside it (the keys do the same: J and L). Where the media comes from is main's
- * choice (media.source); when there is nothing to play, the reason is shown instead.
+ * choice (media.source, asked by usePlayer); when there is nothing to play, the reason is shown instead.
  */
-export function MediaBar({ player, sessionId }: { player: Player; sessionId: string }) {
-  const source = useChannel('media.source', { sessionId });
+export function MediaBar({ player }: { player: Player }) {
+  const { source } = player;
   const [failed, setFailed] = useState<{ url: string; message: string } | null>(null);
   // A video file without a picture (an audio-only MP4) shows as an audio player once its metadata says so.
   const [noPicture, setNoPicture] = useState<string | null>(null);

@@ -19,7 +19,7 @@ export interface Jump {
 export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; jump?: Jump | null; onClosed?: () => void }) {
   const detail = useChannel('sessions.get', { sessionId }, (c) => !c.sessions || c.sessions.includes(sessionId));
   const [docId, setDocId] = useState<string | null>(null);
-  const player = usePlayer();
+  const player = usePlayer(sessionId);
   const { seek } = player;
   usePlaybackKeys(player);
 
@@ -40,7 +40,7 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
   return (
     <section className="session-view" aria-label={session?.filename}>
       {session && <SessionHead session={session} documentCount={docs.length} onDeleted={() => onClosed?.()} />}
-      <MediaBar player={player} sessionId={sessionId} />
+      <MediaBar player={player} />
       <nav className="tabs" role="tablist" aria-label="Documents">
         {docs.map((d) => (
           <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => setDocId(d.id)}>
@@ -55,7 +55,7 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
         ))}
       </nav>
       {current ? (
-        <DocumentEditor key={current} documentId={current} nowMs={player.nowMs} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
+        <DocumentEditor key={current} documentId={current} nowMs={player.nowMs} hasMedia={player.hasMedia} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
       ) : (
         <p className="muted">No documents yet{session?.status && session.status !== 'completed' ? `: the session is ${session.status}` : ''}.</p>
       )}

@@ -1,11 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { commandKey, isTypingTarget, modalOpen } from '../lib/keys';
+import { useChannel } from '../lib/useChannel';
 import { matches } from '../ui/shortcuts';
 
 /** How far J / L and the arrow keys jump. */
 export const SKIP_MS = 5000;
 
 export interface Player {
+  /** Where the session's media plays from (main's media.source), or why there is none. */
+  source: ReturnType<typeof useChannel<'media.source'>>;
+  /** Whether the session has media to play. */
+  hasMedia: boolean;
   /** Attach to the <audio> or <video> element. */
   ref: React.RefObject<HTMLMediaElement | null>;
   /** Where playback is, in milliseconds; follows the media element, or the last seek without one. */
@@ -26,11 +31,13 @@ export interface Player {
 }
 
 /**
- * The media element as editing needs it: the time read every animation frame while playing
- * (timeupdate alone comes only about four times a second, too coarse to follow words), and seeks
- * that work before the media has loaded or when there is none.
+ * The session's media as editing needs it: where it plays from (asked once here, for the media bar
+ * and the editor alike), the time read every animation frame while playing (timeupdate alone
+ * comes only about four times a second, too coarse to follow words), and seeks that work before
+ * the media has loaded or when there is none.
  */
-export function usePlayer(): Player {
+export function usePlayer(sessionId: string): Player {
+  const source = useChannel('media.source', { sessionId });
   const ref = useRef<HTMLMediaElement | null>(null);
   const [nowMs, setNowMs] = useState(0);
   const [playing, setPlaying] = useState(false);
@@ -93,7 +100,7 @@ export function usePlayer(): Player {
     },
   };
 
-  return { ref, nowMs, playing, mediaEvents, seek, toggle, skip };
+  return { source, hasMedia: !!source.value?.url, ref, nowMs, playing, mediaEvents, seek, toggle, skip };
 }
 
 /**
