@@ -12,6 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { expectHighlightAdvances, mediaState } from '../helpers/player';
 import { appAndBrowserPerFile, signIn as signInAt } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-ui';
@@ -144,6 +145,12 @@ it('picks a file through the file chooser, chooses options, follows the upload t
   const transcript = page.getByRole('list', { name: 'Transcript' });
   await expect.poll(async () => (await transcript.allTextContents()).join(' ').toLowerCase(), { timeout: 60_000, interval: 500 }).toMatch(/revenue|region|board|quarterly/);
   await page.screenshot({ path: join(SHOTS, 'session-opened-1280x800.png') });
+  // It plays, and the highlighted word advances with the speech. In browser mode the file chooser
+  // hands over bytes, not a path, and the staged copy goes once uploaded, so it plays from the service.
+  await expect.poll(async () => (await mediaState(page))?.origin, { timeout: 20_000 }).toBe('service');
+  await expectHighlightAdvances(page, 3);
+  await page.keyboard.press('k');
+  await page.screenshot({ path: join(SHOTS, 'session-playing-1280x800.png') });
 
   // The choices are remembered for next time (Ctrl+N opens the dialog again).
   await page.keyboard.press('Control+n');

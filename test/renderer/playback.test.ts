@@ -15,6 +15,7 @@ import type { ResultOf } from '../../common/ipc';
 import { launchChromium } from '../helpers/app';
 import { cleanup, DEMO, startService, tempDir, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { drawnWords, expectHighlightAdvances, mediaState, playPast } from '../helpers/player';
 import { batchKey, startCloudApp, uploadWav, type CloudApp } from '../helpers/ui';
 import { bridgeClient } from '../security/bridge-wire';
 
@@ -52,20 +53,6 @@ async function openSession(page: Page, filename: string): Promise<void> {
     throw err;
   });
   await expect.poll(() => page.getByRole('heading', { level: 2, name: filename }).count(), { timeout: 20_000 }).toBe(1);
-}
-
-const mediaState = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.querySelector<HTMLMediaElement>('.media-bar audio, .media-bar video');
-    return el ? { tag: el.tagName.toLowerCase(), time: el.currentTime, ready: el.readyState, paused: el.paused, error: el.error?.code ?? null, origin: el.closest<HTMLElement>('.media-bar')!.dataset.origin } : null;
-  });
-
-/** Plays from the start with K (a key press, as a person would) and waits until the media time moves past `ms`. */
-async function playPast(page: Page, ms: number): Promise<void> {
-  await page.waitForFunction(() => (document.querySelector<HTMLMediaElement>('.media-bar audio, .media-bar video')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
-  await page.getByRole('heading', { level: 2 }).click();
-  await page.keyboard.press('k');
-  await expect.poll(async () => (await mediaState(page))?.time ?? 0, { timeout: 30_000 }).toBeGreaterThan(ms / 1000);
 }
 
 const names = { talk: 'local-talk.wav', video: 'local-video.webm', moved: 'moved-away.wav', service: 'service-copy.wav' };
@@ -135,19 +122,9 @@ describe('playback', () => {
       expect(await page.locator('.media-bar video').count()).toBe(0);
       expect(await page.getByText('Playing the file on this computer').count()).toBe(1);
 
-      const words = await page.locator('.segment .word').evaluateAll((els) => els.map((e) => ({ text: e.textContent, start: Number((e as HTMLElement).dataset.start) })));
-      expect(words.length).toBeGreaterThanOrEqual(3);
-      const current = () => page.locator('[aria-current="time"]').first().getAttribute('data-start').then((s) => (s === null ? -1 : Number(s)));
-      await playPast(page, words[0].start + 50);
-      const seen = new Set<number>();
+      const words = await drawnWords(page);
       // The highlight moves from word to word as the file plays: at least three different words light up.
-      await expect
-        .poll(async () => {
-          seen.add(await current());
-          seen.delete(-1);
-          return seen.size;
-        }, { timeout: 30_000, interval: 100 })
-        .toBeGreaterThanOrEqual(3);
+      await expectHighlightAdvances(page, 3);
       expect((await mediaState(page))!.error).toBeNull();
       await page.keyboard.press('k');
       await page.screenshot({ path: join(SHOTS, 'audio-local-1280x800.png') });
