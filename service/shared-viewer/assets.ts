@@ -5,6 +5,10 @@
  * A segment whose word count is unchanged keeps its word times; otherwise its words share the
  * segment's span by length (the app's editor re-aligns by diff; this page carries no libraries).
  */
+import { expiredNotice } from './page';
+
+const EXPIRED = expiredNotice('Your unsaved changes were not saved.');
+
 export const VIEWER_JS = String.raw`(function () {
   'use strict';
   var root = document.getElementById('viewer');
@@ -23,8 +27,8 @@ export const VIEWER_JS = String.raw`(function () {
   }
 
   function expired() {
-    document.title = 'This link has expired';
-    root.outerHTML = '<main class="expired" id="expired"><h1>This link has expired</h1><p>The link you opened has expired or was withdrawn by the person who shared it. Ask them for a new link. Your unsaved changes were not saved.</p></main>';
+    document.title = ${JSON.stringify(EXPIRED.title)};
+    root.outerHTML = ${JSON.stringify(EXPIRED.html)};
   }
 
   document.querySelectorAll('button.time').forEach(function (b) {

@@ -105,10 +105,19 @@ ${rows(m)}
   return shell(`${m.filename} · ${what}`, main);
 }
 
+const EXPIRED_TITLE = 'This link has expired';
+
+/**
+ * The notice for a revoked, expired or unknown link, one text for both places that show it: the
+ * server's page and the script, when a save finds the link gone (`afterwards` says what became of the edits).
+ */
+export function expiredNotice(afterwards = ''): { title: string; html: string } {
+  const text = `The link you opened has expired or was withdrawn by the person who shared it. Ask them for a new link.${afterwards ? ` ${afterwards}` : ''}`;
+  return { title: EXPIRED_TITLE, html: `<main class="expired" id="expired"><h1>${EXPIRED_TITLE}</h1><p>${esc(text)}</p></main>` };
+}
+
 /** A revoked, expired or unknown link: it says so, and nothing else happens (no one is signed out). */
 export function expiredPage(): string {
-  return shell(
-    'This link has expired',
-    `<main class="expired" id="expired"><h1>This link has expired</h1><p>The link you opened has expired or was withdrawn by the person who shared it. Ask them for a new link.</p></main>`,
-  );
+  const { title, html } = expiredNotice();
+  return shell(title, html);
 }

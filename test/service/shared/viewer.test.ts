@@ -142,6 +142,8 @@ describe('a link that allows editing and export', () => {
     expect(revoked.status).toBe(200);
     await page.locator('#save').click();
     await expect.poll(() => page.locator('h1').textContent(), { timeout: 20_000 }).toBe('This link has expired');
+    expect(await page.title()).toBe('This link has expired');
+    expect(await page.locator('#expired p').textContent()).toBe('The link you opened has expired or was withdrawn by the person who shared it. Ask them for a new link. Your unsaved changes were not saved.');
     expect(await firstSegmentText()).toBe('Edited through the shared link');
     expect((await c.json('account.me', '/api/v3/account/me')).status).toBe(200);
   });
@@ -151,6 +153,7 @@ describe('a link that allows editing and export', () => {
     const res = await again.goto(link.url);
     expect(res!.status()).toBe(410);
     expect(await again.locator('h1').textContent()).toBe('This link has expired');
+    expect(await again.locator('#expired p').textContent()).toBe('The link you opened has expired or was withdrawn by the person who shared it. Ask them for a new link.');
     await again.screenshot({ path: `${SHOTS}/expired-1280x800.png` });
     await again.setViewportSize({ width: 800, height: 600 });
     await again.screenshot({ path: `${SHOTS}/expired-800x600.png` });
