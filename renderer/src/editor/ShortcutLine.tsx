@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
-import { chordParts, keyLabel, SHORTCUTS, type ShortcutId } from '../ui/shortcuts';
+import { Keys } from '../ui/Keys';
+import { SHORTCUTS, type ShortcutId } from '../ui/shortcuts';
 
 /** One hint: a shortcut with all its chords ("Space or K"), or a pair by their first chords ("J L"). */
 type Hint = { keys: readonly [ShortcutId] | readonly [ShortcutId, ShortcutId]; says: string } | { text: string };
@@ -13,15 +14,6 @@ const hints = (transcript: boolean): Hint[] => [
   { keys: ['undo'], says: 'undo' },
 ];
 
-function Chord({ chord }: { chord: string }) {
-  return chordParts(chord).map((p, i) => (
-    <Fragment key={i}>
-      {i > 0 && '+'}
-      <kbd>{keyLabel(p)}</kbd>
-    </Fragment>
-  ));
-}
-
 /** The editor's most used keys, read from the shortcut list (ui/shortcuts.ts) so they say what the keys do. */
 export function ShortcutLine({ transcript }: { transcript: boolean }) {
   return (
@@ -32,12 +24,7 @@ export function ShortcutLine({ transcript }: { transcript: boolean }) {
         return (
           <Fragment key={i}>
             {i > 0 && ' · '}
-            {chords.map((c, j) => (
-              <Fragment key={c}>
-                {j > 0 && (one ? ' or ' : ' ')}
-                <Chord chord={c} />
-              </Fragment>
-            ))}
+            <Keys chords={chords} between={one ? ' or ' : ' '} />
             {'text' in h ? h.text : ` ${h.says}`}
           </Fragment>
         );

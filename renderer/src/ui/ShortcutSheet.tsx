@@ -1,20 +1,6 @@
-import { Fragment } from 'react';
 import { Dialog } from './Dialog';
-import { chordParts, keyLabel, SHORTCUTS, type Shortcut, type ShortcutGroup } from './shortcuts';
-
-function Chord({ chord }: { chord: string }) {
-  const parts = chordParts(chord);
-  return (
-    <span className="chord">
-      {parts.map((p, i) => (
-        <Fragment key={i}>
-          {i > 0 && '+'}
-          <kbd>{keyLabel(p)}</kbd>
-        </Fragment>
-      ))}
-    </span>
-  );
-}
+import { Keys } from './Keys';
+import { SHORTCUTS, type Shortcut, type ShortcutGroup } from './shortcuts';
 
 /** The keyboard-shortcut sheet (? or F1): every entry of SHORTCUTS, by group. */
 export function ShortcutSheet({ onClose }: { onClose: () => void }) {
@@ -30,12 +16,7 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
               {list.map((s) => (
                 <div key={s.does} className="shortcut">
                   <dt>
-                    {s.chords.map((c, i) => (
-                      <Fragment key={c}>
-                        {i > 0 && <span className="or"> or </span>}
-                        <Chord chord={c} />
-                      </Fragment>
-                    ))}
+                    <Keys chords={s.chords} between={<span className="or"> or </span>} />
                   </dt>
                   <dd>{s.does}</dd>
                 </div>
