@@ -4,7 +4,7 @@ import { call } from '../lib/bridge';
 import { useAction } from '../lib/useAction';
 import { useAsync } from '../lib/useAsync';
 import { ConfirmDialog } from '../ui/Dialog';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../ui/CopyButton';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { call } from '../lib/bridge';
 import { useAction } from '../lib/useAction';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../ui/CopyButton';
 
 type Step =
   | { kind: 'idle' }

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { ShareLinkRecord } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { useCacheChanged } from '../lib/useChannel';
+import { CopyButton } from '../ui/CopyButton';
 import { Dialog } from '../ui/Dialog';
 import { when } from '../lib/format';
 
@@ -13,15 +14,6 @@ const isLocal = (url: string) => {
     return false;
   }
 };
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Magic links of one document: make one with chosen rights, copy, revoke, or send one by e-mail. */
 export function ShareDialog({ documentId, onClose, onStatus }: { documentId: string; onClose: () => void; onStatus: (m: string, isError?: boolean) => void }) {
@@ -56,7 +48,6 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
 
   const share = () => attempt(() => call('documents.mutate', { documentId, mutation: { op: 'share', allowEditing, allowExport } }), 'Link ready.');
   const revoke = (url: string) => attempt(() => call('documents.revokeShare', { documentId, url }), 'Link revoked: it now says “link expired”.');
-  const copy = async (url: string) => setNote((await copyText(url)) ? { text: 'Link copied.' } : { text: 'Could not reach the clipboard; select the link and copy it.', error: true });
   const send = (e: FormEvent) => {
     e.preventDefault();
     void attempt(() => call('documents.shareEmail', { documentId, email: email.trim(), message }), `Link sent to ${email.trim()}.`).then(() => setEmail(''));
@@ -74,7 +65,7 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
               <li key={l.url}>
                 <span className="share-link-row">
                   <input readOnly value={l.url} aria-label="Link" onFocus={(e) => e.currentTarget.select()} />
-                  <button type="button" onClick={() => void copy(l.url)}>Copy</button>
+                  <CopyButton text={l.url} />
                   <button type="button" className="danger" disabled={busy} onClick={() => void revoke(l.url)}>Revoke</button>
                 </span>
                 <span className="muted small">{l.allowEditing ? 'may edit' : 'read only'} · {l.allowExport ? 'may export' : 'no export'} · until {when(l.expires)}</span>
