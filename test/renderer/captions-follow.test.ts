@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { twoPhraseWav } from '../helpers/speech';
 import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { openSession, waitForCompleted } from './look-fixture';
 
 const NAME = 'captions-follow.wav';
 const SHOTS = '/tmp/shots/captions-follow';
@@ -61,14 +62,8 @@ describe('captions follow the transcript', () => {
   it('signs in and opens the transcribed session', async () => {
     await page.goto(app.url);
     await submitSignIn(page);
-    const list = page.getByRole('list', { name: 'Sessions' });
-    await expect
-      .poll(async () => {
-        await page.getByTitle('Sync now').click();
-        return list.getByRole('button', { name: /captions-follow\.wav.*Completed/i }).count();
-      }, { timeout: 100_000, interval: 1000 })
-      .toBe(1);
-    await list.getByRole('button', { name: /captions-follow\.wav/ }).click();
+    await waitForCompleted(page, NAME);
+    await openSession(page, NAME);
     await expect.poll(() => segments().count(), { timeout: 20_000 }).toBe(2);
   }, 150_000);
 

@@ -13,6 +13,7 @@ import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { ROOT } from '../helpers/service';
 import { twoPhraseWav } from '../helpers/speech';
 import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { openSession, waitForCompleted } from './look-fixture';
 
 const NAME = 'editor-demo.wav';
 const SHOTS = join(ROOT, 'test-results');
@@ -53,11 +54,6 @@ async function setMediaTime(ms: number): Promise<void> {
   }, ms);
 }
 
-async function openSession(): Promise<void> {
-  await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: new RegExp(NAME.replace('.', '\\.')) }).click();
-  await expect.poll(() => segments().count(), { timeout: 20_000 }).toBeGreaterThan(0);
-}
-
 beforeAll(async () => {
   app = await startApp();
   browser = await launchChromium();
@@ -74,14 +70,8 @@ describe('transcript and caption editor', () => {
   it('signs in and opens the transcribed session with its media', async () => {
     await page.goto(app.url);
     await submitSignIn(page);
-    const list = page.getByRole('list', { name: 'Sessions' });
-    await expect
-      .poll(async () => {
-        await page.getByTitle('Sync now').click();
-        return list.getByRole('button', { name: /editor-demo\.wav.*Completed/i }).count();
-      }, { timeout: 100_000, interval: 1000 })
-      .toBe(1);
-    await openSession();
+    await waitForCompleted(page, NAME);
+    await openSession(page, NAME);
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
     expect(await segments().count()).toBeGreaterThanOrEqual(1);
   }, 150_000);
@@ -219,7 +209,7 @@ describe('transcript and caption editor', () => {
     await page.keyboard.press('Control+s');
     await expect.poll(() => page.getByText(/^Saved/).count()).toBe(1);
     await page.reload();
-    await openSession();
+    await openSession(page, NAME);
     await expect.poll(() => segmentText(segments().first())).toBe('omega beta omega gamma delta');
     expect(await page.getByLabel('Speaker of segment 1', { exact: true }).locator('option:checked').textContent()).toBe('Ada');
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
