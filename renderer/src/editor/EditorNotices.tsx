@@ -1,18 +1,15 @@
 import type { DocumentRecord } from '../../../common/ipc';
+import { useConflictPairs, useOpenConflict } from './conflicts/context';
 import { UnsentNotice } from './UnsentNotice';
 
-/** Above the document: changes the service would not take, a conflict that was merged, or a newer stored version. */
+/** Above the document: changes the service would not take, a conflict copy waiting for a decision, or a newer stored version. */
 export function EditorNotices({ record, incoming, onAcceptIncoming, onDiscarded }: { record: DocumentRecord; incoming: boolean; onAcceptIncoming: () => void; onDiscarded: (gone: boolean) => void }) {
   return (
     <>
       {record.unsent_reason ? (
         <UnsentNotice documentId={record.id} filename={record.filename} reason={record.unsent_reason} onDiscarded={onDiscarded} />
       ) : (
-        record.local_state === 'conflict' && (
-          <p className="notice warn" role="status">
-            The service changed this document while you edited it. Where you both changed the same place, your version is here and the other is kept as a conflict copy beside it.
-          </p>
-        )
+        <ConflictNotice record={record} />
       )}
       {incoming && (
         <p className="notice" role="status">
@@ -21,5 +18,42 @@ export function EditorNotices({ record, incoming, onAcceptIncoming, onDiscarded 
         </p>
       )}
     </>
+  );
+}
+
+/** This document is a conflict copy, or has one: what happened, and the way to decide. */
+function ConflictNotice({ record }: { record: DocumentRecord }) {
+  const pairs = useConflictPairs(record.session_id);
+  const open = useOpenConflict();
+  const asCopy = pairs.find((p) => p.copyId === record.id);
+  const asOriginal = pairs.find((p) => p.originalId === record.id);
+  const compare = (documentId: string) =>
+    open && (
+      <>
+        {' '}
+        <button type="button" className="link" onClick={() => open(documentId)}>Compare side by side and resolve</button>
+      </>
+    );
+  if (asCopy) {
+    return (
+      <p className="notice warn" role="status">
+        This is a conflict copy of “{asCopy.originalFilename}”: your version, kept because someone else changed the same places while you edited.
+        {compare(asCopy.copyId)}
+      </p>
+    );
+  }
+  if (asOriginal) {
+    return (
+      <p className="notice warn" role="status">
+        Someone else changed this document while you edited it. Where you both changed the same place, their version is here and yours is in “{asOriginal.copyFilename}”.
+        {compare(asOriginal.copyId)}
+      </p>
+    );
+  }
+  if (record.local_state !== 'conflict') return null;
+  return (
+    <p className="notice warn" role="status">
+      The service changed this document while you edited it. Where you both changed the same place, the service's version is here and yours is kept as a conflict copy beside it.
+    </p>
   );
 }

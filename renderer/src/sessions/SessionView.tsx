@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
 import { DocumentEditor } from '../editor/DocumentEditor';
+import { ConflictCopyBadge } from '../editor/conflicts/ConflictCopyBadge';
+import { ConflictView } from '../editor/conflicts/ConflictView';
+import { OpenConflictContext, useConflictPairs } from '../editor/conflicts/context';
 import { MediaBar } from './MediaBar';
 import { usePlaybackKeys, usePlayer } from './usePlayer';
 import { useChannel } from '../lib/useChannel';
@@ -19,6 +22,9 @@ export interface Jump {
 export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; jump?: Jump | null; onClosed?: () => void }) {
   const detail = useChannel('sessions.get', { sessionId }, (c) => !c.sessions || c.sessions.includes(sessionId));
   const [docId, setDocId] = useState<string | null>(null);
+  // A conflict copy (or its original) shown side by side instead of the editor.
+  const [resolving, setResolving] = useState<string | null>(null);
+  const conflictPairs = useConflictPairs(sessionId);
   const player = usePlayer(sessionId);
   const { seek } = player;
   usePlaybackKeys(player);
@@ -43,9 +49,10 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
       <MediaBar player={player} />
       <nav className="tabs" role="tablist" aria-label="Documents">
         {docs.map((d) => (
-          <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => setDocId(d.id)}>
+          <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => { setDocId(d.id); setResolving(null); }}>
             {d.type === 'caption' ? 'Captions' : 'Transcript'} · {d.filename}
             {d.finished && <span className="badge done" title="Marked as finished">finished</span>}
+            {conflictPairs.some((p) => p.copyId === d.id) && <ConflictCopyBadge onOpen={() => setResolving(d.id)} />}
             {d.unsent_reason ? (
               <span className="badge warn">not sent</span>
             ) : (
@@ -54,8 +61,12 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
           </button>
         ))}
       </nav>
-      {current ? (
-        <DocumentEditor key={current} documentId={current} nowMs={player.nowMs} hasMedia={player.hasMedia} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
+      {resolving ? (
+        <ConflictView documentId={resolving} onClose={(id) => { setResolving(null); if (id) setDocId(id); }} />
+      ) : current ? (
+        <OpenConflictContext.Provider value={setResolving}>
+          <DocumentEditor key={current} documentId={current} nowMs={player.nowMs} hasMedia={player.hasMedia} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
+        </OpenConflictContext.Provider>
       ) : (
         <p className="muted">No documents yet{session?.status && session.status !== 'completed' ? `: the session is ${session.status}` : ''}.</p>
       )}
