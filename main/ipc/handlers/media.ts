@@ -11,6 +11,15 @@ import type { AreaHandlers, CoreContext } from './context';
 /** How long the service gets to say where the media is before we call it unreachable. */
 const ASK_TIMEOUT_MS = 8000;
 
+/**
+ * A signed link's expiry and signature: wave_info_url is the sessions.waveform route signed
+ * (common/api), so the client calls that route with the link's own query.
+ */
+function linkQuery(link: string): { exp: string; sig: string } {
+  const q = new URL(link, 'http://service').searchParams;
+  return { exp: q.get('exp') ?? '', sig: q.get('sig') ?? '' };
+}
+
 /** Media is kept per account: the same session id on two services is two sessions. */
 export const mediaAccount = (serviceUrl: string, accountId: number) => `${serviceUrl}#${accountId}`;
 
@@ -51,20 +60,21 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
       } catch {
         // Offline or refused: the cached link, or the media here.
       }
+      let serviceFailed: string | null = null;
       if (waveUrl) {
-        const url = new URL(waveUrl, serviceUrl);
         try {
-          const got = await peaks.forSession(key, async () => {
-            const res = await fetch(url, { signal: AbortSignal.timeout(ASK_TIMEOUT_MS * 4) });
-            if (!res.ok) throw new Error(`the service answered ${res.status}`);
-            return peaksFromAudiowaveform(await res.json());
-          });
+          // Through the client like any call: its route's answer schema, timeout and failure kinds.
+          const query = linkQuery(waveUrl);
+          const got = await peaks.forSession(key, async () => peaksFromAudiowaveform(await client.call('sessions.waveform', { params: { sessionId }, query }, { timeoutMs: ASK_TIMEOUT_MS * 4, retries: 0 })));
           return asPeaks(got, 'service');
-        } catch {
-          // Unreadable: compute it here instead.
+        } catch (err) {
+          // Unreadable or refused: compute it here instead, and say why if that cannot be done either.
+          const f = classifyFailure(err);
+          serviceFailed = f ? describeFailure(f, 'request') : (err as Error).message;
         }
       }
       const file = await media.fileOf(account, sessionId);
+      if (!file && serviceFailed) return { peaks: null, reason: `No waveform: the service's could not be read (${serviceFailed}), and the media is not on this computer (it is kept after it first plays).` };
       if (!file) return { peaks: null, reason: 'No waveform yet: the service has none, and the media is not on this computer (it is kept after it first plays).' };
       try {
         return asPeaks(await peaks.get(file.path), file.from);

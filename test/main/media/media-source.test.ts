@@ -4,7 +4,7 @@
  * the service's media and keeps a copy on first play, which then plays offline; and when nothing
  * plays, the reason says why (the file moved, named; no media kept; offline and not kept).
  */
-import { copyFileSync, readFileSync, renameSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultOf } from '../../../common/ipc';
@@ -65,6 +65,12 @@ describe('media.peaks, online', () => {
     if (got.peaks === null) return expect.fail(`no peaks: ${'reason' in got ? got.reason : ''}`);
     expect(got).toMatchObject({ from: 'service', perSecond: 100 });
     expect(Math.max(...Buffer.from(got.peaks, 'base64'))).toBeGreaterThan(60);
+  });
+
+  it("says why the service's waveform could not be read (its answer checked by the client like any call) when the media is not here either", async () => {
+    // The service's waveform spoiled on its disk: its answer no longer follows the sessions.waveform route.
+    writeFileSync(join(svc.dataDir, 'media', ids.noMedia, 'waveform.json'), JSON.stringify({ data: [1, 2] }));
+    expect(await t.h['media.peaks']({ sessionId: ids.noMedia })).toEqual({ peaks: null, reason: expect.stringMatching(/^No waveform: the service's could not be read \(.*malformed response from sessions\.waveform/) });
   });
 });
 
