@@ -2,7 +2,10 @@
  * Small windows in real Chromium: at 800x600 and at 200% zoom (a 1280x800 window at device scale 2,
  * so 640x400 CSS pixels) the top bar stays one row (less used actions sit behind "Menu"), the sidebar
  * overlays the content only when asked for, and the transcript keeps at least half the window's
- * height, with a video in the session too. Sessions are real speech transcribed by the local service.
+ * height, with a video in the session too, on the transcript and on the captions (the document
+ * actions fold into one menu, the video shrinks beside the toolbar, the caption problems fold into
+ * their count, the waveform is lower), and export, share, find and the rules stay in reach of the
+ * mouse and the keyboard. Sessions are real speech transcribed by the local service.
  */
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -14,6 +17,9 @@ import { openSession, seedSessions, seedWatchedVideo, waitForCompleted } from '.
 const AUDIO = 'layout-audio.wav';
 const VIDEO = 'layout-video.webm';
 const SHOTS = '/tmp/shots/look';
+/** Both tabs with a video at each size, light and dark, for a person to look at. */
+const SMALL_SHOTS = '/tmp/shots/small-window';
+const SCHEMES = ['light', 'dark'] as const;
 
 const contexts: BrowserContext[] = [];
 const watched = tempDir('s2t-layout-watch-');
@@ -21,6 +27,7 @@ const watched = tempDir('s2t-layout-watch-');
 const run = appAndBrowserPerFile();
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SMALL_SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await Promise.all(contexts.map((c) => c.close()));
@@ -61,6 +68,87 @@ async function transcriptView(page: Page): Promise<{ visible: number; scrolled: 
   });
 }
 
+/** Waits for the video's picture, so its box has its final size. */
+const videoShown = (page: Page) => page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('.media-bar video')?.videoWidth ?? 0) > 0, undefined, { timeout: 30_000 });
+
+/** Pictures of the page as it is now, light and dark (the theme follows the system's by default). */
+async function shots(page: Page, name: string): Promise<void> {
+  const { width, height } = page.viewportSize()!;
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `${SMALL_SHOTS}/${name}-${width}x${height}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Opens the captions tab and waits for its cues. */
+async function openCaptions(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: /^Captions/ }).click();
+  await expect.poll(() => page.locator('.cue').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+}
+
+/**
+ * Export, find and the folded document actions (share by mouse, delete by keyboard) each do what
+ * they say from a small window: the download comes, the bar and the dialogs open, and Escape closes them.
+ */
+async function actionsInReach(page: Page): Promise<void> {
+  const download = page.waitForEvent('download', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.srt$/);
+
+  await page.getByRole('button', { name: 'Find and replace' }).click();
+  const bar = page.getByRole('search', { name: 'Find and replace' });
+  await expect.poll(() => bar.isVisible()).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => bar.count()).toBe(0);
+
+  // The document actions are one menu here, not a row of buttons.
+  const actions = page.getByRole('group', { name: 'Document actions' });
+  expect(await actions.getByRole('button').count()).toBe(1);
+  const menu = actions.getByRole('button', { name: 'Document' });
+  await menu.click();
+  await page.getByRole('menuitem', { name: 'Share…' }).click();
+  await expect.poll(() => page.getByRole('dialog', { name: 'Share' }).isVisible()).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.locator('dialog[open]').count()).toBe(0);
+
+  await menu.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('menuitem');
+  await page.keyboard.press('End');
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete…');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByRole('dialog', { name: 'Delete this document?' }).isVisible()).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.locator('dialog[open]').count()).toBe(0);
+}
+
+/**
+ * The caption rules on one line: a cue made too long shows as a count of problems, folded; a click
+ * opens the list with its fixes, a second folds it again; the rules profile is there to choose.
+ * The edit is undone after.
+ */
+async function rulesInReach(page: Page): Promise<void> {
+  const text = page.getByLabel('Text of cue 1', { exact: true });
+  const before = await text.inputValue();
+  await text.fill('this caption line is far too long to read in so short a time on screen');
+  await text.blur();
+  const count = page.getByRole('group', { name: 'Caption rules' }).getByRole('button', { name: /problems? in 1 cue/ });
+  await expect.poll(() => count.getAttribute('aria-expanded')).toBe('false');
+  const list = page.getByRole('list', { name: 'Caption problems' });
+  expect(await list.count()).toBe(0);
+  await count.click();
+  await expect.poll(() => list.isVisible()).toBe(true);
+  expect(await list.textContent()).toMatch(/Cue 1/);
+  expect(await list.getByRole('button', { name: 'Rebalance lines: cue 1' }).isVisible()).toBe(true);
+  await count.click();
+  await expect.poll(() => list.count()).toBe(0);
+  await page.getByLabel('Caption rules profile').selectOption('bbc-like');
+  await page.getByLabel('Caption rules profile').selectOption('netflix-like');
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => text.inputValue()).toBe(before);
+}
+
 describe('small windows', () => {
   it('has an audio and a video session of real speech, transcribed by the local service', async () => {
     await seedSessions(run.app.serviceUrl, { audio: AUDIO });
@@ -68,7 +156,23 @@ describe('small windows', () => {
     await seedWatchedVideo(run.app, watched, VIDEO);
     await waitForCompleted(page, AUDIO);
     await waitForCompleted(page, VIDEO);
-  }, 240_000);
+    // A completed session's documents come with a later pull: wait for them here, so the tests below need not.
+    for (const [name, tab, rows] of [[AUDIO, /^Transcript/, '.segment'], [VIDEO, /^Transcript/, '.segment'], [VIDEO, /^Captions/, '.cue']] as const) {
+      await page.locator('#sidebar').getByRole('button', { name: new RegExp(name.replace('.', '\\.')) }).click();
+      await expect
+        .poll(
+          async () => {
+            await page.getByTitle('Sync now').click();
+            const tabOf = page.getByRole('tab', { name: tab });
+            if ((await tabOf.count()) === 0) return 0;
+            await tabOf.click();
+            return page.locator(rows).count();
+          },
+          { timeout: 120_000, interval: 1500 },
+        )
+        .toBeGreaterThan(0);
+    }
+  }, 360_000);
 
   for (const [label, width, height, scale] of [
     ['800x600', 800, 600, 1],
@@ -92,7 +196,7 @@ describe('small windows', () => {
       expect(audio.scrolled).toBe(height < 500);
 
       await openSession(page, VIDEO);
-      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('.media-bar video')?.videoWidth ?? 0) > 0, undefined, { timeout: 30_000 });
+      await videoShown(page);
       await page.screenshot({ path: `${SHOTS}/layout-video-${width}.png` });
       const video = await transcriptView(page);
       expect(video.visible).toBeGreaterThanOrEqual(height / 2);
@@ -128,16 +232,52 @@ describe('small windows', () => {
     }, 120_000);
   }
 
+  for (const [label, width, height, scale] of [
+    ['800x600', 800, 600, 1],
+    ['200% zoom (1280x800 at 2x)', 640, 400, 2],
+  ] as const) {
+    it(`${label}, a session with a video: the transcript and the captions each keep half the height; export, share, find and the rules stay in reach`, async () => {
+      const page = await windowOf(width, height, scale);
+      await openSession(page, VIDEO);
+      await videoShown(page);
+      const transcript = await transcriptView(page);
+      await shots(page, 'transcript');
+      expect(transcript.visible).toBeGreaterThanOrEqual(height / 2);
+      if (height >= 500) {
+        // The video stays in sight, beside the toolbar, with the document below both.
+        const video = await box(page, '.media-bar video');
+        expect(video.y + video.height).toBeLessThanOrEqual(height);
+        expect(video.width).toBeGreaterThanOrEqual(160);
+        expect(video.y + video.height).toBeLessThanOrEqual((await box(page, '.doc-scroll')).y);
+      }
+      await actionsInReach(page);
+
+      await openCaptions(page);
+      const captions = await transcriptView(page);
+      await shots(page, 'captions');
+      expect(captions.visible).toBeGreaterThanOrEqual(height / 2);
+      await actionsInReach(page);
+      await rulesInReach(page);
+      expect((await transcriptView(page)).visible).toBeGreaterThanOrEqual(height / 2);
+    }, 180_000);
+  }
+
   it('1280x800: the sidebar is a column beside the content, hidden by the same toggle; the video is capped', async () => {
     const page = await windowOf(1280, 800);
     await page.screenshot({ path: `${SHOTS}/layout-list-1280.png` });
     expect(await topBar(page)).toEqual({ height: 48, oneRow: true });
     expect((await box(page, 'main.content')).x).toBe(340);
     await openSession(page, VIDEO);
-    await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('.media-bar video')?.videoWidth ?? 0) > 0, undefined, { timeout: 30_000 });
+    await videoShown(page);
     expect(await transcriptView(page)).toEqual({ visible: expect.any(Number), scrolled: false });
     expect((await transcriptView(page)).visible).toBeGreaterThanOrEqual(400);
     await page.screenshot({ path: `${SHOTS}/layout-video-1280.png` });
+    await shots(page, 'transcript');
+    // The document actions stay a row of buttons here, and the caption problems (none here) open by themselves.
+    expect(await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Share…' }).isVisible()).toBe(true);
+    await openCaptions(page);
+    await shots(page, 'captions');
+    await page.getByRole('tab', { name: /^Transcript/ }).click();
     await page.getByRole('button', { name: 'Hide sessions' }).click();
     expect(await page.locator('#sidebar').isVisible()).toBe(false);
     expect((await box(page, 'main.content')).x).toBe(0);

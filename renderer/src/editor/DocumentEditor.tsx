@@ -1,6 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { addSpeaker, mergeSpeakersAs, renameSpeaker } from '../../../common/transcript';
-import { CaptionProblems } from './captions/CaptionProblems';
 import { CaptionRules } from './captions/CaptionRules';
 import { CaptionView } from './captions/CaptionView';
 import { CueWaveform } from './captions/CueWaveform';
@@ -147,8 +146,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
         />
       ) : (
         <>
-          <CaptionRules profile={rules.profile} violations={rules.violations} cues={content.cues.length} onProfile={rules.setProfile} onFix={rules.fix} />
-          <CaptionProblems content={content} violations={rules.violations} profile={rules.profile} edit={edit} onShow={(id) => (pauseFollowing(), rows.current?.reveal(id))} />
+          <CaptionRules content={content} profile={rules.profile} violations={rules.violations} onProfile={rules.setProfile} onFix={rules.fix} edit={edit} onShow={(id) => (pauseFollowing(), rows.current?.reveal(id))} />
           <CueWaveform sessionId={record.session_id} cues={content.cues} currentCue={currentCue} nowMs={nowMs} onSeek={seek} onRetime={cueActions.setTimes} />
         </>
       )}

@@ -11,12 +11,15 @@ import { rebuildMessage } from './captions/RebuildNotice';
 
 type Action = 'finish' | 'rename' | 'copy' | 'merge' | 'translate' | 'share' | 'timecode' | 'shift' | 'summarize' | 'reset' | 'clear' | 'delete';
 type MoreAction = 'rename' | 'timecode' | 'shift' | 'rebuild';
+type AnyAction = Action | MoreAction;
 
 const TIMECODE = /^\d{2}:\d{2}:\d{2}[:;]\d{2}$/;
 
 export interface DocumentMenuProps {
   doc: DocumentSummary;
   dirty: boolean;
+  /** A short or narrow window: every action in one "Document" menu instead of a row of buttons. */
+  compact?: boolean;
   /** A content edit that goes through undo/redo (shifting times is one). */
   onEdit: (label: string, fn: (c: DocumentContent) => DocumentContent) => void;
   onStatus: (message: string, isError?: boolean) => void;
@@ -30,7 +33,7 @@ export interface DocumentMenuProps {
  * away (reset, clear, delete) ask first; those the service computes (summary, reset, share) say
  * that the result comes with the next sync.
  */
-export function DocumentMenu({ doc, dirty, onEdit, onStatus, onOpenDocument, onMutated }: DocumentMenuProps) {
+export function DocumentMenu({ doc, dirty, compact = false, onEdit, onStatus, onOpenDocument, onMutated }: DocumentMenuProps) {
   const [open, setOpen] = useState<Action | null>(null);
   const close = () => setOpen(null);
   const unsaved = dirty ? ' Your unsaved edits in this window are dropped too.' : '';
@@ -82,15 +85,29 @@ export function DocumentMenu({ doc, dirty, onEdit, onStatus, onOpenDocument, onM
     else setOpen(id);
   };
 
+  const chooseAny = (id: AnyAction) => (id === 'rebuild' ? void rebuild() : choose(id));
+  // Folded: the same actions in the same order, the rare ones and then the destructive ones each set apart by a line.
+  const folded: MenuItem<AnyAction>[] = [
+    ...buttons.filter((b) => !b.danger).map((b) => ({ id: b.id, label: b.label })),
+    ...more.map((m, i) => ({ ...m, separated: i === 0 })),
+    ...buttons.filter((b) => b.danger).map((b, i) => ({ id: b.id, label: b.label, danger: true, separated: i === 0 })),
+  ];
+
   return (
     <>
-      <span className="doc-actions" role="group" aria-label="Document actions">
-        {buttons.map((b) => (
-          <button key={b.id} type="button" className={b.danger ? 'danger' : undefined} title={b.title} onClick={() => choose(b.id)}>
-            {b.label}
-          </button>
-        ))}
-        <Menu label="More" items={more} onChoose={(id) => (id === 'rebuild' ? void rebuild() : setOpen(id))} />
+      <span className={compact ? 'doc-actions folded' : 'doc-actions'} role="group" aria-label="Document actions">
+        {compact ? (
+          <Menu label="Document" items={folded} onChoose={chooseAny} />
+        ) : (
+          <>
+            {buttons.map((b) => (
+              <button key={b.id} type="button" className={b.danger ? 'danger' : undefined} title={b.title} onClick={() => choose(b.id)}>
+                {b.label}
+              </button>
+            ))}
+            <Menu label="More" items={more} onChoose={chooseAny} />
+          </>
+        )}
       </span>
       {open === 'merge' && <MergeDialog doc={doc} onClose={close} onStatus={onStatus} />}
       {open === 'translate' && <TranslateDialog doc={doc} onClose={close} onStatus={onStatus} onOpenDocument={onOpenDocument} />}

@@ -2,6 +2,7 @@ import type { DocumentRecord } from '../../../common/ipc';
 import type { DocumentContent } from '../../../common/transcript';
 import { DocumentMenu, type DocumentMenuProps } from './DocumentMenu';
 import { ExportBar } from './ExportBar';
+import { useCompactEditor } from './useCompactEditor';
 import type { Status } from './useEdit';
 import type { History } from './useHistory';
 
@@ -16,11 +17,12 @@ export function EditorToolbar(props: {
   onUndo: () => void;
   onRedo: () => void;
   onToggleFind: () => void;
-  menu: Omit<DocumentMenuProps, 'doc' | 'dirty'>;
+  menu: Omit<DocumentMenuProps, 'doc' | 'dirty' | 'compact'>;
 }) {
   const { record, history, status } = props;
+  const compact = useCompactEditor();
   return (
-    <div className="toolbar">
+    <div className={compact ? 'toolbar compact' : 'toolbar'}>
       <button type="button" onClick={() => void props.onSave()} disabled={!history.dirty} title="Save (Ctrl+S)">Save</button>
       <button type="button" className="icon" aria-label="Undo" title={history.undoLabel ? `Undo ${history.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} disabled={!history.undoLabel} onClick={props.onUndo}>
         <span aria-hidden="true">↶</span>
@@ -40,7 +42,7 @@ export function EditorToolbar(props: {
         Find
       </button>
       <ExportBar documentId={record.id} isTranscript={props.isTranscript} saveFirst={history.dirty ? props.onSave : null} />
-      <DocumentMenu doc={record} dirty={history.dirty} {...props.menu} />
+      <DocumentMenu doc={record} dirty={history.dirty} compact={compact} {...props.menu} />
     </div>
   );
 }

@@ -8,6 +8,8 @@ import { ruleText } from './CueRow';
 const SHOWN = 50;
 
 interface Props {
+  /** The list's id, for the toggle that shows it (CaptionRules). */
+  id: string;
   content: CaptionContent;
   violations: CaptionViolation[];
   profile: CaptionProfileId;
@@ -16,16 +18,15 @@ interface Props {
 }
 
 /**
- * The caption rule problems, each with the one-click fixes that would help it (each one undoable edit).
+ * The caption rule problems (shown from CaptionRules' count of them), each with the one-click fixes that would help it (each one undoable edit).
  * Drawn again only when the problems change, not on every media tick (onShow may be a new function
  * each time, doing the same thing).
  */
-export const CaptionProblems = memo(function CaptionProblems({ content, violations, profile, edit, onShow }: Props) {
+export const CaptionProblems = memo(function CaptionProblems({ id, content, violations, profile, edit, onShow }: Props) {
   if (violations.length === 0) return null;
   const p = CAPTION_PROFILES[profile];
   return (
-    <details className="caption-problems" open>
-      <summary>Problems ({violations.length})</summary>
+    <div className="caption-problems" id={id}>
       <ul aria-label="Caption problems">
         {violations.slice(0, SHOWN).map((v, k) => (
           <li key={`${v.cue_id}:${v.rule}:${v.line ?? ''}:${k}`}>
@@ -42,6 +43,6 @@ export const CaptionProblems = memo(function CaptionProblems({ content, violatio
         ))}
       </ul>
       {violations.length > SHOWN && <p className="muted small">and {violations.length - SHOWN} more; fix these to see them.</p>}
-    </details>
+    </div>
   );
-}, (a, b) => a.content === b.content && a.violations === b.violations && a.profile === b.profile && a.edit === b.edit);
+}, (a, b) => a.id === b.id && a.content === b.content && a.violations === b.violations && a.profile === b.profile && a.edit === b.edit);

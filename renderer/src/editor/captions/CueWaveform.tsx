@@ -131,7 +131,7 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
   return (
     <div className="cue-waveform" role="group" aria-label="Waveform">
       <div className="wave-tools">
-        <span className="muted small" role="status">
+        <span className={(got && got.peaks === null) || answer.error ? 'muted small wave-note' : 'muted small wave-hint'} role="status">
           {got ? (got.peaks !== null ? `${FROM[got.from]} · drag a cue's edge to retime it, click to go there` : got.reason) : answer.loading ? 'Reading the waveform…' : (answer.error ?? '')}
         </span>
         <span className="wave-zoom">
