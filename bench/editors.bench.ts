@@ -168,6 +168,7 @@ export const editorsBench: BenchModule = {
       const capPeerKeys = await peerKeys(capPeer.page);
 
       const p95 = (v: number[]) => Math.round(percentile(v, 95) * 10) / 10;
+      const p99 = (v: number[]) => Math.round(percentile(v, 99) * 10) / 10;
       const r1 = (v: number) => Math.round(v * 10) / 10;
       const keysMet = (ours: number[], peer: number[]) => percentile(ours, 95) < 16 && percentile(ours, 95) <= 1.5 * percentile(peer, 95);
       const mb = (v: number) => Math.round(v * 10) / 10;
@@ -177,6 +178,8 @@ export const editorsBench: BenchModule = {
       ];
       const scrollRows = (what: string, ours: FrameWork, peer: FrameWork) => [
         row({ name: `${what}: main-thread CPU per scrolled frame p95 (trace, ${FRAMES} frames of ${STEP} px) vs textarea`, unit: 'ms', ours: p95(ours.cpu), peer: p95(peer.cpu), target: 'ours p95 < 17 ms', met: percentile(ours.cpu, 95) < 17 }),
+        // A few heavy frames (a repainted band, a GC) among light ones may fall either side of p95.
+        row({ name: `${what}: main-thread CPU per scrolled frame p99 (same frames) vs textarea`, unit: 'ms', ours: p99(ours.cpu), peer: p99(peer.cpu), target: 'info', met: null }),
         row({ name: `${what}: main-thread busy wall time per scrolled frame p95 (same frames; includes waiting for a core) vs textarea`, unit: 'ms', ours: p95(ours.wall), peer: p95(peer.wall), target: 'info', met: null }),
       ];
       return [

@@ -73,7 +73,9 @@ export const sessionListBench: BenchModule = {
       const peer = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       const css = (await page.evaluate("[...document.querySelectorAll('style, link[rel=stylesheet]')].map((n) => n.outerHTML).join('')")) as string;
       const base = new URL(url).origin;
-      const html = `<!doctype html><html><head><base href="${base}/">${css}</head><body><div class="sessions" style="height:800px;width:340px"><div class="session-scroller" style="contain:none">${rows
+      // The same scroll box as ours, set here: the copied CSS sizes it only inside the app's layout.
+      const box = (await page.locator('.session-scroller').evaluate((el) => `width:${el.clientWidth}px;height:${el.clientHeight}px`)) as string;
+      const html = `<!doctype html><html><head><base href="${base}/">${css}</head><body><div class="sessions"><div class="session-scroller" style="contain:none;flex:none;overflow:auto;${box}">${rows
         .map((s) => `<div class="session-row" style="height:58px"><input type="checkbox" class="pick"><button class="session"><span class="name">${escape(s.filename)}</span><span class="meta"><span class="status-badge ${s.status}">${s.status}</span><span>${s.language}</span><span>${s.date_upload}</span></span></button></div>`)
         .join('')}</div></div></body></html>`;
       const t1 = performance.now();
@@ -83,9 +85,12 @@ export const sessionListBench: BenchModule = {
       const peerFrames = await scrollFrameWork(browser, peer, '.session-scroller', FRAMES);
 
       const p95 = (v: number[]) => Math.round(percentile(v, 95) * 10) / 10;
+      const p99 = (v: number[]) => Math.round(percentile(v, 99) * 10) / 10;
       return [
         row({ name: 'session list, 10,000 cached: first render (app reload to first row) vs the same rows without virtualization', unit: 'ms', ours: Math.round(oursFirst), peer: Math.round(peerFirst), target: 'ours < 1000 ms', met: oursFirst < 1000 }),
         row({ name: 'session list, 10,000 cached: main-thread CPU per scrolled frame p95 (trace, 150 frames of 240 px) vs the same rows without virtualization', unit: 'ms', ours: p95(oursFrames.cpu), peer: p95(peerFrames.cpu), target: 'ours p95 < 16 ms', met: percentile(oursFrames.cpu, 95) < 16 }),
+        // A static list repaints a band of rows every few thousand px: a few heavy frames among light ones, which p95 may or may not catch.
+        row({ name: 'session list, 10,000 cached: main-thread CPU per scrolled frame p99 (same frames) vs the same rows without virtualization', unit: 'ms', ours: p99(oursFrames.cpu), peer: p99(peerFrames.cpu), target: 'info', met: null }),
         row({ name: 'session list, 10,000 cached: main-thread busy wall time per scrolled frame p95 (same frames; includes waiting for a core) vs the same rows without virtualization', unit: 'ms', ours: p95(oursFrames.wall), peer: p95(peerFrames.wall), target: 'info', met: null }),
       ];
     } finally {
