@@ -6,16 +6,18 @@
  * pausing a folder (or everything) stops its items where they are, to resume later.
  */
 import { rm } from 'node:fs/promises';
-import type { z } from 'zod';
-import type { Document, TranscribeBody } from '../../common/api';
+import type { Document } from '../../common/api';
 import type { WatchFolder, WatchItemState, WatchProgress } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
-import { classifyFailure, describeFailure, isTransient } from '../api/failure';
+import { classifyFailure, isTransient } from '../api/failure';
 import { claim } from './claim';
+import { Fail, reason } from './item-failure';
+import { createFromUrl, itemDocuments, jobStatus, submitTranscription } from './job-calls';
 import { findSubmittedSession } from './lost-submit';
 import { deliver, deliveryVersion, moveSource } from './deliver';
 import { jobSpec, type JobSpec } from './job-spec';
 import { sniffMedia } from './media';
+import { RateMeter } from './rate-meter';
 import { IMPORTS_FOLDER_ID } from './schema';
 import { toWatchItem, type ItemRow, type WatchStore } from './store';
 import type { Uploader } from './upload';
@@ -36,24 +38,11 @@ export interface QueueOptions {
   onSessionKnown?: (sessionId: string, localPath: string) => void;
 }
 
-/** Stops the item for good (until a retry). */
-class Fail extends Error {}
-
 const TRANSIENT_LIMIT = 8;
 /** How often a copy looks whether the item it shares an upload with has its job yet. */
 const REUSE_WAIT_MS = 2000;
 /** At most one job status request this often (10 a second). */
 const POLL_GAP_MS = 100;
-/** A message for a person from whatever went wrong. */
-function reason(err: unknown): string {
-  const failure = classifyFailure(err);
-  if (failure) return describeFailure(failure, 'watch');
-  const e = err as NodeJS.ErrnoException;
-  if (e?.code === 'ENOENT') return 'the file is gone from the folder';
-  if (e?.code === 'EACCES' || e?.code === 'EPERM') return `no permission to read or write: ${e.path ?? ''}`.trim();
-  return e?.message ?? String(err);
-}
-
 type Lane = 'upload' | 'poll' | 'fetch';
 const LANE_STATES: Record<Lane, WatchItemState[]> = { upload: ['detected', 'uploading'], poll: ['transcribing'], fetch: ['fetching'] };
 
@@ -62,7 +51,7 @@ export class WatchQueue {
   private readonly running = new Map<number, { ctrl: AbortController; lane: Lane; done: Promise<void> }>();
   /** Session ids already reported through onSessionKnown, by item. */
   private readonly known = new Map<number, string>();
-  private readonly live = new Map<number, { samples: [number, number][]; lastEmit: number; lastSave: number }>();
+  private readonly rates = new RateMeter();
   private readonly polls = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -177,7 +166,7 @@ export class WatchQueue {
     const ctrl = new AbortController();
     const done = this.step(item.id, ctrl.signal).finally(() => {
       this.running.delete(item.id);
-      if (lane === 'upload') this.live.delete(item.id);
+      if (lane === 'upload') this.rates.forget(item.id);
       if (!this.running.size) for (const w of this.idleWaiters.splice(0)) w();
       this.kick();
     });
@@ -282,15 +271,8 @@ export class WatchQueue {
 
   /** media_source: the service downloads the media itself into a session made here (nothing is uploaded). */
   private async fromUrl(item: ItemRow, spec: JobSpec, signal: AbortSignal): Promise<void> {
-    const { store, client, uploader } = this.opts;
-    const created = await uploader.withFreshToken(() =>
-      client.call(
-        'sessions.create',
-        { body: { language: spec.language, media_source: spec.mediaSource!, session_mode: spec.mode, keep_source: spec.keepMedia, punctuation: spec.punctuation, diarization: spec.diarization } },
-        { signal, timeoutMs: 10 * 60_000 },
-      ),
-    );
-    this.emit(store.update(item.id, { method: 'legacy', session_id: created.result.session_id, state: 'transcribing', error: null, attempts: 0 }));
+    const sessionId = await createFromUrl(this.opts, spec, signal);
+    this.emit(this.opts.store.update(item.id, { method: 'legacy', session_id: sessionId, state: 'transcribing', error: null, attempts: 0 }));
   }
 
   /** A file staged from the browser is deleted once the service has it (or the import is cancelled). */
@@ -304,7 +286,7 @@ export class WatchQueue {
    * session that call made instead of submitting the file a second time.
    */
   private async transcribe(item: ItemRow, spec: JobSpec, signal: AbortSignal): Promise<void> {
-    const { store, uploader, client } = this.opts;
+    const { store, client } = this.opts;
     if (item.submitted_at !== null) {
       const sessionId = await findSubmittedSession(client, store, item, signal);
       if (sessionId) {
@@ -312,30 +294,17 @@ export class WatchQueue {
         return;
       }
     }
-    const body: z.input<typeof TranscribeBody> = {
-      file_id: item.file_id!,
-      language: spec.language,
-      enable_diarization: spec.diarization,
-      enable_timestamps: true,
-      keep_source: spec.keepMedia,
-      punctuation: spec.punctuation,
-      filename: spec.filename,
-      ...(spec.glossaryId !== null ? { glossary_id: spec.glossaryId } : {}),
-      ...(spec.customModelId !== null ? { custom_model_id: spec.customModelId } : {}),
-      session_mode: spec.mode,
-      ...(spec.text !== null ? { transcript_text: spec.text } : {}),
-    };
     store.update(item.id, { submitted_at: Date.now() });
     let job;
     try {
-      job = await uploader.withFreshToken(() => client.call('batch.transcribe', { body }, { signal }));
+      job = await submitTranscription(this.opts, item, spec, signal);
     } catch (err) {
       // A plain refusal made no job: nothing to look for next time.
       const failure = classifyFailure(err);
       if (failure && failure.status >= 400 && failure.status < 500) store.update(item.id, { submitted_at: null });
       throw err;
     }
-    this.emit(store.update(item.id, { job_id: job.job_id, session_id: job.metadata.session_id, submitted_at: null, state: 'transcribing', error: null, attempts: 0 }));
+    this.emit(store.update(item.id, { job_id: job.jobId, session_id: job.sessionId, submitted_at: null, state: 'transcribing', error: null, attempts: 0 }));
   }
 
   /**
@@ -375,20 +344,11 @@ export class WatchQueue {
 
   /** Asks once how the job is doing; not yet done means ask again a little later (less often as it takes longer). */
   private async poll(item: ItemRow, signal: AbortSignal): Promise<void> {
-    const { store, client, uploader } = this.opts;
-    let done = false;
-    if (!item.job_id) {
-      // Legacy sessions, and a batch session found again after a lost answer, are followed by the session.
-      const s = (await uploader.withFreshToken(() => client.call('sessions.get', { params: { sessionId: item.session_id! } }, { signal }))).result;
-      if (s.status === 'failed' || s.status === 'dead_letter') throw new Fail(`transcription failed: ${s.error ?? s.status}`);
-      done = s.status === 'completed';
-    } else {
-      const job = await uploader.withFreshToken(() => client.call('batch.job', { params: { jobId: item.job_id! } }, { signal }));
-      if (job.status === 'failed' || job.status === 'cancelled') throw new Fail(`transcription ${job.status}: ${job.error ?? 'no reason given'}`);
-      done = job.status === 'completed';
-      if (done) item = store.update(item.id, { session_id: job.metadata.session_id });
-      else if (job.progress !== item.progress) this.emit((item = store.update(item.id, { progress: job.progress })));
-    }
+    const { store } = this.opts;
+    const status = await jobStatus(this.opts, item, signal);
+    const done = status.done;
+    if (status.sessionId) item = store.update(item.id, { session_id: status.sessionId });
+    else if (status.progress !== undefined && status.progress !== item.progress) this.emit((item = store.update(item.id, { progress: status.progress })));
     if (done) {
       this.polls.delete(item.id);
       this.emit(store.update(item.id, { state: 'fetching', error: null, attempts: 0, not_before: 0 }));
@@ -401,16 +361,8 @@ export class WatchQueue {
   }
 
   /** The documents of a finished item, with their content. */
-  async documents(item: ItemRow): Promise<Document[]> {
-    const { client, uploader } = this.opts;
-    let docs: Document[];
-    if (item.job_id) {
-      docs = (await uploader.withFreshToken(() => client.call('batch.jobResult', { params: { jobId: item.job_id! } }))).documents;
-    } else {
-      docs = [];
-      for await (const d of client.items('documents.list', { params: { sessionId: item.session_id! }, query: { include_content: true } })) docs.push(d);
-    }
-    return Promise.all(docs.map((d) => (d.document ? d : uploader.withFreshToken(() => client.call('documents.get', { params: { sessionId: item.session_id!, documentId: d.id } })))));
+  documents(item: ItemRow): Promise<Document[]> {
+    return itemDocuments(this.opts, item);
   }
 
   private async fetch(item: ItemRow, folder: WatchFolder): Promise<void> {
@@ -426,36 +378,16 @@ export class WatchQueue {
     if (moved) store.update(item.id, { path: moved });
   }
 
-  /** Progress of an upload: bytes, percent, rate over the last seconds, ETA. */
+  /** Progress of an upload: bytes saved now and then, shown a few times a second. */
   private bytes(item: ItemRow, sent: number): void {
-    const now = Date.now();
-    const live = this.live.get(item.id) ?? { samples: [], lastEmit: 0, lastSave: 0 };
-    this.live.set(item.id, live);
-    live.samples.push([now, sent]);
-    while (live.samples.length > 2 && now - live.samples[0][0] > 5000) live.samples.shift();
     item.bytes_sent = sent;
-    if (now - live.lastSave > 1000 || sent >= item.size) {
-      live.lastSave = now;
-      this.opts.store.update(item.id, { bytes_sent: sent });
-    }
-    if (now - live.lastEmit > 250 || sent >= item.size) {
-      live.lastEmit = now;
-      this.emit(item);
-    }
+    const { save, show } = this.rates.record(item.id, sent, item.size);
+    if (save) this.opts.store.update(item.id, { bytes_sent: sent });
+    if (show) this.emit(item);
   }
 
   private emit(item: ItemRow): void {
-    const live = this.live.get(item.id);
-    let rate: number | null = null;
-    let eta: number | null = null;
-    if (live && live.samples.length >= 2 && item.state === 'uploading') {
-      const [t0, b0] = live.samples[0];
-      const [t1, b1] = live.samples[live.samples.length - 1];
-      if (t1 > t0) {
-        rate = ((b1 - b0) * 1000) / (t1 - t0);
-        eta = rate > 0 ? Math.max(0, (item.size - item.bytes_sent) / rate) : null;
-      }
-    }
+    const { rate, etaSeconds: eta } = item.state === 'uploading' ? this.rates.of(item.id, item.bytes_sent, item.size) : { rate: null, etaSeconds: null };
     if (item.session_id && this.known.get(item.id) !== item.session_id) {
       this.known.set(item.id, item.session_id);
       if (!item.staged && item.path) this.opts.onSessionKnown?.(item.session_id, item.path);
