@@ -39,7 +39,12 @@ export interface FrameWork {
 /** Runs `script` (a string: tsx's helpers are not in the page) between two user-timing marks under a trace; returns the events and the marked thread. */
 async function traced(browser: Browser, page: Page, script: string): Promise<{ events: TraceEvent[]; pid: number; tid: number; from: number; to: number }> {
   await browser.startTracing(page, { categories: CATEGORIES });
-  await page.evaluate(`(async () => { performance.mark('bench-trace-start'); await (${script}); performance.mark('bench-trace-end'); })()`);
+  try {
+    await page.evaluate(`(async () => { performance.mark('bench-trace-start'); await (${script}); performance.mark('bench-trace-end'); })()`);
+  } catch (err) {
+    await browser.stopTracing();
+    throw err;
+  }
   const events = (JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }).traceEvents;
   const mark = (name: string) => {
     const e = events.find((x) => x.name === name);
