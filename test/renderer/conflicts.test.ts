@@ -7,11 +7,11 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { plainText, type DocumentBody, type DocumentContent } from '../../common/transcript/model';
+import { plainText, type DocumentBody, type DocumentContent, type TranscriptContent } from '../../common/transcript/model';
 import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { appAndBrowserPerFile, signIn } from '../helpers/ui';
-import { transcript } from '../main/helpers/fixtures';
+import { segment, transcript } from '../main/helpers/fixtures';
 import { axeProblems } from './look-fixture';
 
 const SHOTS = '/tmp/shots/conflicts';
@@ -106,7 +106,7 @@ describe('conflicts', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
 
     // The push merges, keeps theirs where both changed and makes a conflict copy of mine.
-    const notice = page.getByRole('status').filter({ hasText: 'Someone else changed this document' });
+    const notice = page.getByRole('status').filter({ hasText: 'This document was changed elsewhere' });
     await expect
       .poll(async () => {
         await page.getByTitle('Sync now').click();
@@ -118,6 +118,7 @@ describe('conflicts', () => {
     await expect.poll(() => copyTab.count()).toBe(1);
     expect(await copyTab.locator('.badge').allTextContents()).toContain('conflict copy');
 
+    await shoot(page, 'notice');
     // Opened from the notice.
     await notice.getByRole('button', { name: 'Compare side by side and resolve' }).click();
     const view = page.getByRole('region', { name: 'Resolve conflict' });
@@ -145,9 +146,24 @@ describe('conflicts', () => {
     await expect.poll(() => view.locator('.conflict-row.equal').allTextContents()).toEqual([expect.stringContaining('alpha MINE'), expect.stringContaining('delta seven eight')]);
     await shoot(page, 'undecided');
 
+    // The service changes the original again while the view is open: the sync brings it, the
+    // view says its reading is stale, and comparing again shows the new difference too.
+    const now = (await transcripts())[0].document!.content as TranscriptContent;
+    await other.update(sessionId, original.id, { ...now, segments: [...now.segments.slice(0, 3), segment('seg4', 30_000, 'delta LATER')] });
+    const stale = view.getByRole('alert').filter({ hasText: 'changed since you opened the comparison' });
+    await expect
+      .poll(async () => {
+        await page.getByTitle('Sync now').click();
+        return stale.count();
+      }, { timeout: 30_000, interval: 1000 })
+      .toBe(1);
+    await stale.getByRole('button', { name: 'Compare again' }).click();
+    await expect.poll(() => groups.count(), { timeout: 10_000 }).toBe(3);
+    expect(await stale.count()).toBe(0);
+
     // One by mouse, the other by keyboard: all theirs, then the arrow key moves beta's pick to mine.
     await view.getByRole('button', { name: 'Keep all theirs' }).click();
-    await expect.poll(() => view.getByRole('status').textContent()).toBe('All 2 decided');
+    await expect.poll(() => view.getByRole('status').textContent()).toBe('All 3 decided');
     await beta.getByRole('radio', { name: /Keep theirs/ }).focus();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => beta.getByRole('radio', { name: /Keep mine/ }).isChecked()).toBe(true);
@@ -159,7 +175,7 @@ describe('conflicts', () => {
     await apply.click();
     await expect.poll(() => view.count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => copyTab.count()).toBe(0);
-    await expect.poll(() => segments.allTextContents().then((t) => t.map((s) => s.replace(/\s+/g, ' ')).join('|'))).toMatch(/alpha MINE.*\|.*beta MINE.*\|.*gamma THEIRS.*\|.*delta seven eight/);
+    await expect.poll(() => segments.allTextContents().then((t) => t.map((s) => s.replace(/\s+/g, ' ')).join('|'))).toMatch(/alpha MINE.*\|.*beta MINE.*\|.*gamma THEIRS.*\|.*delta LATER/);
     expect(await notice.count()).toBe(0);
 
     // The next sync takes the picks and the copy's delete to the service.
@@ -169,7 +185,7 @@ describe('conflicts', () => {
         const docs = await transcripts();
         return docs.map((d) => [d.id, lines(d)]);
       }, { timeout: 30_000, interval: 1000 })
-      .toEqual([[original.id, ['alpha MINE', 'beta MINE', 'gamma THEIRS', 'delta seven eight']]]);
+      .toEqual([[original.id, ['alpha MINE', 'beta MINE', 'gamma THEIRS', 'delta LATER']]]);
     expect(errors).toEqual([]);
   });
 });

@@ -15,9 +15,13 @@ import { requireAccount, type AreaHandlers, type CoreContext } from './context';
 
 const bodyOf = (d: DocumentRow): DocumentBody | null => (d.body ? (JSON.parse(d.body) as DocumentBody) : null);
 
-/** Both documents as read: their ids and bodies, so any save to either (here or pulled) changes it. */
-function versionOf(l: ConflictLink): string {
-  return createHash('sha256').update(`${l.original.id}\0${l.original.body ?? ''}\0${l.copy.id}\0${l.copy.body ?? ''}`).digest('base64url');
+/**
+ * What the view showed, as a fingerprint: the kind and the aligned rows. A pick means the same
+ * as long as these are the same; a change to either document that shows in them refuses it.
+ * (Not the bodies' text: the copy's id and stored text change when it is sent, its rows do not.)
+ */
+function versionOf(kind: string, rows: ConflictPair['rows']): string {
+  return createHash('sha256').update(JSON.stringify([kind, rows])).digest('base64url');
 }
 
 function summary(l: ConflictLink) {
@@ -29,7 +33,8 @@ function pairOf(l: ConflictLink): ConflictPair {
   const copy = bodyOf(l.copy);
   if (!original || !copy) throw new UserFacingError('NO_CONTENT', 'One of the two documents has no content in the local cache yet; sync first.');
   try {
-    return { ...summary(l), kind: original.content.kind, version: versionOf(l), rows: alignConflict(original.content, copy.content, l.clashed) };
+    const rows = alignConflict(original.content, copy.content, l.clashed);
+    return { ...summary(l), kind: original.content.kind, version: versionOf(original.content.kind, rows), rows };
   } catch (err) {
     throw new UserFacingError('NOT_COMPARABLE', (err as Error).message);
   }
@@ -49,8 +54,8 @@ export function conflictsHandlers(ctx: CoreContext): AreaHandlers<'conflicts'> {
       const done = cache.db.transaction(() => {
         const l = conflictLinkOf(cache.db, copyId);
         if (!l || (l.copy.id !== copyId && l.linkId !== copyId)) throw new UserFacingError('NOT_FOUND', 'That conflict copy is no longer here (it may have been resolved already).');
-        if (versionOf(l) !== version) throw new UserFacingError('CHANGED', 'The document or its conflict copy changed since you opened the comparison. Look again and pick once more.');
         const pair = pairOf(l);
+        if (pair.version !== version) throw new UserFacingError('CHANGED', 'The document or its conflict copy changed since you opened the comparison. Look again and pick once more.');
         const missing = undecided(pair.rows, choices);
         if (missing.length) throw new UserFacingError('UNDECIDED', `Pick a version for every segment that differs (${missing.length} still undecided).`);
         const original = bodyOf(l.original)!.content;

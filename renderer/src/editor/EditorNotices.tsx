@@ -37,7 +37,7 @@ function ConflictNotice({ record }: { record: DocumentRecord }) {
   if (asCopy) {
     return (
       <p className="notice warn" role="status">
-        This is a conflict copy of “{asCopy.originalFilename}”: your version, kept because someone else changed the same places while you edited.
+        This is a conflict copy of “{asCopy.originalFilename}”: your version, kept aside because the same places were changed elsewhere while you edited.
         {compare(asCopy.copyId)}
       </p>
     );
@@ -45,7 +45,7 @@ function ConflictNotice({ record }: { record: DocumentRecord }) {
   if (asOriginal) {
     return (
       <p className="notice warn" role="status">
-        Someone else changed this document while you edited it. Where you both changed the same place, their version is here and yours is in “{asOriginal.copyFilename}”.
+        This document was changed elsewhere while you edited it. Where both changed the same place, the other version is here and yours is in “{asOriginal.copyFilename}”.
         {compare(asOriginal.copyId)}
       </p>
     );

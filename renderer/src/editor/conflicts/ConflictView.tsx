@@ -4,7 +4,7 @@ import { undecided, wordDiff, type ConflictSide, type DiffPart } from '../../../
 import { call } from '../../lib/bridge';
 import { clock } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
-import { useChannel } from '../../lib/useChannel';
+import { useCacheChanged, useChannel } from '../../lib/useChannel';
 import './conflicts.css';
 
 type Row = ConflictPair['rows'][number];
@@ -47,7 +47,13 @@ function PairView({ pair, onReload, onClose }: { pair: ConflictPair; onReload: (
       const r = await call('conflicts.resolve', { copyId: pair.copyId, version: pair.version, choices });
       onClose(r.documentId);
     });
-  const stale = action.problem !== null && /changed since/.test(action.problem);
+  // Either document changed (a sync, another window): Apply would be refused, so say so now.
+  const [outdated, setOutdated] = useState(false);
+  useCacheChanged(
+    () => void call('conflicts.get', { documentId: pair.copyId }).then((now) => now?.version !== pair.version && setOutdated(true), () => {}),
+    (c) => !!c.documents?.length,
+  );
+  const stale = outdated || (action.problem !== null && /changed since/.test(action.problem));
   // Keyboard and screen reader users start at the title, which says where they are.
   const title = useRef<HTMLHeadingElement>(null);
   useEffect(() => title.current?.focus(), []);
@@ -57,8 +63,8 @@ function PairView({ pair, onReload, onClose }: { pair: ConflictPair; onReload: (
       <header className="conflict-head">
         <h2 id="conflict-title" ref={title} tabIndex={-1}>Resolve conflict</h2>
         <p className="muted small">
-          Where you and someone else changed the same {unit}, the service kept theirs in <strong>{pair.originalFilename}</strong> and your version went into
-          the copy <strong>{pair.copyFilename}</strong>. Pick the version to keep for each {unit} that differs; Apply puts your picks into the original and deletes the copy.
+          Some {unit}s were changed both here and elsewhere. The other version (theirs) stayed in <strong>{pair.originalFilename}</strong>; yours went into the copy{' '}
+          <strong>{pair.copyFilename}</strong>. Pick the version to keep for each {unit} that differs; Apply puts your picks into the original and deletes the copy.
         </p>
         <div className="toolbar conflict-actions">
           <button type="button" className="primary" onClick={() => void apply()} disabled={left > 0 || action.busy} aria-describedby="conflict-left">
@@ -66,7 +72,7 @@ function PairView({ pair, onReload, onClose }: { pair: ConflictPair; onReload: (
           </button>
           <button type="button" onClick={() => all('theirs')}>Keep all theirs</button>
           <button type="button" onClick={() => all('ours')}>Keep all mine</button>
-          <span id="conflict-left" className={left ? 'conflict-left' : 'conflict-left ok'} role="status">
+          <span id="conflict-left" className={left ? 'conflict-left' : 'conflict-left all-decided'} role="status">
             {left ? `${left} of ${differing.length} undecided` : `All ${differing.length} decided`}
           </span>
           <span className="spacer" />
@@ -77,9 +83,9 @@ function PairView({ pair, onReload, onClose }: { pair: ConflictPair; onReload: (
           )}
           <button type="button" onClick={() => onClose()}>Cancel</button>
         </div>
-        {action.problem && (
+        {(action.problem || outdated) && (
           <p className="error" role="alert">
-            {action.problem}
+            {action.problem ?? 'The document or its conflict copy changed since you opened the comparison.'}
             {stale && (
               <>
                 {' '}
@@ -122,11 +128,15 @@ function DiffRow({ row, unit, choice, onPick }: { row: Row; unit: string; choice
   const diff = useMemo(() => wordDiff(row.theirs?.text ?? '', row.ours?.text ?? ''), [row]);
   const start = (row.theirs ?? row.ours)!.start_ms;
   const headId = `conflict-${row.id}`;
-  const why = row.bothChanged ? 'changed on both sides' : !row.theirs ? 'only in mine' : !row.ours ? 'only in theirs' : 'changed on one side';
+  const why = !row.theirs ? 'only in mine' : !row.ours ? 'only in theirs' : row.bothChanged ? 'changed on both sides' : 'changed on one side';
+  // Same words, other timing or speaker: say what differs, since no word is marked.
+  const sameWords = !!row.theirs && !!row.ours && row.theirs.text === row.ours.text;
+  const what = !sameWords ? null : row.theirs!.speaker !== row.ours!.speaker ? 'other speaker' : 'same words, other timing';
   return (
     <li className={`conflict-row differs${choice ? ' decided' : ''}`}>
       <div className="conflict-row-head" id={headId}>
         {unit === 'cue' ? 'Cue' : 'Segment'} at {clock(start)} <span className={row.bothChanged ? 'badge warn' : 'badge'}>{why}</span>
+        {what && <span className="badge">{what}</span>}
         {!choice && <span className="visually-hidden">, undecided</span>}
       </div>
       <div className="conflict-pair" role="radiogroup" aria-labelledby={headId}>
