@@ -104,6 +104,11 @@ export const SyncState = z.object({
   lastPullAt: z.string().nullable(),
   /** What went wrong in the last sync, in words for a person; null after a clean sync. */
   lastError: z.string().nullable(),
+  /**
+   * Why each blocked change was not sent, a sentence each, from the reasons the cache keeps with
+   * them: they stay as long as the changes do, whatever later runs say in lastError.
+   */
+  blockedReasons: z.array(z.string()),
   running: z.boolean(),
 });
 export type SyncState = z.infer<typeof SyncState>;

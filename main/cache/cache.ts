@@ -196,6 +196,9 @@ export class Cache {
   outboxEntries(): outbox.OutboxEntry[] {
     return outbox.outboxEntries(this.db);
   }
+  blockedEntries(): outbox.OutboxEntry[] {
+    return outbox.blockedEntries(this.db);
+  }
   resolveId(id: string): string {
     return outbox.resolveId(this.db, id);
   }

@@ -78,6 +78,11 @@ export function outboxEntries(db: ReadableDb): OutboxEntry[] {
   return (stmt(db, 'SELECT * FROM outbox ORDER BY seq').all() as OutboxRow[]).map(entryOf);
 }
 
+/** The entries kept but no longer sent, oldest first, each with why (last_error). */
+export function blockedEntries(db: ReadableDb): OutboxEntry[] {
+  return (stmt(db, "SELECT * FROM outbox WHERE state = 'blocked' ORDER BY seq").all() as OutboxRow[]).map(entryOf);
+}
+
 /** Why the document's first blocked entry was refused, if it has one. */
 export function blockedReason(db: ReadableDb, documentId: string): string | null {
   const r = stmt(db, "SELECT last_error FROM outbox WHERE document_id = ? AND state = 'blocked' ORDER BY seq LIMIT 1").get(documentId) as { last_error: string | null } | undefined;

@@ -4,7 +4,7 @@
  * loop stops quietly and probes with backoff; the first good answer resumes it by itself.
  * A failing push does not hold back the pull (other devices' changes still arrive), except when
  * nothing can work: no answer at all, or signed out. What went wrong reaches the user as one
- * sentence in SyncState.lastError, beside the count of blocked changes.
+ * sentence in SyncState.lastError, beside the count of blocked changes and the reason kept with each.
  */
 import type { EventName, EventPayload, SyncState } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
@@ -13,7 +13,7 @@ import type { Cache } from '../cache/cache';
 import type { Connectivity } from './connectivity';
 import { describeSyncError, stopsTheRun } from './errors';
 import { pull } from './pull';
-import { pushAll } from './push';
+import { blockedSentence, pushAll } from './push';
 
 export const PERIOD_MS = 60_000;
 const EDIT_DELAY_MS = 250;
@@ -47,7 +47,9 @@ export class SyncEngine {
   state(): SyncState {
     const lastPull = this.o.accountId() === null ? null : this.o.cache.getCursor(this.o.accountId()!, 'lastPullAt');
     const { cache, connectivity } = this.o;
-    return { connectivity: connectivity.state, pending: cache.pendingCount(), blocked: cache.blockedCount(), lastPullAt: lastPull, lastError: this.lastError, running: this.running !== null };
+    // Each blocked change's own reason, kept with it in the cache: a later clean run does not wipe it.
+    const blockedReasons = cache.blockedEntries().map((e) => blockedSentence(cache, e, e.last_error ?? 'no reason was kept'));
+    return { connectivity: connectivity.state, pending: cache.pendingCount(), blocked: cache.blockedCount(), lastPullAt: lastPull, lastError: this.lastError, blockedReasons, running: this.running !== null };
   }
 
   private publish(): void {

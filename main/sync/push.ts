@@ -123,7 +123,7 @@ export async function pushAll(ctx: PushContext): Promise<PushResult> {
 }
 
 /** The sentence for an entry the service refused: a session's delete names the session (its entry is keyed by the session id), the rest their document. */
-function blockedSentence(cache: Cache, entry: OutboxEntry, reason: string): string {
+export function blockedSentence(cache: Cache, entry: OutboxEntry, reason: string): string {
   if (entry.op.op === 'deleteSession') return describeBlocked(sessionName(cache.db, entry.session_id) ?? entry.session_id, 'delete session', reason);
   return describeBlocked(cache.row(cache.resolveId(entry.document_id))?.filename ?? entry.document_id, entry.op.op, reason);
 }

@@ -6,10 +6,13 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncState } from '../../common/ipc';
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
 import { speechWav } from '../helpers/speech';
 import { ROOT, serviceLogin } from '../helpers/service';
 import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { bridgeClient, tokenOf } from '../security/bridge-wire';
+import { waitForCompleted } from './look-fixture';
 
 let app: RunningApp;
 let browser: Browser;
@@ -40,6 +43,17 @@ async function serviceWords(serviceUrl: string, q: string): Promise<string[]> {
   return transcript.document.content.segments!.flatMap((s) => s.words.map((w) => w.text.toLowerCase()));
 }
 
+/** A second bridge client beside the page: calls, and every sync state main publishes from now on (the bridge sends events to every client). */
+async function syncWatcher() {
+  const bridge = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
+  const states: SyncState[] = [];
+  bridge.ws.on('message', (data) => {
+    const frame = JSON.parse(String(data)) as { event?: string; payload?: SyncState };
+    if (frame.event === 'sync.state' && frame.payload) states.push(frame.payload);
+  });
+  return { states, call: bridge.call, close: () => bridge.ws.close() };
+}
+
 describe('browser mode', () => {
   it('signs in with the demo account and lists the sessions made through the service', async () => {
     await createSessions(app.serviceUrl);
@@ -58,12 +72,7 @@ describe('browser mode', () => {
     await page.goto(app.url);
     const list = page.getByRole('list', { name: 'Sessions' });
     // Transcription runs in the service; ask for a sync until the list shows the session completed.
-    await expect
-      .poll(async () => {
-        await page.getByTitle('Sync now').click();
-        return list.getByRole('button', { name: /board-meeting\.wav.*Completed/i }).count();
-      }, { timeout: 90_000, interval: 1000 })
-      .toBe(1);
+    await waitForCompleted(page, 'board-meeting.wav');
     await list.getByRole('button', { name: /board-meeting\.wav/ }).click();
     const transcript = page.getByRole('list', { name: 'Transcript' });
     await expect.poll(() => transcript.textContent(), { timeout: 20_000 }).toMatch(/\w+/);
@@ -109,12 +118,7 @@ describe('browser mode', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(app.url);
     const list = page.getByRole('list', { name: 'Sessions' });
-    await expect
-      .poll(async () => {
-        await page.getByTitle('Sync now').click();
-        return list.getByRole('button', { name: /customer-interview\.wav.*Completed/i }).count();
-      }, { timeout: 90_000, interval: 1000 })
-      .toBe(1);
+    await waitForCompleted(page, 'customer-interview.wav');
     await list.getByRole('button', { name: /customer-interview\.wav/ }).click();
     await expect.poll(() => page.locator('.segment .seg-text').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     // Another device deletes the transcript on the service; this app has not heard yet. Its captions
@@ -141,19 +145,35 @@ describe('browser mode', () => {
     expect(await page.getByRole('tab', { name: /Transcript/ }).textContent()).toContain('not sent');
     expect(await page.getByRole('tab', { name: /Captions/ }).textContent()).not.toContain('not sent');
     await page.screenshot({ path: join(ROOT, 'test-results/e2e-blocked.png') });
-    // A plain sync leaves the blocked edit alone, so the badge has nothing new to say; the notice stays.
-    await page.getByTitle('Sync now').click();
-    await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toBeNull();
-    expect(await notice.count()).toBe(1);
-    // "Send again" sends it again; refused again (the document is still gone), it is kept and the badge says why.
-    await notice.getByRole('button', { name: 'Send again' }).click();
-    await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toMatch(/no longer has this document/);
-    // The badge's retry does the same for every blocked change.
-    await page.getByTitle('Sync now').click();
-    await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toBeNull();
-    await blocked.click();
-    await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toMatch(/no longer has this document/);
-    expect(await blocked.count()).toBe(1);
+    // A plain sync leaves the blocked edit alone: the run is clean (nothing in lastError), and the
+    // badge still says why the edit was not sent, from the reason kept with it; a page opened now too.
+    const sync = await syncWatcher();
+    try {
+      expect((await sync.call('sync.now', {})).value).toMatchObject({ lastError: null, blocked: 1, blockedReasons: [expect.stringMatching(/no longer has this document/)] });
+      const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await fresh.goto(app.url);
+      const freshBlocked = fresh.getByRole('button', { name: /1 not sent — retry/ });
+      await expect.poll(() => freshBlocked.count(), { timeout: 20_000 }).toBe(1);
+      expect(await freshBlocked.getAttribute('title')).toMatch(/^A change to ".*" \(save\) could not be sent: the service no longer has this document/);
+      await fresh.close();
+      expect(await blocked.getAttribute('title')).toMatch(/no longer has this document/);
+      expect(await notice.count()).toBe(1);
+      // "Send again" sends it again (a run starts with it queued, not blocked); refused again (the
+      // document is still gone), it is kept and the badge says why.
+      const resent = () => sync.states.some((s) => s.blocked === 0 && s.pending > 0) && sync.states.at(-1)?.blocked === 1 && sync.states.at(-1)?.running === false;
+      sync.states.length = 0;
+      await notice.getByRole('button', { name: 'Send again' }).click();
+      await expect.poll(resent, { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toMatch(/no longer has this document/);
+      // The badge's retry does the same for every blocked change.
+      sync.states.length = 0;
+      await blocked.click();
+      await expect.poll(resent, { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => blocked.getAttribute('title'), { timeout: 20_000 }).toMatch(/no longer has this document/);
+      expect(await blocked.count()).toBe(1);
+    } finally {
+      sync.close();
+    }
     await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).textContent()).toContain('an edit the service cannot take');
     // The user gives the edit up, after a confirmation: the service no longer has the document, so it goes here too.
     await notice.getByRole('button', { name: 'Discard my changes' }).click();

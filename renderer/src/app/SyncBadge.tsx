@@ -40,8 +40,8 @@ export function SyncBadge() {
         {state.running && <span className="spinner" aria-label="syncing" />}
       </button>
       {state.blocked > 0 && (
-        // Kept changes the service refused or that kept failing: say so, and let the user send them again.
-        <button className="sync-blocked" title={state.lastError ?? undefined} onClick={() => call('sync.retryBlocked', {}).then(setState, () => {})}>
+        // Kept changes the service refused or that kept failing: say so and why (the reasons kept with them), and let the user send them again.
+        <button className="sync-blocked" title={state.blockedReasons.join('\n') || undefined} onClick={() => call('sync.retryBlocked', {}).then(setState, () => {})}>
           {state.blocked} not sent — retry
         </button>
       )}
