@@ -11,7 +11,7 @@ import { threeHourTranscript } from './formats.bench';
 import { segmentText, transcriptToCaptions, type DocumentBody } from '../common/transcript';
 import { launchChromium, LOCAL_DEMO, startApp } from '../test/helpers/app';
 import { serviceLogin } from '../test/helpers/service';
-import { rendererMemory, scrollFrameWork, type FrameWork } from './frame-work';
+import { keystrokeWork, rendererMemory, scrollFrameWork, type FrameWork } from './frame-work';
 import { percentile, row, type BenchModule, type BenchRow } from './harness';
 
 const KEYS = 40;
@@ -69,13 +69,23 @@ async function openPeer(browser: Awaited<ReturnType<typeof launchChromium>>, tex
   return { page, open, elements, memory };
 }
 
+/**
+ * Types KEYS keys where the caret is, untraced (keystroke to end of frame), then KEYS more under a
+ * trace (the main thread's CPU per keystroke): a second pass, so tracing's cost stays out of the first.
+ */
+async function typeTwice(browser: Awaited<ReturnType<typeof launchChromium>>, page: Page): Promise<{ latency: number[]; work: FrameWork }> {
+  const latency = await typeKeys(page);
+  const work = await keystrokeWork(browser, page, () => typeKeys(page));
+  return { latency, work };
+}
+
 /** Typing 200 characters before the end of the peer's textarea. */
-async function peerKeys(page: Page): Promise<number[]> {
+async function peerKeys(browser: Awaited<ReturnType<typeof launchChromium>>, page: Page) {
   await page.locator('textarea').evaluate((t: HTMLTextAreaElement) => {
     t.focus();
     t.setSelectionRange(t.value.length - 200, t.value.length - 200);
   });
-  return typeKeys(page);
+  return typeTwice(browser, page);
 }
 
 export const editorsBench: BenchModule = {
@@ -122,7 +132,7 @@ export const editorsBench: BenchModule = {
       const near = content.segments[content.segments.length - 3];
       await page.locator(`[data-item="${near.id}"] .seg-text`).waitFor();
       await page.locator(`[data-item="${near.id}"] .seg-text`).dblclick();
-      const oursKeys = await typeKeys(page);
+      const oursKeys = await typeTwice(browser, page);
       await page.keyboard.press('Escape');
 
       // Find's first character.
@@ -149,13 +159,13 @@ export const editorsBench: BenchModule = {
       const cueText = page.locator(`.cue[aria-posinset="${cues - 2}"] textarea`);
       await cueText.waitFor();
       await cueText.click();
-      const capKeys = await typeKeys(page);
+      const capKeys = await typeTwice(browser, page);
       await page.keyboard.press('Escape');
 
       // The peers: the same texts in plain textareas.
       const peer = await openPeer(browser, content.segments.map(segmentText).join('\n\n'));
       const peerScroll = await scrollFrameWork(browser, peer.page, 'textarea', FRAMES, STEP);
-      const peerKeysT = await peerKeys(peer.page);
+      const peerKeysT = await peerKeys(browser, peer.page);
       await peer.page.locator('#find').focus();
       await take(peer.page);
       await peer.page.keyboard.press('KeyW');
@@ -165,7 +175,7 @@ export const editorsBench: BenchModule = {
       // The captions the service made from this transcript (runner.ts: transcriptToCaptions, default profile).
       const capPeer = await openPeer(browser, transcriptToCaptions(content).cues.map((c) => c.lines.join('\n')).join('\n\n'));
       const capPeerScroll = await scrollFrameWork(browser, capPeer.page, 'textarea', FRAMES, STEP);
-      const capPeerKeys = await peerKeys(capPeer.page);
+      const capPeerKeys = await peerKeys(browser, capPeer.page);
 
       const p95 = (v: number[]) => Math.round(percentile(v, 95) * 10) / 10;
       const p99 = (v: number[]) => Math.round(percentile(v, 99) * 10) / 10;
@@ -176,6 +186,9 @@ export const editorsBench: BenchModule = {
         row({ name: `${what}: renderer private memory after GC (/proc smaps_rollup Private_Clean+Private_Dirty) vs textarea page`, unit: 'MB', ours: mb(ours.privateMB), peer: mb(peer.privateMB), target: 'ours <= 80 MB', met: ours.privateMB <= 80 }),
         row({ name: `${what}: JS heap used after GC (CDP Performance.getMetrics JSHeapUsedSize) vs textarea page`, unit: 'MB', ours: mb(ours.jsHeapMB), peer: mb(peer.jsHeapMB), target: 'info', met: null }),
       ];
+      // Keystroke to end of frame includes waiting for the next frame (up to 16.7 ms when idle); this is the work alone.
+      const keyWorkRow = (what: string, ours: FrameWork, peer: FrameWork) =>
+        row({ name: `${what}: main-thread CPU per keystroke p95 (trace, ${KEYS} more keys, every task from keydown to the next key) vs textarea`, unit: 'ms', ours: p95(ours.cpu), peer: p95(peer.cpu), target: 'info', met: null });
       const scrollRows = (what: string, ours: FrameWork, peer: FrameWork) => [
         row({ name: `${what}: main-thread CPU per scrolled frame p95 (trace, ${FRAMES} frames of ${STEP} px) vs textarea`, unit: 'ms', ours: p95(ours.cpu), peer: p95(peer.cpu), target: 'ours p95 < 17 ms', met: percentile(ours.cpu, 95) < 17 }),
         // A few heavy frames (a repainted band, a GC) among light ones may fall either side of p95.
@@ -184,13 +197,15 @@ export const editorsBench: BenchModule = {
       ];
       return [
         row({ name: `transcript editor, 3 h (${content.segments.length} segments): click to first row painted vs textarea with the same text`, unit: 'ms', ours: r1(oursOpen), peer: r1(peer.open), target: 'ours < 300 ms', met: oursOpen < 300 }),
-        row({ name: 'transcript editor, 3 h: keystroke to end of frame p95, segment near the end vs textarea', unit: 'ms', ours: p95(oursKeys), peer: p95(peerKeysT), target: 'p95 < 16 ms and <= 1.5x textarea', met: keysMet(oursKeys, peerKeysT) }),
+        row({ name: 'transcript editor, 3 h: keystroke to end of frame p95, segment near the end vs textarea', unit: 'ms', ours: p95(oursKeys.latency), peer: p95(peerKeysT.latency), target: 'p95 < 16 ms and <= 1.5x textarea', met: keysMet(oursKeys.latency, peerKeysT.latency) }),
+        keyWorkRow('transcript editor, 3 h', oursKeys.work, peerKeysT.work),
         row({ name: 'transcript editor, 3 h: find first character to end of frame vs textarea indexOf', unit: 'ms', ours: r1(oursFind), peer: r1(peerFind), target: 'ours < 50 ms', met: oursFind < 50 }),
         row({ name: 'transcript editor, 3 h: DOM elements after open (whole app page) vs textarea page', unit: 'elements', ours: oursElements, peer: peer.elements, target: 'ours <= 2000', met: oursElements <= 2000 }),
         ...memRows('transcript editor, 3 h, app page after open', oursMemory, peer.memory),
         ...scrollRows('transcript editor, 3 h', oursScroll, peerScroll),
         row({ name: `caption editor, 3 h (${cues} cues): tab click to first cue painted vs textarea with the captions' text`, unit: 'ms', ours: r1(oursCaptions), peer: r1(capPeer.open), target: 'ours < 300 ms', met: oursCaptions < 300 }),
-        row({ name: 'caption editor, 3 h: keystroke to end of frame p95, cue near the end vs textarea', unit: 'ms', ours: p95(capKeys), peer: p95(capPeerKeys), target: 'p95 < 16 ms and <= 1.5x textarea', met: keysMet(capKeys, capPeerKeys) }),
+        row({ name: 'caption editor, 3 h: keystroke to end of frame p95, cue near the end vs textarea', unit: 'ms', ours: p95(capKeys.latency), peer: p95(capPeerKeys.latency), target: 'p95 < 16 ms and <= 1.5x textarea', met: keysMet(capKeys.latency, capPeerKeys.latency) }),
+        keyWorkRow('caption editor, 3 h', capKeys.work, capPeerKeys.work),
         row({ name: 'caption editor, 3 h: DOM elements after open (whole app page) vs textarea page', unit: 'elements', ours: capElements, peer: capPeer.elements, target: 'ours <= 2000', met: capElements <= 2000 }),
         ...memRows('caption editor, 3 h, app page after open (transcript visited before)', capMemory, capPeer.memory),
         ...scrollRows('caption editor, 3 h', capScroll, capPeerScroll),

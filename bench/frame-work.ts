@@ -25,10 +25,11 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
+  args?: { data?: unknown };
 }
 
 export interface FrameWork {
-  /** Per frame: main-thread busy wall time (sum of its top-level tasks), ms. */
+  /** Per frame (or keystroke): main-thread busy wall time (sum of its top-level tasks), ms. */
   wall: number[];
   /** Per frame: the main thread's CPU time in those tasks, ms (robust to other processes' load). */
   cpu: number[];
@@ -36,11 +37,13 @@ export interface FrameWork {
   pid: number;
 }
 
-/** Runs `script` (a string: tsx's helpers are not in the page) between two user-timing marks under a trace; returns the events and the marked thread. */
-async function traced(browser: Browser, page: Page, script: string): Promise<{ events: TraceEvent[]; pid: number; tid: number; from: number; to: number }> {
+/** Runs `action` between two user-timing marks under a trace; returns the page's main thread's top-level tasks in between, with the trace. */
+async function traced(browser: Browser, page: Page, action: () => Promise<unknown>): Promise<{ events: TraceEvent[]; tasks: TraceEvent[]; pid: number; tid: number; from: number; to: number }> {
   await browser.startTracing(page, { categories: CATEGORIES });
   try {
-    await page.evaluate(`(async () => { performance.mark('bench-trace-start'); await (${script}); performance.mark('bench-trace-end'); })()`);
+    await page.evaluate("performance.mark('bench-trace-start')");
+    await action();
+    await page.evaluate("performance.mark('bench-trace-end')");
   } catch (err) {
     await browser.stopTracing();
     throw err;
@@ -51,8 +54,30 @@ async function traced(browser: Browser, page: Page, script: string): Promise<{ e
     if (!e) throw new Error(`trace has no ${name} mark`);
     return e;
   };
-  const start = mark('bench-trace-start');
-  return { events, pid: start.pid, tid: start.tid, from: start.ts, to: mark('bench-trace-end').ts };
+  const { pid, tid, ts: from } = mark('bench-trace-start');
+  const to = mark('bench-trace-end').ts;
+  // Top-level tasks only: a nested run loop's tasks are inside their parent's time already.
+  const tasks: TraceEvent[] = [];
+  for (const e of events.filter((x) => x.pid === pid && x.tid === tid && x.ts >= from && x.ts <= to && x.ph === 'X' && x.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
+    const last = tasks[tasks.length - 1];
+    if (!last || e.ts >= last.ts + (last.dur ?? 0)) tasks.push(e);
+  }
+  const onThread = events.filter((x) => x.pid === pid && x.tid === tid && x.ts >= from && x.ts <= to);
+  return { events: onThread, tasks, pid, tid, from, to };
+}
+
+/** Splits `tasks` at each of `starts` (trace times), each part running to the next start: wall and CPU time in ms. */
+function split(tasks: TraceEvent[], starts: number[]): { wall: number[]; cpu: number[] } {
+  // A part starts with the task in which its first event happens.
+  const begins = starts.map((ts) => tasks.find((t) => t.ts <= ts && ts <= t.ts + (t.dur ?? 0))?.ts ?? ts);
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let k = 0; k + 1 < begins.length; k++) {
+    const part = tasks.filter((t) => t.ts >= begins[k] && t.ts < begins[k + 1]);
+    wall.push(part.reduce((s, t) => s + (t.dur ?? 0), 0) / 1000);
+    cpu.push(part.reduce((s, t) => s + (t.tdur ?? t.dur ?? 0), 0) / 1000);
+  }
+  return { wall, cpu };
 }
 
 /**
@@ -63,11 +88,12 @@ async function traced(browser: Browser, page: Page, script: string): Promise<{ e
  * not counted, for ours and the peer alike.
  */
 export async function scrollFrameWork(browser: Browser, page: Page, selector: string, frames = 150, step = 240): Promise<FrameWork> {
-  const script = `new Promise((resolve) => {
+  // A string, not a function: tsx's helpers are not in the page.
+  const script = `new Promise((resolve, reject) => {
     const el = document.querySelector(${JSON.stringify(selector)});
     // A list that reaches its end mid-run would measure idle frames.
     const room = el.scrollHeight - el.clientHeight - el.scrollTop;
-    if (room < ${frames * step}) throw new Error(${JSON.stringify(selector)} + ' can scroll only ' + room + ' px');
+    if (room < ${frames * step}) return reject(new Error(${JSON.stringify(selector)} + ' can scroll only ' + room + ' px'));
     let n = 0;
     const tick = () => {
       if (n++ === ${frames}) return setTimeout(resolve, 50);
@@ -76,30 +102,27 @@ export async function scrollFrameWork(browser: Browser, page: Page, selector: st
     };
     requestAnimationFrame(tick);
   })`;
-  const { events, pid, tid, from, to } = await traced(browser, page, script);
-  const here = (e: TraceEvent) => e.pid === pid && e.tid === tid && e.ts >= from && e.ts <= to;
-  // Top-level tasks only: a nested run loop's tasks are inside their parent's time already.
-  const tasks: TraceEvent[] = [];
-  for (const e of events.filter((x) => here(x) && x.ph === 'X' && x.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
-    const last = tasks[tasks.length - 1];
-    if (!last || e.ts >= last.ts + (last.dur ?? 0)) tasks.push(e);
-  }
-  // Each frame starts with the task in which the main thread begins it.
-  const begins = events.filter((x) => here(x) && x.name === 'BeginMainThreadFrame').map((b) => tasks.find((t) => t.ts <= b.ts && b.ts <= t.ts + (t.dur ?? 0))?.ts ?? b.ts);
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let k = 0; k + 1 < begins.length; k++) {
-    const inFrame = tasks.filter((t) => t.ts >= begins[k] && t.ts < begins[k + 1]);
-    wall.push(inFrame.reduce((s, t) => s + (t.dur ?? 0), 0) / 1000);
-    cpu.push(inFrame.reduce((s, t) => s + (t.tdur ?? t.dur ?? 0), 0) / 1000);
-  }
+  const { events, tasks, pid } = await traced(browser, page, () => page.evaluate(script));
+  const { wall, cpu } = split(tasks, events.filter((x) => x.name === 'BeginMainThreadFrame').map((x) => x.ts));
   if (wall.length < frames * 0.9) throw new Error(`trace shows ${wall.length} frames for ${frames} scroll steps`);
   return { wall, cpu, pid };
 }
 
+/**
+ * The main thread's work for each key `type` presses: every task from the one that dispatches its
+ * keydown up to the next keydown's (the input, the re-render however it is scheduled, the frame
+ * that paints it), so `type` should let each key settle before the next.
+ */
+export async function keystrokeWork(browser: Browser, page: Page, type: () => Promise<unknown>): Promise<FrameWork> {
+  const { events, tasks, pid, to } = await traced(browser, page, type);
+  const keydowns = events.filter((x) => x.name === 'EventDispatch' && (x.args?.data as { type?: string } | undefined)?.type === 'keydown').map((x) => x.ts);
+  if (!keydowns.length) throw new Error('trace shows no keydown');
+  return { ...split(tasks, [...keydowns, to]), pid };
+}
+
 /** The page's renderer process id, from a trace of one mark. */
 export async function rendererPid(browser: Browser, page: Page): Promise<number> {
-  return (await traced(browser, page, 'Promise.resolve()')).pid;
+  return (await traced(browser, page, () => Promise.resolve())).pid;
 }
 
 /**
