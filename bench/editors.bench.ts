@@ -6,7 +6,7 @@
  * key event to the end of the next frame (requestAnimationFrame, then a task). Scrolling is the
  * main thread's work per frame from a trace, and memory is read after a GC (bench/frame-work.ts).
  */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { threeHourTranscript } from './formats.bench';
 import { segmentText, transcriptToCaptions, type DocumentBody } from '../common/transcript';
 import { launchChromium, LOCAL_DEMO, startApp } from '../test/helpers/app';
@@ -57,7 +57,7 @@ document.getElementById('find').oninput = (e) => {
 }
 
 /** A peer page holding `text`: opened (click to the frame after), then its elements and memory. */
-async function openPeer(browser: Awaited<ReturnType<typeof launchChromium>>, text: string) {
+async function openPeer(browser: Browser, text: string) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.setContent(peerHtml(text));
   await page.evaluate(RECORDER);
@@ -73,14 +73,14 @@ async function openPeer(browser: Awaited<ReturnType<typeof launchChromium>>, tex
  * Types KEYS keys where the caret is, untraced (keystroke to end of frame), then KEYS more under a
  * trace (the main thread's CPU per keystroke): a second pass, so tracing's cost stays out of the first.
  */
-async function typeTwice(browser: Awaited<ReturnType<typeof launchChromium>>, page: Page): Promise<{ latency: number[]; work: FrameWork }> {
+async function typeTwice(browser: Browser, page: Page): Promise<{ latency: number[]; work: FrameWork }> {
   const latency = await typeKeys(page);
   const work = await keystrokeWork(browser, page, () => typeKeys(page));
   return { latency, work };
 }
 
 /** Typing 200 characters before the end of the peer's textarea. */
-async function peerKeys(browser: Awaited<ReturnType<typeof launchChromium>>, page: Page) {
+async function peerKeys(browser: Browser, page: Page) {
   await page.locator('textarea').evaluate((t: HTMLTextAreaElement) => {
     t.focus();
     t.setSelectionRange(t.value.length - 200, t.value.length - 200);
