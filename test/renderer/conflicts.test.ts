@@ -146,8 +146,13 @@ describe('conflicts', () => {
     await expect.poll(() => view.locator('.conflict-row.equal').allTextContents()).toEqual([expect.stringContaining('alpha MINE'), expect.stringContaining('delta seven eight')]);
     await shoot(page, 'undecided');
 
+    // A pick by mouse, on the version's text.
+    await beta.getByText('beta MINE').click();
+    await expect.poll(() => view.getByRole('status').textContent()).toBe('1 of 2 undecided');
+
     // The service changes the original again while the view is open: the sync brings it, the
-    // view says its reading is stale, and comparing again shows the new difference too.
+    // view says its reading is stale, and comparing again shows the new difference too, keeping
+    // the pick of the row that did not change.
     const now = (await transcripts())[0].document!.content as TranscriptContent;
     await other.update(sessionId, original.id, { ...now, segments: [...now.segments.slice(0, 3), segment('seg4', 30_000, 'delta LATER')] });
     const stale = view.getByRole('alert').filter({ hasText: 'changed since you opened the comparison' });
@@ -160,14 +165,20 @@ describe('conflicts', () => {
     await stale.getByRole('button', { name: 'Compare again' }).click();
     await expect.poll(() => groups.count(), { timeout: 10_000 }).toBe(3);
     expect(await stale.count()).toBe(0);
+    expect(await beta.getByRole('radio', { name: /Keep mine/ }).isChecked()).toBe(true);
+    await expect.poll(() => view.getByRole('status').textContent()).toBe('2 of 3 undecided');
+    const delta = groups.nth(2);
 
-    // One by mouse, the other by keyboard: all theirs, then the arrow key moves beta's pick to mine.
-    await view.getByRole('button', { name: 'Keep all theirs' }).click();
+    // All mine, then by keyboard: the arrow key moves gamma's pick to theirs, space picks delta's theirs.
+    await view.getByRole('button', { name: 'Keep all mine' }).click();
     await expect.poll(() => view.getByRole('status').textContent()).toBe('All 3 decided');
-    await beta.getByRole('radio', { name: /Keep theirs/ }).focus();
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => beta.getByRole('radio', { name: /Keep mine/ }).isChecked()).toBe(true);
-    expect(await gamma.getByRole('radio', { name: /Keep theirs/ }).isChecked()).toBe(true);
+    await gamma.getByRole('radio', { name: /Keep mine/ }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => gamma.getByRole('radio', { name: /Keep theirs/ }).isChecked()).toBe(true);
+    await delta.getByRole('radio', { name: /Keep theirs/ }).focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => delta.getByRole('radio', { name: /Keep theirs/ }).isChecked()).toBe(true);
+    expect(await beta.getByRole('radio', { name: /Keep mine/ }).isChecked()).toBe(true);
     expect(await apply.isDisabled()).toBe(false);
     expect(await axeProblems(page)).toEqual([]);
     await shoot(page, 'decided');

@@ -13,15 +13,28 @@ type Choices = Record<string, ConflictSide>;
 /**
  * A conflict copy beside its original, segment by segment: for each segment that differs the
  * user keeps theirs (the original, as the service has it) or mine (the copy); Apply writes the
- * picks into the original and deletes the copy. The pair is read once: if either document
- * changes meanwhile, Apply is refused and the user looks again.
+ * picks into the original and deletes the copy. If either document changes while the view is
+ * open, it says so (Apply would be refused) and "Compare again" reads the pair anew, keeping the
+ * picks of the rows that did not change.
  */
 export function ConflictView({ documentId, onClose }: { documentId: string; onClose: (openDocumentId?: string) => void }) {
   const read = useChannel('conflicts.get', { documentId });
   const pair = read.value;
+  const last = useRef<Picked>({ rows: [], choices: {} });
   if (read.error) return <Frame onClose={onClose}><p className="error" role="alert">{read.error}</p></Frame>;
   if (!pair) return <Frame onClose={onClose}>{read.loading ? <div className="loading">Loading…</div> : <p className="muted">This conflict is resolved (or the copy is gone).</p>}</Frame>;
-  return <PairView key={pair.version} pair={pair} onReload={read.reload} onClose={onClose} />;
+  return <PairView key={pair.version} pair={pair} last={last} onReload={read.reload} onClose={onClose} />;
+}
+
+interface Picked {
+  rows: Row[];
+  choices: Choices;
+}
+
+/** The picks of a former reading that still apply: rows that differ now exactly as they did then. */
+function carried(last: Picked, rows: Row[]): Choices {
+  const before = new Map(last.rows.map((r) => [r.id, JSON.stringify(r)]));
+  return Object.fromEntries(rows.filter((r) => r.status === 'differs' && last.choices[r.id] && before.get(r.id) === JSON.stringify(r)).map((r) => [r.id, last.choices[r.id]]));
 }
 
 function Frame({ onClose, children }: { onClose: () => void; children: React.ReactNode }) {
@@ -33,8 +46,11 @@ function Frame({ onClose, children }: { onClose: () => void; children: React.Rea
   );
 }
 
-function PairView({ pair, onReload, onClose }: { pair: ConflictPair; onReload: () => void; onClose: (openDocumentId?: string) => void }) {
-  const [choices, setChoices] = useState<Choices>({});
+function PairView({ pair, last, onReload, onClose }: { pair: ConflictPair; last: React.RefObject<Picked>; onReload: () => void; onClose: (openDocumentId?: string) => void }) {
+  const [choices, setChoices] = useState<Choices>(() => carried(last.current, pair.rows));
+  useEffect(() => {
+    last.current = { rows: pair.rows, choices };
+  }, [last, pair.rows, choices]);
   const [showEqual, setShowEqual] = useState(false);
   const action = useAction();
   const differing = useMemo(() => pair.rows.filter((r) => r.status === 'differs'), [pair]);
