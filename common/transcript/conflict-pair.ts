@@ -105,13 +105,15 @@ export interface DiffPart {
 
 /**
  * Word-level difference of two texts: each side's words, marked where they are not part of the
- * longest common run of words. Long texts (beyond `limit` words a side) are marked whole, to keep
- * the table small.
+ * longest common run of words; the spacing and line breaks between them are kept. Long texts
+ * (beyond `limit` words a side) are marked whole, to keep the table small.
  */
 export function wordDiff(a: string, b: string, limit = 400): { a: DiffPart[]; b: DiffPart[] } {
-  const wa = a.split(/\s+/).filter(Boolean);
-  const wb = b.split(/\s+/).filter(Boolean);
-  if (wa.length > limit || wb.length > limit) return { a: [{ text: a, changed: a !== b }], b: [{ text: b, changed: a !== b }] };
+  const ta = tokens(a);
+  const tb = tokens(b);
+  if (ta.length > limit || tb.length > limit) return { a: [{ text: a, changed: a !== b }], b: [{ text: b, changed: a !== b }] };
+  const wa = ta.map((t) => t.word);
+  const wb = tb.map((t) => t.word);
   // lcs[i][j]: the longest common subsequence of wa[i..] and wb[j..].
   const lcs = Array.from({ length: wa.length + 1 }, () => new Array<number>(wb.length + 1).fill(0));
   for (let i = wa.length - 1; i >= 0; i--) for (let j = wb.length - 1; j >= 0; j--) lcs[i][j] = wa[i] === wb[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
@@ -124,18 +126,26 @@ export function wordDiff(a: string, b: string, limit = 400): { a: DiffPart[]; b:
     } else if (lcs[i + 1][j] >= lcs[i][j + 1]) i++;
     else j++;
   }
-  return { a: runs(wa, ka), b: runs(wb, kb) };
+  return { a: runs(ta, ka), b: runs(tb, kb) };
 }
 
-/** Words joined into runs of the same mark, spaces kept between them. */
-function runs(words: string[], kept: boolean[]): DiffPart[] {
+/** Each word with the whitespace before it. */
+function tokens(text: string): { sep: string; word: string }[] {
+  return [...text.matchAll(/(\s*)(\S+)/g)].map((m) => ({ sep: m[1], word: m[2] }));
+}
+
+/** Words joined into runs of the same mark; a space between two marked words stays inside the mark, others outside. */
+function runs(words: { sep: string; word: string }[], kept: boolean[]): DiffPart[] {
   const out: DiffPart[] = [];
+  const push = (text: string, changed: boolean) => {
+    const last = out.at(-1);
+    if (last && last.changed === changed) last.text += text;
+    else out.push({ text, changed });
+  };
   words.forEach((w, i) => {
     const changed = !kept[i];
-    const last = out.at(-1);
-    if (last && last.changed === changed) last.text += ` ${w}`;
-    else out.push({ text: (out.length ? ' ' : '') + w, changed });
+    if (w.sep) push(w.sep, changed && out.at(-1)?.changed === true);
+    push(w.word, changed);
   });
-  // A leading space belongs outside a mark, so the highlight covers only the words.
-  return out.flatMap((p) => (p.changed && p.text.startsWith(' ') ? [{ text: ' ', changed: false }, { text: p.text.slice(1), changed: true }] : [p]));
+  return out;
 }

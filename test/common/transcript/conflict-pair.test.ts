@@ -1,7 +1,7 @@
 /** The side-by-side pairing of a conflict copy and its original, and the content the picks make. */
 import { describe, expect, it } from 'vitest';
 import { alignConflict, applyConflictChoices, undecided, wordDiff } from '../../../common/transcript/conflict-pair';
-import { plainText, type Segment, type TranscriptContent } from '../../../common/transcript/model';
+import { plainText, type CaptionContent, type Segment, type TranscriptContent } from '../../../common/transcript/model';
 
 const seg = (id: string, start: number, text: string, speaker: string | null = null): Segment => ({
   id, speaker_id: speaker, start_ms: start, end_ms: start + 900, words: text.split(' ').map((t, i) => ({ text: t, start_ms: start + i * 100, end_ms: start + i * 100 + 90, confidence: 1 })),
@@ -33,11 +33,23 @@ describe('conflict pair', () => {
     expect(() => applyConflictChoices(theirs, ours, { s2: 'ours' })).toThrow(/2 still undecided/);
   });
 
+  it('pairs captions cue by cue, and refuses to pair different kinds', () => {
+    const cue = (id: string, start: number, ...lines: string[]) => ({ id, start_ms: start, end_ms: start + 2000, lines });
+    const t: CaptionContent = { kind: 'caption', version: 1, speakers: [], cues: [cue('c1', 0, 'Hello there'), cue('c2', 2000, 'their line')] };
+    const o: CaptionContent = { kind: 'caption', version: 1, speakers: [], cues: [cue('c1', 0, 'Hello there'), cue('c2', 2000, 'my line', 'and more')] };
+    expect(alignConflict(t, o).map((r) => [r.id, r.status, r.ours?.text])).toEqual([['c1', 'equal', 'Hello there'], ['c2', 'differs', 'my line\nand more']]);
+    expect((applyConflictChoices(t, o, { c2: 'ours' }) as CaptionContent).cues[1].lines).toEqual(['my line', 'and more']);
+    expect(() => alignConflict(t, theirs)).toThrow(/not the same kind/);
+  });
+
   it('marks the words that differ', () => {
     const d = wordDiff('the quick brown fox', 'the slow brown dog jumps');
     expect(d.a.filter((p) => p.changed).map((p) => p.text)).toEqual(['quick', 'fox']);
     expect(d.b.filter((p) => p.changed).map((p) => p.text)).toEqual(['slow', 'dog jumps']);
     expect(d.a.map((p) => p.text).join('')).toBe('the quick brown fox');
     expect(d.b.map((p) => p.text).join('')).toBe('the slow brown dog jumps');
+    // Line breaks (caption lines) stay where they were.
+    const lines = wordDiff('one two\nthree', 'one TWO\nthree');
+    expect(lines.b).toEqual([{ text: 'one ', changed: false }, { text: 'TWO', changed: true }, { text: '\nthree', changed: false }]);
   });
 });
