@@ -22,7 +22,7 @@ export function EditorToolbar(props: {
   const { record, history, status } = props;
   const compact = useCompactEditor();
   return (
-    <div className={compact ? 'toolbar compact' : 'toolbar'}>
+    <div className={`toolbar${compact ? ' compact' : ''}${history.dirty ? ' dirty' : ''}`}>
       <button type="button" onClick={() => void props.onSave()} disabled={!history.dirty} title="Save (Ctrl+S)">Save</button>
       <button type="button" className="icon" aria-label="Undo" title={history.undoLabel ? `Undo ${history.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} disabled={!history.undoLabel} onClick={props.onUndo}>
         <span aria-hidden="true">↶</span>
@@ -30,7 +30,7 @@ export function EditorToolbar(props: {
       <button type="button" className="icon" aria-label="Redo" title={history.redoLabel ? `Redo ${history.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'} disabled={!history.redoLabel} onClick={props.onRedo}>
         <span aria-hidden="true">↷</span>
       </button>
-      {history.dirty && <span className="muted small">Unsaved changes</span>}
+      {history.dirty && <span className="muted small unsaved">Unsaved changes</span>}
       {status && (
         <span className={status.error ? 'error small' : 'ok small'} role={status.error ? 'alert' : 'status'}>
           {status.text}
