@@ -22,7 +22,8 @@ import { shellHandlers } from './shell-handlers';
 export interface Backend {
   handlers: Handlers;
   mode: 'local' | 'cloud';
-  serviceUrl: string;
+  /** Where the service answers now (the embedded one can move to another port on a restart). */
+  readonly serviceUrl: string;
   settings: SettingsStore;
   /** The embedded service's supervisor (local mode). */
   service?: ServiceSupervisor;
@@ -74,14 +75,18 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
     throw err;
   }
   // The embedded service when the app runs one (browser mode prints its address), else the service it started on.
-  const { mode, serviceUrl } = service ? ({ mode: 'local', serviceUrl: service.url } as const) : accounts.startedOn;
+  const mode = service ? 'local' : accounts.startedOn.mode;
+  let localUrl = service?.url;
   const h = accounts.handlers as Handlers;
   // A smaller media cache applies at once, not at the next download (the active account's).
   settings.onChange(() => accounts.current().core.media.cache.evict());
   // Back after a restart: send what waited (edits made while it was down) and pull.
   service?.onStatus((status) => {
     emit('service.status', status);
-    if (status.state === 'running') void h['sync.now']({}).catch(() => {});
+    if (status.state !== 'running') return;
+    // A restart moved it to another port (its own was taken): the local account follows before the sync.
+    const moved = service.url !== localUrl ? accounts.moveLocal((localUrl = service.url)) : Promise.resolve();
+    void moved.then(() => h['sync.now']({})).catch(() => {});
   });
   const running = { state: 'running', attempt: 0, message: null } as const;
   const shell = shellHandlers(opts.dialogs ?? noDialogs, settings, () => service?.status() ?? running);
@@ -89,7 +94,9 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   return {
     handlers,
     mode,
-    serviceUrl,
+    get serviceUrl() {
+      return service?.url ?? accounts.startedOn.serviceUrl;
+    },
     media: accounts.media,
     settings,
     service,

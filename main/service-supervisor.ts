@@ -1,10 +1,13 @@
 /**
  * Keeps the embedded service running: a crash is seen at once (the process's exit) and a hung
  * process within a few health checks (it is then killed); either way it starts again with backoff,
- * on the same port so the client's URL (and the tokens stored under it) stay valid, with the same
- * owner credential handed over again. Stopping (the app quits) cancels any restart under way and
+ * on the same port while that port is free, so the client's URL (and the tokens stored under it)
+ * stay valid, with the same owner credential handed over again. A port another program took in
+ * between is not waited for: the service moves to a free one, and `url` says where (the backend
+ * then reopens the local account there). Stopping (the app quits) cancels any restart under way and
  * leaves no process behind.
  */
+import { createServer } from 'node:net';
 import type { ServiceStatus } from '../common/ipc/shell';
 import { ownerCredential, startEmbeddedService, type EmbeddedService, type EmbeddedServiceOptions, type LocalAccount } from './embedded-service';
 
@@ -21,6 +24,7 @@ export interface SupervisorOptions extends Omit<EmbeddedServiceOptions, 'port' |
 }
 
 export interface ServiceSupervisor {
+  /** Where the service answers now; a restart changes it only when the port was taken meanwhile. */
   readonly url: string;
   readonly owner: LocalAccount;
   /** The running process's id (changes with each restart). */
@@ -31,6 +35,15 @@ export interface ServiceSupervisor {
 }
 
 const RUNNING: ServiceStatus = { state: 'running', attempt: 0, message: null };
+
+/** Whether 127.0.0.1:port can be listened on now (the service listens there). */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
 
 /** Any HTTP answer means the process serves; only silence (refused, timed out) is a failure. */
 async function answers(url: string, timeoutMs: number): Promise<boolean> {
@@ -58,7 +71,13 @@ export async function superviseEmbeddedService(opts: SupervisorOptions): Promise
   let starting: Promise<unknown> | null = null;
   let retryTimer: NodeJS.Timeout | undefined;
   let port = 0;
-  const start = () => startEmbeddedService({ ...opts, owner, port, signal: quit.signal, onUnexpectedExit: crashed });
+  const start = async () => {
+    // A restart keeps the port unless it was taken meanwhile; each try asks again, so a port taken between this look and the listen costs one try.
+    if (port !== 0 && !(await portFree(port))) port = 0;
+    const started = await startEmbeddedService({ ...opts, owner, port, signal: quit.signal, onUnexpectedExit: crashed });
+    port = Number(new URL(started.url).port);
+    return started;
+  };
 
   function crashed(code: number | null): void {
     if (quit.signal.aborted) return;
@@ -86,7 +105,6 @@ export async function superviseEmbeddedService(opts: SupervisorOptions): Promise
   }
 
   current = await start();
-  port = Number(new URL(current.url).port);
 
   // A process that is alive but does not answer (hung) is killed; its exit then restarts it. After
   // a miss the next check follows at once, so a hang is found in about healthFailures x timeout.

@@ -59,7 +59,8 @@ export interface AuthSource {
 export type Outcome = 'ok' | 'unreachable' | 'degraded';
 
 export interface ClientOptions {
-  baseUrl: string;
+  /** The service's address; a function where it can move (the watch daemon's embedded service, after a restart on another port). */
+  baseUrl: string | (() => string);
   auth?: AuthSource;
   timeoutMs?: number;
   retries?: number;
@@ -126,11 +127,12 @@ class CheckFailure extends Error {
 }
 
 export class ApiClient {
-  readonly baseUrl: string;
+  private readonly base: () => string;
   private readonly opts: Required<Omit<ClientOptions, 'auth' | 'observe' | 'baseUrl'>> & Pick<ClientOptions, 'auth' | 'observe'>;
 
   constructor(options: ClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const base = options.baseUrl;
+    this.base = typeof base === 'string' ? () => base : base;
     this.opts = {
       timeoutMs: 30_000,
       retries: 3,
@@ -140,6 +142,10 @@ export class ApiClient {
       // An option passed as undefined means "the default", not "none".
       ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
     };
+  }
+
+  get baseUrl(): string {
+    return this.base().replace(/\/+$/, '');
   }
 
   setAuth(auth: AuthSource): void {

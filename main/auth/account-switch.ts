@@ -46,6 +46,8 @@ export interface Accounts {
   accountHandlers: AccountHandlers;
   /** The account the app started on. */
   startedOn: { serviceUrl: string; mode: 'local' | 'cloud' };
+  /** The embedded service answers at another address now: "This computer" goes there (reopened if it is the active account). */
+  moveLocal(url: string): Promise<void>;
   current(): AccountRuntime;
   /** The transport's media linker, kept across switches. */
   media: { setLinker(linker: MediaLinker): void };
@@ -54,12 +56,13 @@ export interface Accounts {
 
 export async function startAccounts(o: AccountsOptions): Promise<Accounts> {
   const book = new AccountBook(o.dataDir);
-  const usable = (a: Account | undefined): a is Account => !!a && (a.kind === 'cloud' || o.localUrl !== null);
+  let localUrl = o.localUrl;
+  const usable = (a: Account | undefined): a is Account => !!a && (a.kind === 'cloud' || localUrl !== null);
 
   const where = (a: Account): OpenAccount => ({
     id: a.id,
     dataDir: accountDataDir(o.dataDir, a.id),
-    serviceUrl: a.kind === 'local' ? o.localUrl! : a.serviceUrl!,
+    serviceUrl: a.kind === 'local' ? localUrl! : a.serviceUrl!,
     mode: a.kind,
     emit: <E extends EventName>(event: E, payload: EventPayload<E>) => {
       const user = event === 'auth.changed' ? (payload as AuthState).user : null;
@@ -93,6 +96,12 @@ export async function startAccounts(o: AccountsOptions): Promise<Accounts> {
     const target = book.find(id);
     if (!usable(target)) throw new UserFacingError('NO_SUCH_ACCOUNT', target ? 'This computer has no local service running in this app.' : 'That account is not known here.');
     if (id === activeId) return;
+    await reopen(target);
+  }
+
+  /** Closes the active runtime and opens `target`'s (another account, or the active one at its new address), then says who is signed in. */
+  async function reopen(target: Account): Promise<void> {
+    const id = target.id;
     const done = switching.then(async () => {
       const previous = book.find(activeId)!;
       await runtime.close();
@@ -117,7 +126,7 @@ export async function startAccounts(o: AccountsOptions): Promise<Accounts> {
 
   const list = async () => ({
     active: activeId,
-    accounts: (fixed ? [fixed] : book.list().filter(usable)).map((a) => ({ id: a.id, kind: a.kind, serviceUrl: a.kind === 'local' ? o.localUrl! : a.serviceUrl!, email: a.email })),
+    accounts: (fixed ? [fixed] : book.list().filter(usable)).map((a) => ({ id: a.id, kind: a.kind, serviceUrl: a.kind === 'local' ? localUrl! : a.serviceUrl!, email: a.email })),
   });
 
   return {
@@ -137,6 +146,11 @@ export async function startAccounts(o: AccountsOptions): Promise<Accounts> {
       },
     },
     startedOn: { serviceUrl: firstPlace.serviceUrl, mode: firstPlace.mode },
+    async moveLocal(url) {
+      localUrl = url;
+      const active = book.find(activeId);
+      if (!fixed && active?.kind === 'local') await reopen(active);
+    },
     current: () => runtime,
     media: {
       setLinker(l) {

@@ -73,8 +73,9 @@ export async function runWatchDaemon(argv: string[]): Promise<void> {
   let baseUrl = values.service ?? effectiveServiceUrl(new SettingsStore(confSettingsFile(dataDir)).get()) ?? undefined;
   let auth: PasswordAuth | TokenAuth;
   if (!baseUrl) {
-    // Supervised as in the app: a crash or a hang restarts it on the same address, and the queue
-    // goes on (uploads waiting meanwhile are retried as offline).
+    // Supervised as in the app: a crash or a hang restarts it (on the same address unless that was
+    // taken; the client asks for the address at each request), and the queue goes on (uploads
+    // waiting meanwhile are retried as offline).
     embedded = await superviseEmbeddedService({ dataDir: join(dataDir, 'local-service') });
     embedded.onStatus((s) => out(s.state === 'running' ? 'local service running again' : `local service ${s.state}${s.message ? `: ${s.message}` : ''}`));
     baseUrl = embedded.url;
@@ -86,7 +87,8 @@ export async function runWatchDaemon(argv: string[]): Promise<void> {
   } else {
     throw new Error('--service needs credentials: set S2T_TOKEN, or S2T_USERNAME and S2T_PASSWORD');
   }
-  const client = new ApiClient({ baseUrl, auth: auth.asAuthSource() });
+  const service = embedded;
+  const client = new ApiClient({ baseUrl: service ? () => service.url : baseUrl, auth: auth.asAuthSource() });
   if (auth instanceof PasswordAuth) auth.attach(client);
 
   const lastState = new Map<number, string>();

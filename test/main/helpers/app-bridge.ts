@@ -20,8 +20,8 @@ export interface AppBridge {
   close(): Promise<void>;
 }
 
-export async function startAppBridge(): Promise<AppBridge> {
-  const app = await startApp();
+export async function startAppBridge(opts: Parameters<typeof startApp>[0] = {}): Promise<AppBridge> {
+  const app = await startApp(opts);
   const { port, hash } = new URL(app.url);
   const token = /token=([\w-]+)/.exec(hash)![1];
   const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, [`s2t.${token}`], { headers: { origin: `http://127.0.0.1:${port}` } });

@@ -1,0 +1,122 @@
+/**
+ * Issue 17, the app survives restarts: a port the last run used may be someone else's by now.
+ * The app started again while its last bridge and service ports are held elsewhere, and the
+ * embedded service restarted by its supervisor (under the app, or the watch daemon) while its port
+ * is held, each move to a free port, and what talks to the service follows it there.
+ * The ports are held by plain net.Servers, as another program would.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, expect, it } from 'vitest';
+import type { AuthState, SyncState } from '../../common/ipc';
+import type { ServiceStatus } from '../../common/ipc/shell';
+import { superviseEmbeddedService, type ServiceSupervisor } from '../../main/service-supervisor';
+import { startApp, type RunningApp } from '../helpers/app';
+import { ROOT, serviceLogin, tempDir } from '../helpers/service';
+import { speechWav } from '../helpers/speech';
+import { startAppBridge, type AppBridge } from './helpers/app-bridge';
+import { processesFor } from './helpers/processes';
+
+const held: Server[] = [];
+let app: RunningApp | undefined;
+let sup: ServiceSupervisor | undefined;
+let bridge: AppBridge | undefined;
+
+afterEach(async () => {
+  await app?.stop();
+  await sup?.stop();
+  await bridge?.close();
+  app = sup = bridge = undefined;
+  await Promise.all(held.splice(0).map((s) => new Promise((res) => s.close(res))));
+});
+
+/** Holds 127.0.0.1:port; retries while the port's last owner is still letting it go. */
+async function hold(port: number): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    // It hangs up on whoever calls, so a client still aimed here fails at once instead of waiting.
+    const server = createServer((socket) => socket.destroy());
+    const err = await new Promise<Error | null>((res) => {
+      server.once('error', res);
+      server.listen(port, '127.0.0.1', () => res(null));
+    });
+    if (!err) return void held.push(server);
+    if (tries >= 200) throw err;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+const portOf = (url: string) => Number(new URL(url).port);
+
+it('the app started again while the ports of its last run are taken starts on free ones, and answers there', async () => {
+  const first = await startApp();
+  const dataDir = first.dataDir;
+  const before = { bridge: portOf(first.url), service: portOf(first.serviceUrl) };
+  await first.stop();
+  await hold(before.bridge);
+  await hold(before.service);
+  app = await startApp({ dataDir });
+  expect(portOf(app.url)).not.toBe(before.bridge);
+  expect(portOf(app.serviceUrl)).not.toBe(before.service);
+  expect((await fetch(new URL('/', app.url))).status).toBe(200);
+  expect((await fetch(`${app.serviceUrl}/`)).status).toBeLessThan(500);
+}, 120_000);
+
+it('the supervisor restarts a killed service on another port when its port was taken meanwhile, and the owner signs in there', async () => {
+  const statuses: ServiceStatus[] = [];
+  sup = await superviseEmbeddedService({ dataDir: tempDir('s2t-ports-'), entry: join(ROOT, 'dist/service/cli.js'), backoffMs: [300, 300, 300], maxAttempts: 3 });
+  sup.onStatus((s) => statuses.push(s));
+  const port = portOf(sup.url);
+  process.kill(sup.pid!, 'SIGKILL');
+  await hold(port);
+  await expect.poll(() => sup!.status().state, { timeout: 30_000 }).not.toBe('restarting');
+  expect(statuses.at(-1)?.state, JSON.stringify(statuses)).toBe('running');
+  expect(portOf(sup.url)).not.toBe(port);
+  await serviceLogin(sup.url, sup.owner);
+}, 60_000);
+
+it('the running app follows its embedded service to another port when a restart finds its port taken: still signed in, and it syncs', async () => {
+  // As users run it: the app keeps the local credential to itself and signs in on its own.
+  bridge = await startAppBridge({ localAccount: null });
+  const b = bridge;
+  const signedIn = async () => (await b.call<AuthState>('auth.state', {})).signedIn;
+  await expect.poll(signedIn, { timeout: 30_000 }).toBe(true);
+  const before = b.app.serviceUrl;
+  const [pid] = processesFor(join(b.app.dataDir, 'local-service'));
+  process.kill(pid, 'SIGKILL');
+  await hold(portOf(before));
+  const localUrl = async () => (await b.call<{ accounts: { kind: string; serviceUrl: string }[] }>('accounts.list', {})).accounts.find((a) => a.kind === 'local')?.serviceUrl;
+  await expect.poll(localUrl, { timeout: 60_000, interval: 500 }).not.toBe(before);
+  await expect.poll(signedIn, { timeout: 30_000 }).toBe(true);
+  const sync = await b.call<SyncState>('sync.now', {});
+  expect(sync.lastError).toBeNull();
+  expect(sync.connectivity).toBe('online');
+  expect(b.events.some((e) => e.event === 'service.status' && (e.payload as ServiceStatus).state === 'failed')).toBe(false);
+}, 120_000);
+
+it('the watch daemon follows its embedded service to another port when a restart finds its port taken, and still delivers', async () => {
+  const watched = tempDir('s2t-ports-watched-');
+  const data = tempDir('s2t-ports-data-');
+  const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), 'watch', watched, '--data', data, '--formats', 'srt', '--language', 'en', '--stability-ms', '300'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
+  const line = (re: RegExp) => lines.find((l) => re.test(l)) ?? (child.exitCode !== null ? `exited: ${err}` : undefined);
+  try {
+    await expect.poll(() => line(/^watching /), { timeout: 60_000 }).toMatch(/^watching /);
+    const port = portOf(/via (\S+)$/.exec(line(/^watching /)!)![1]);
+    const [pid] = processesFor(join(data, 'local-service')).filter((p) => p !== child.pid);
+    process.kill(pid, 'SIGKILL');
+    await hold(port);
+    await expect.poll(() => line(/^local service (running again|failed)/), { timeout: 60_000 }).toBe('local service running again');
+    copyFileSync(await speechWav('the daemon moved to another port'), join(watched, 'moved.wav'));
+    await expect.poll(() => line(/delivered .*moved\.wav$|failed .*moved\.wav/), { timeout: 120_000, interval: 500 }).toMatch(/delivered/);
+    expect(readFileSync(join(watched, 'moved.srt'), 'utf8')).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> /);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+  }
+}, 240_000);
