@@ -2,19 +2,15 @@
  * The watch daemon's embedded service is supervised as the app's is: killed under the running
  * daemon, it comes back on the same address and a file dropped afterwards is still delivered.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
+import { processesFor } from './helpers/processes';
 
-/** Live (not zombie) processes whose command line names `dir`. */
-function processesFor(dir: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => l.includes(dir) && !/^\s*\d+\s+Z/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
-}
 
 it('restarts the daemon\'s service after a SIGKILL and still delivers', async () => {
   const watched = tempDir('s2t-sup-daemon-watched-');

@@ -4,19 +4,14 @@
  * an edit saved just before the kill reaches the service after it. Quitting while a restart is
  * under way leaves no process behind.
  */
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { seedService } from './helpers/seed';
+import { processesFor } from './helpers/processes';
 
-/** Live (not zombie) processes whose command line names `dir`: the app's service, by its --data. */
-function processesFor(dir: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => l.includes(dir) && !/^\s*\d+\s+Z/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
-}
 const serviceDir = (app: RunningApp) => join(app.dataDir, 'local-service');
 const servicePid = (app: RunningApp) => processesFor(serviceDir(app)).filter((pid) => pid !== app.child.pid);
 

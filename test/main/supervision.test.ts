@@ -3,20 +3,15 @@
  * and a hung process (SIGSTOP) are each followed by a restart on the same port with the same owner
  * credential; stopping during a restart leaves no process behind.
  */
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceStatus } from '../../common/ipc/shell';
 import { superviseEmbeddedService, type ServiceSupervisor } from '../../main/service-supervisor';
 import { ROOT, serviceLogin, tempDir } from '../helpers/service';
+import { processesFor } from './helpers/processes';
 
 const ENTRY = join(ROOT, 'dist/service/cli.js');
 
-/** Live processes whose command line names `dataDir` (the service's --data): ours only. */
-function processesFor(dataDir: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => l.includes(dataDir) && !/^\s*\d+\s+Z/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
-}
 
 let running: ServiceSupervisor | undefined;
 afterEach(async () => {
