@@ -35,6 +35,7 @@ async function browserMode(argv: string[]): Promise<void> {
   const bridge = await startWebBridge({ handlers: backend.handlers, staticDir, dataDir, port: Number(values.port) });
   backend.setEventSink((event, payload) => bridge.emit(event, payload));
   backend.media.setLinker(bridgeMediaLinker(bridge.token));
+  if (Number(values.port) && bridge.port !== Number(values.port)) process.stderr.write(`s2t: port ${values.port} is taken; serving on ${bridge.port} instead\n`);
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
   if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}\n`);
   let stopping = false;

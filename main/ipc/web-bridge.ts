@@ -41,6 +41,7 @@ const SECURITY_HEADERS = {
 export interface WebBridge {
   /** The address to open, with the token in the fragment (never sent to a server or logged). */
   url: string;
+  /** Where it listens: the port asked for, or a free one when that was taken. */
   port: number;
   token: string;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
@@ -180,10 +181,22 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  const listen = (at: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(at, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  try {
+    await listen(opts.port ?? 0);
+  } catch (err) {
+    // A port asked for (--port) that another program holds now: serve on a free one (the address
+    // changes at every start anyway, its token with it) rather than not start.
+    if (!opts.port || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    await listen(0);
+  }
   port = (server.address() as AddressInfo).port;
 
   return {

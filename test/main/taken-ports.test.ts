@@ -1,18 +1,21 @@
 /**
  * Issue 17, the app survives restarts: a port the last run used may be someone else's by now.
- * The app started again while its last bridge and service ports are held elsewhere, and the
- * embedded service restarted by its supervisor (under the app, or the watch daemon) while its port
- * is held, each move to a free port, and what talks to the service follows it there.
+ * The app started again while its last bridge and service ports are held elsewhere, a bridge
+ * asked for a port that is held, and the embedded service restarted by its supervisor (under the
+ * app, or the watch daemon) while its port is held each move to a free port, and what talks to
+ * the service follows it there.
  * The ports are held by plain net.Servers, as another program would.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, expect, it } from 'vitest';
 import type { AuthState, SyncState } from '../../common/ipc';
 import type { ServiceStatus } from '../../common/ipc/shell';
+import type { Handlers } from '../../main/ipc/registry';
+import { startWebBridge, type WebBridge } from '../../main/ipc/web-bridge';
 import { superviseEmbeddedService, type ServiceSupervisor } from '../../main/service-supervisor';
 import { startApp, type RunningApp } from '../helpers/app';
 import { ROOT, serviceLogin, tempDir } from '../helpers/service';
@@ -24,12 +27,14 @@ const held: Server[] = [];
 let app: RunningApp | undefined;
 let sup: ServiceSupervisor | undefined;
 let bridge: AppBridge | undefined;
+let web: WebBridge | undefined;
 
 afterEach(async () => {
   await app?.stop();
   await sup?.stop();
   await bridge?.close();
-  app = sup = bridge = undefined;
+  await web?.close();
+  app = sup = bridge = web = undefined;
   await Promise.all(held.splice(0).map((s) => new Promise((res) => s.close(res))));
 });
 
@@ -63,6 +68,19 @@ it('the app started again while the ports of its last run are taken starts on fr
   expect((await fetch(new URL('/', app.url))).status).toBe(200);
   expect((await fetch(`${app.serviceUrl}/`)).status).toBeLessThan(500);
 }, 120_000);
+
+it('the web bridge asked for a port (--port) another program holds serves on a free one', async () => {
+  const probe = createServer();
+  await new Promise<void>((res) => probe.listen(0, '127.0.0.1', res));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((res) => probe.close(res));
+  await hold(port);
+  const staticDir = tempDir('s2t-ports-static-');
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>bridge</title>');
+  web = await startWebBridge({ handlers: {} as Handlers, staticDir, port });
+  expect(web.port).not.toBe(port);
+  expect(await (await fetch(`http://127.0.0.1:${web.port}/`)).text()).toContain('<title>bridge</title>');
+});
 
 it('the supervisor restarts a killed service on another port when its port was taken meanwhile, and the owner signs in there', async () => {
   const statuses: ServiceStatus[] = [];
