@@ -6,11 +6,9 @@
  * the service follows it there.
  * The ports are held by plain net.Servers, as another program would.
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, expect, it } from 'vitest';
 import type { AuthState, SyncState } from '../../common/ipc';
 import type { ServiceStatus } from '../../common/ipc/shell';
@@ -19,9 +17,9 @@ import { startWebBridge, type WebBridge } from '../../main/ipc/web-bridge';
 import { superviseEmbeddedService, type ServiceSupervisor } from '../../main/service-supervisor';
 import { startApp, type RunningApp } from '../helpers/app';
 import { ROOT, serviceLogin, tempDir } from '../helpers/service';
-import { speechWav } from '../helpers/speech';
 import { startAppBridge, type AppBridge } from './helpers/app-bridge';
 import { processesFor } from './helpers/processes';
+import { startWatchDaemon } from './helpers/watch-daemon';
 
 const held: Server[] = [];
 let app: RunningApp | undefined;
@@ -115,26 +113,14 @@ it('the running app follows its embedded service to another port when a restart 
 }, 120_000);
 
 it('the watch daemon follows its embedded service to another port when a restart finds its port taken, and still delivers', async () => {
-  const watched = tempDir('s2t-ports-watched-');
-  const data = tempDir('s2t-ports-data-');
-  const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), 'watch', watched, '--data', data, '--formats', 'srt', '--language', 'en', '--stability-ms', '300'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
-  const line = (re: RegExp) => lines.find((l) => re.test(l)) ?? (child.exitCode !== null ? `exited: ${err}` : undefined);
+  const daemon = await startWatchDaemon('s2t-ports-');
   try {
-    await expect.poll(() => line(/^watching /), { timeout: 60_000 }).toMatch(/^watching /);
-    const port = portOf(/via (\S+)$/.exec(line(/^watching /)!)![1]);
-    const [pid] = processesFor(join(data, 'local-service')).filter((p) => p !== child.pid);
-    process.kill(pid, 'SIGKILL');
+    const port = portOf(/via (\S+)$/.exec(daemon.line(/^watching /)!)![1]);
+    process.kill(daemon.servicePid(), 'SIGKILL');
     await hold(port);
-    await expect.poll(() => line(/^local service (running again|failed)/), { timeout: 60_000 }).toBe('local service running again');
-    copyFileSync(await speechWav('the daemon moved to another port'), join(watched, 'moved.wav'));
-    await expect.poll(() => line(/delivered .*moved\.wav$|failed .*moved\.wav/), { timeout: 120_000, interval: 500 }).toMatch(/delivered/);
-    expect(readFileSync(join(watched, 'moved.srt'), 'utf8')).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> /);
+    await expect.poll(() => daemon.line(/^local service (running again|failed)/), { timeout: 60_000 }).toBe('local service running again');
+    await daemon.delivers('moved', 'the daemon moved to another port');
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    await daemon.stop();
   }
 }, 240_000);
