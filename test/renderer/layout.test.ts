@@ -254,7 +254,7 @@ describe('small windows', () => {
     ['800x600', 800, 600, 1],
     ['200% zoom (1280x800 at 2x)', 640, 400, 2],
   ] as const) {
-    it(`${label}, a session with a video: the transcript and the captions each keep half the height; export, share, find and the rules stay in reach`, async () => {
+    it(`${label}, a session with a video: the transcript and the captions each keep half the height; export, share, find and the rules stay in reach; an audio session's captions keep half too`, async () => {
       const page = await windowOf(width, height, scale);
       await openSession(page, VIDEO);
       await videoShown(page);
@@ -277,6 +277,18 @@ describe('small windows', () => {
       await actionsInReach(page);
       await rulesInReach(page, false);
       expect((await transcriptView(page)).visible).toBeGreaterThanOrEqual(height / 2);
+
+      // An audio session's captions too: the player is one row, with the caption showing now under it.
+      await openSession(page, AUDIO);
+      await openCaptions(page);
+      const audio = await transcriptView(page);
+      await shots(page, 'captions-audio');
+      expect(audio.visible).toBeGreaterThanOrEqual(height / 2);
+      // The caption showing now comes without moving anything.
+      await page.evaluate(() => void (document.querySelector('audio')!.currentTime = 1.5));
+      await expect.poll(() => page.locator('.media-bar .caption-preview span').count()).toBeGreaterThan(0);
+      expect((await transcriptView(page)).visible).toBeCloseTo(audio.visible, 0);
+      await shots(page, 'captions-audio-playing');
     }, 180_000);
   }
 
