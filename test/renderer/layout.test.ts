@@ -162,8 +162,12 @@ async function rulesInReach(page: Page, startsOpen: boolean): Promise<void> {
   await page.getByLabel('Caption rules profile').selectOption('netflix-like');
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect.poll(() => text.inputValue()).toBe(before);
-  // What happened last is said without taking a row from the document.
-  await expect.poll(() => page.getByRole('status').filter({ hasText: /^Undid / }).isVisible()).toBe(true);
+  // What happened last is said without taking a row from the document, in the window even with the head scrolled into view.
+  const said = page.getByRole('status').filter({ hasText: /^Undid / });
+  await expect.poll(() => said.isVisible()).toBe(true);
+  await page.evaluate(() => void (document.querySelector('main.content')!.scrollTop = 0));
+  const at = (await said.boundingBox())!;
+  expect(at.y + at.height).toBeLessThanOrEqual(page.viewportSize()!.height);
   await shots(page, 'captions-undone');
 }
 
