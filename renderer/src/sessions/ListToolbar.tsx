@@ -1,6 +1,7 @@
 import { SessionMode, SessionStatus } from '../../../common/api';
 import type { SessionListView } from '../../../common/ipc';
 import { useChannel } from '../lib/useChannel';
+import { MODE_LABEL } from './modes';
 import { STATUS_LABEL } from './StatusBadge';
 
 const SORTS: { id: SessionListView['sort']; label: string }[] = [
@@ -50,7 +51,7 @@ export function ListToolbar({ view, onSearch, onChange }: { view: SessionListVie
         <select aria-label="Mode filter" value={view.mode ?? ''} onChange={(e) => onChange({ mode: (e.target.value || null) as SessionListView['mode'] })}>
           <option value="">Any mode</option>
           {SessionMode.options.map((m) => (
-            <option key={m} value={m}>{m}</option>
+            <option key={m} value={m}>{MODE_LABEL[m]}</option>
           ))}
         </select>
       </div>

@@ -3,6 +3,7 @@ import type { SessionSummary } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { clock, when } from '../lib/format';
 import { ConfirmDialog } from '../ui/Dialog';
+import { MODE_LABEL } from './modes';
 import { StatusBadge, useLiveProgress } from './StatusBadge';
 
 /** The session's fields, its state (with the error when it failed) and the session-wide action: delete. */
@@ -31,7 +32,7 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
       </div>
       <dl className="session-fields">
         <div><dt>Language</dt><dd>{session.language || '—'}</dd></div>
-        <div><dt>Mode</dt><dd>{session.session_mode ?? '—'}</dd></div>
+        <div><dt>Mode</dt><dd>{session.session_mode ? MODE_LABEL[session.session_mode] : '—'}</dd></div>
         <div><dt>Duration</dt><dd>{clock(session.duration * 1000)}</dd></div>
         <div><dt>Uploaded</dt><dd>{when(session.date_upload ?? session.last_modified)}</dd></div>
         {session.date_finished && <div><dt>Finished</dt><dd>{when(session.date_finished)}</dd></div>}

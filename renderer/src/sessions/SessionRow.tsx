@@ -4,6 +4,7 @@ import { clock, when } from '../lib/format';
 
 /** The day only: the row is narrow, and the time is in the title. */
 const day = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '');
+import { MODE_LABEL } from './modes';
 import { StatusBadge, type LiveProgress } from './StatusBadge';
 
 /** Every row is this tall, so the virtualizer never measures. */
@@ -30,7 +31,8 @@ export const SessionRow = memo(function SessionRow(props: RowProps) {
         <span className="meta">
           <StatusBadge session={s} live={live} />
           <span>{s.language}</span>
-          {s.session_mode && <span>{s.session_mode}</span>}
+          {/* Transcribed is the usual case: only the others are worth the row's room. */}
+          {s.session_mode && s.session_mode !== 'decode' && <span>{MODE_LABEL[s.session_mode]}</span>}
           {s.duration > 0 && <span>{clock(s.duration * 1000)}</span>}
           <span title={when(s.date_upload ?? s.last_modified)}>{day(s.date_upload ?? s.last_modified)}</span>
           {s.pending_edits > 0 && <span className="badge">{s.pending_edits} unsent</span>}
