@@ -6,6 +6,9 @@ import './account-page.css';
 
 const PROVIDERS: Record<string, string> = { local: 'E-mail and password', microsoft: 'Microsoft (single sign-on)' };
 
+/** A role as a word (Customer), not the service's upper-case code (CUSTOMER). */
+const role = (code: string) => code.charAt(0) + code.slice(1).toLowerCase();
+
 /** Who is signed in, their API tokens and two-factor sign-in: each change asks for the proof the service wants. */
 export function AccountPage() {
   const profile = useAsync(() => call('account.profile', {}), []);
@@ -21,7 +24,7 @@ export function AccountPage() {
           <dt>E-mail</dt>
           <dd>{p.email}</dd>
           <dt>Roles</dt>
-          <dd>{p.roles.join(', ') || 'none'}</dd>
+          <dd>{p.roles.map(role).join(', ') || 'none'}</dd>
           <dt>Signs in with</dt>
           <dd>{PROVIDERS[p.identityProvider] ?? p.identityProvider}</dd>
           <dt>Service</dt>

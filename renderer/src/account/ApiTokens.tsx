@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AccountToken } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { useAction } from '../lib/useAction';
@@ -7,6 +7,9 @@ import { ConfirmDialog } from '../ui/Dialog';
 import { CopyButton } from '../ui/CopyButton';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** The form's words for a token's type, not the service's lower-case name. */
+const TYPE_LABEL: Record<AccountToken['type'], string> = { batch: 'Batch', realtime: 'Realtime' };
 
 /** API tokens: the list (keys only), a new token's value shown once, deletion after a confirmation. */
 export function ApiTokens() {
@@ -17,6 +20,9 @@ export function ApiTokens() {
   const [created, setCreated] = useState<{ token: AccountToken; value: string } | null>(null);
   const [deleting, setDeleting] = useState<AccountToken | null>(null);
   const { busy, problem, run } = useAction(() => list.reload());
+  // The value is what to act on next (the create button had the focus and is disabled meanwhile): its Copy button takes the focus.
+  const once = useRef<HTMLDivElement>(null);
+  useEffect(() => once.current?.querySelector('button')?.focus(), [created]);
 
   function create(e: FormEvent) {
     e.preventDefault();
@@ -31,7 +37,7 @@ export function ApiTokens() {
       <h3 id="tokens-title">API tokens</h3>
       <p className="muted small">Programs use these to send media to the service for you. Each token works until it expires or you delete it.</p>
       {created && (
-        <div className="token-once" role="region" aria-label="New token">
+        <div ref={once} className="token-once" role="region" aria-label="New token">
           <p>
             <strong>Copy the token “{created.token.name}” now.</strong> It will not be shown again: after you close this, only its key is listed.
           </p>
@@ -64,7 +70,7 @@ export function ApiTokens() {
                   {t.name}
                   {t.madeByApp && <span className="muted small"> (this app's uploads use it)</span>}
                 </td>
-                <td>{t.type}</td>
+                <td>{TYPE_LABEL[t.type]}</td>
                 <td><code>{t.key}</code></td>
                 <td>{day(t.expires)}</td>
                 <td>
