@@ -30,10 +30,22 @@ describe('this computer', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(app.url);
     await expect.poll(() => page.getByRole('list', { name: 'Sessions' }).count(), { timeout: 20_000 }).toBe(1);
+    // A first start has no sessions: the content says how to make one, not "choose a session", and there is nothing to select.
+    await expect.poll(() => page.getByRole('main').textContent(), { timeout: 20_000 }).toContain('No sessions yet.');
+    expect(await page.getByRole('main').getByRole('button', { name: 'New transcription' }).count()).toBe(1);
+    expect(await page.getByRole('checkbox', { name: 'Select all sessions' }).count()).toBe(0);
     await (await inTopBar(page, (p) => p.getByRole('button', { name: 'Sign out' }))).click();
 
     const form = page.getByRole('form', { name: 'Sign in' });
     await expect.poll(() => form.count()).toBe(1);
+    // The usual way in on this computer has the focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Continue on this computer');
+    // A wrong password says so, and the focus is on the password to type it again (not lost with the disabled button).
+    await form.getByLabel('E-mail').fill('owner@s2t.local');
+    await form.getByLabel('Password').fill('not-the-password');
+    await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect.poll(() => form.getByRole('alert').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
     expect(await page.content()).not.toContain('s2t-demo');
     await page.screenshot({ path: join(ROOT, 'test-results/sign-in-local-1280.png') });
     await page.setViewportSize({ width: 800, height: 600 });

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AuthState } from '../../../common/ipc';
 import { call, subscribe } from '../lib/bridge';
 import { GlobalSearch } from '../search/GlobalSearch';
 import { SessionList } from '../sessions/SessionList';
 import { SessionView, type Jump } from '../sessions/SessionView';
+import { NoSessionOpen } from '../sessions/NoSessionOpen';
 import { SignIn } from '../account/SignIn';
 import { AccountPage } from '../account/AccountPage';
 import { AccountSwitcher } from '../account/AccountSwitcher';
@@ -48,6 +49,17 @@ export function App() {
     document.addEventListener('pointerdown', outside);
     return () => document.removeEventListener('pointerdown', outside);
   }, [moreOpen]);
+
+  // A view chosen from the menu or a row's button: the button that had the focus is gone, so the
+  // focus goes to the new view (not the page), and the next Tab continues from there.
+  const content = useRef<HTMLElement>(null);
+  const shownView = useRef(view);
+  useEffect(() => {
+    if (shownView.current === view) return;
+    shownView.current = view;
+    const had = document.activeElement;
+    if (!had || had === document.body || had.getClientRects().length === 0) content.current?.focus({ preventScroll: true });
+  }, [view]);
 
   const sheetView = sheet.open && <ShortcutSheet onClose={sheet.close} />;
   if (error) return <div className="fatal" role="alert">{error}</div>;
@@ -136,19 +148,8 @@ export function App() {
         <SessionList selected={selected} onSelect={openSession} />
       </aside>
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
-      <main className="content">
-        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <div className="empty">
-            Choose a session to open its transcript and captions.
-            {/* The list is put away in a narrow window: say where it is. */}
-            {!sidebarOpen && (
-              <>
-                {' '}
-                <button className="link" onClick={() => setSidebar(true)}>
-                  Open the session list
-                </button>
-              </>
-            )}
-          </div>}
+      <main className="content" ref={content} tabIndex={-1}>
+        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <NoSessionOpen listShown={sidebarOpen} onShowList={() => setSidebar(true)} />}
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />

@@ -86,21 +86,26 @@ export function SessionList({ selected, onSelect }: { selected: string | null; o
     <div className="sessions">
       <ListToolbar view={{ ...view, q }} onSearch={setQ} onChange={update} />
       <div className="list-head">
-        <label className="check select-all">
-          <input
-            type="checkbox"
-            aria-label="Select all sessions"
-            checked={total > 0 && picked.size === total}
-            ref={(el) => {
-              if (el) el.indeterminate = picked.size > 0 && picked.size < total;
-            }}
-            onChange={(e) => void selectAll(e.target.checked)}
-          />
-        </label>
+        {/* Selecting all of nothing is no choice: the box shows once there is a session. */}
+        {total > 0 && (
+          <label className="check select-all">
+            <input
+              type="checkbox"
+              aria-label="Select all sessions"
+              checked={total > 0 && picked.size === total}
+              ref={(el) => {
+                if (el) el.indeterminate = picked.size > 0 && picked.size < total;
+              }}
+              onChange={(e) => void selectAll(e.target.checked)}
+            />
+          </label>
+        )}
         <span className="count muted" role="status">{pages.total === null ? '' : `${total.toLocaleString()} session${total === 1 ? '' : 's'}`}</span>
       </div>
       {picked.size > 0 && <BulkBar ids={[...picked]} onDone={() => setPicked(new Set())} />}
       {pages.error && <p className="error" role="alert">{pages.error}</p>}
+      {/* Under the count, where the eye is, not below the list's empty space. */}
+      {pages.total === 0 && <p className="muted empty-list">{filtered ? 'No session matches.' : 'No sessions yet. Choose New transcription, or drop recordings anywhere on this window.'}</p>}
       <div ref={scroller} className="session-scroller" role="list" aria-label="Sessions">
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {items.map((v) => {
@@ -117,7 +122,6 @@ export function SessionList({ selected, onSelect }: { selected: string | null; o
           })}
         </div>
       </div>
-      {pages.total === 0 && <p className="muted empty-list">{filtered ? 'No session matches.' : 'No sessions yet. Choose New transcription, or drop recordings anywhere on this window.'}</p>}
     </div>
   );
 }
