@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AuthState, LoginOutcome } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { ServiceChoice } from './ServiceChoice';
@@ -13,6 +13,8 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
   const [needCode, setNeedCode] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(state.message ?? null);
+  /** The field to type again after a refusal (the password, or the code): the disabled button had the focus. */
+  const retry = useRef<HTMLInputElement>(null);
 
   // Main words what ended a sign-in it ran by itself (single sign-on, an expired session) in auth.changed.
   useEffect(() => setMessage(state.message ?? null), [state]);
@@ -20,15 +22,24 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
   async function attempt(request: () => Promise<LoginOutcome>) {
     setBusy(true);
     setMessage(null);
+    let refused = false;
     try {
       const outcome = await request();
       if (outcome.status === 'signed-in') onSignedIn(outcome.state);
       else if (outcome.status === 'mfa-required') setNeedCode(true);
-      else setMessage(outcome.message);
+      else {
+        refused = true;
+        setMessage(outcome.message);
+      }
     } catch (err) {
+      refused = true;
       setMessage((err as Error).message);
     } finally {
       setBusy(false);
+    }
+    if (refused) {
+      retry.current?.focus();
+      retry.current?.select();
     }
   }
 
@@ -53,7 +64,8 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
         {!needCode && <ServiceChoice state={state} disabled={busy} />}
         {state.mode === 'local' && !needCode && (
           <>
-            <button type="button" className="primary" disabled={busy} onClick={() => void attempt(() => call('auth.signInLocal', {}))}>
+            {/* The usual way in on this computer, so it has the focus; a password is the exception here. */}
+            <button type="button" className="primary" disabled={busy} autoFocus onClick={() => void attempt(() => call('auth.signInLocal', {}))}>
               Continue on this computer
             </button>
             <p className="muted">Or sign in with an account of this computer's service:</p>
@@ -63,11 +75,11 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
           <>
             <label>
               E-mail
-              <input name="username" type="email" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} autoFocus />
+              <input name="username" type="email" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} autoFocus={state.mode !== 'local'} />
             </label>
             <label>
               Password
-              <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+              <input ref={retry} name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
             </label>
             <label className="check">
               <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Keep me signed in
@@ -80,7 +92,7 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
             </p>
             <label>
               Code from your authenticator app, or a backup code
-              <input name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+              <input ref={retry} name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
             </label>
           </>
         )}
