@@ -70,6 +70,9 @@ describe('account page', () => {
     const facts = page.locator('.account-facts');
     expect(await facts.textContent()).toContain(LOCAL_DEMO.email);
     expect(await facts.textContent()).toContain('E-mail and password');
+    // Roles in words, not the service's upper-case codes.
+    expect(await facts.textContent()).toContain('Customer');
+    expect(await facts.textContent()).not.toContain('CUSTOMER');
   }, 90_000);
 
   it('creates a token, shows its value once beside a copy button, then only its key, and deletes it after asking', async () => {
@@ -81,6 +84,8 @@ describe('account page', () => {
     await once.waitFor({ timeout: 20_000 });
     expect(await once.textContent()).toContain('will not be shown again');
     expect(await once.getByRole('button', { name: 'Copy' }).count()).toBe(1);
+    // The value is what to act on next: its Copy button has the focus (the disabled Create button had it).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[aria-label="New token"]') !== null && document.activeElement?.textContent === 'Copy')).toBe(true);
     const value = (await once.getByLabel('Token value').textContent())!;
     expect(value.length).toBeGreaterThan(20);
     const row = page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'Nightly import' });
