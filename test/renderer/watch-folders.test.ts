@@ -79,6 +79,8 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   const rowText = async (name: string) => (await row(name).allTextContents()).join(' ');
   await expect.poll(() => row('standup.wav').getByText('Delivered', { exact: true }).count(), { timeout: 120_000, interval: 500 }).toBe(1);
   await expect.poll(() => rowText('standup.wav')).toContain('standup.srt, standup.txt');
+  // Its session is one click away, as an upload's is.
+  expect(await row('standup.wav').getByRole('button', { name: 'Open session' }).count()).toBe(1);
   expect(existsSync(join(inbox, 'standup.srt'))).toBe(true);
   // While the job ran, the row said so with the job's progress bar, before it was delivered.
   const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);

@@ -144,6 +144,14 @@ export function WatchFolderCard(props: {
                   Retry
                 </button>
               )}
+              {/* A delivered file's session is one click away, as an upload's is. */}
+              {i.state === 'delivered' && !isDuplicate(i) && i.sessionId && (
+                <span className="again">
+                  <button type="button" className="link" onClick={() => props.onOpenSession(i.sessionId!)}>
+                    Open session
+                  </button>
+                </span>
+              )}
               {isDuplicate(i) && (
                 <span className="again">
                   {i.sessionId && (
