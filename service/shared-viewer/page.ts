@@ -80,6 +80,12 @@ function exportBar(m: ViewerModel): string {
   return `<nav class="exports" aria-label="Download"><span>Download as</span> ${links}</nav>`;
 }
 
+/** The last day in words (December 24, 2026): the page is in English, and 2026-12-24 reads as a code. */
+function untilDay(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso.slice(0, 10) : d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}
+
 export function viewerPage(m: ViewerModel): string {
   const what = m.kind === 'caption' ? 'Shared captions' : 'Shared transcript';
   const summary = m.body.content.kind === 'transcript' ? m.body.content.summary : undefined;
@@ -88,7 +94,7 @@ export function viewerPage(m: ViewerModel): string {
 <header>
 <p class="eyebrow">${what}</p>
 <h1>${esc(m.filename)}</h1>
-<p class="rights" id="rights">${rights} <span class="expires">The link works until ${esc(m.expires.slice(0, 10))}.</span></p>
+<p class="rights" id="rights">${rights} <span class="expires">The link works until ${esc(untilDay(m.expires))}.</span></p>
 </header>
 ${m.mediaPath ? `<audio controls preload="metadata" src="${esc(m.mediaPath)}"></audio>` : '<p class="note">No recording was kept with this document.</p>'}
 <div class="toolbar">

@@ -95,6 +95,9 @@ describe('a link that allows editing and export', () => {
     expect(csp).toContain("script-src 'self'");
     expect(res!.headers()['referrer-policy']).toBe('no-referrer');
     await expect.poll(() => page.locator('h1').textContent()).toBe('council');
+    // The last day in words, the day the service gave the link (not 2026-12-24, which reads as a code).
+    const until = new Date(link.expires);
+    expect(await page.locator('.expires').textContent()).toMatch(new RegExp(`^The link works until [A-Z][a-z]+ ${until.getUTCDate()}, ${until.getUTCFullYear()}\\.$`));
     const words = transcriptOf((await c.json('documents.get', doc())).body).segments.flatMap((s) => s.words.map((w) => w.text));
     expect(words.length).toBeGreaterThan(5);
     expect(await page.locator('ol.document').innerText()).toContain(words.slice(0, 3).join(' '));
