@@ -271,6 +271,13 @@ describe('small windows', () => {
         expect(video.y + video.height).toBeLessThanOrEqual(height);
         expect(video.width).toBeGreaterThanOrEqual(160);
         expect(video.y + video.height).toBeLessThanOrEqual((await box(page, '.doc-scroll')).y);
+      } else {
+        // Here it scrolls away with the head, and is there, whole, when the head is scrolled back.
+        await page.evaluate(() => void (document.querySelector('main.content')!.scrollTop = 0));
+        const video = await box(page, '.media-bar video');
+        expect(video.width).toBeGreaterThanOrEqual(160);
+        expect(video.height).toBeGreaterThanOrEqual(90);
+        await page.screenshot({ path: `${SMALL_SHOTS}/video-${width}x${height}.png` });
       }
       await actionsInReach(page);
 
