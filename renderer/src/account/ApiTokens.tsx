@@ -22,6 +22,7 @@ export function ApiTokens() {
   const { busy, problem, run } = useAction(() => list.reload());
   // The value is what to act on next (the create button had the focus and is disabled meanwhile): its Copy button takes the focus.
   const once = useRef<HTMLDivElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
   useEffect(() => once.current?.querySelector('button')?.focus(), [created]);
 
   function create(e: FormEvent) {
@@ -45,7 +46,14 @@ export function ApiTokens() {
             <code aria-label="Token value">{created.value}</code>
             <CopyButton text={created.value} />
           </div>
-          <button type="button" onClick={() => setCreated(null)}>
+          {/* The region and its button go: the focus goes on to the form for the next token, not to the page. */}
+          <button
+            type="button"
+            onClick={() => {
+              setCreated(null);
+              nameField.current?.focus();
+            }}
+          >
             I have copied it
           </button>
         </div>
@@ -86,7 +94,7 @@ export function ApiTokens() {
       <form className="token-form" onSubmit={create} aria-label="New API token">
         <label>
           Name
-          <input name="token-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Nightly import" />
+          <input ref={nameField} name="token-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Nightly import" />
         </label>
         <label>
           Type
