@@ -96,6 +96,8 @@ describe('account page', () => {
 
     await once.getByRole('button', { name: 'I have copied it' }).click();
     expect(await once.count()).toBe(0);
+    // The focus went on to the form's Name, not to the page.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('token-name');
     expect(await page.content()).not.toContain(value);
     expect(await row.locator('code').textContent()).toBe(key);
 
@@ -116,6 +118,8 @@ describe('account page', () => {
     await enable.getByLabel('Code from your authenticator app').fill(notTheCode(secret));
     await enable.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toBe(WRONG_CODE);
+    // The focus is back on the code to type again, not lost with the disabled button.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('mfa-code');
     await shoot('two-factor-scan');
     await enable.getByLabel('Code from your authenticator app').fill(totpCode(secret));
     await enable.getByRole('button', { name: 'Turn on' }).click();

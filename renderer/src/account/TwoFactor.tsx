@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { call } from '../lib/bridge';
 import { useAction } from '../lib/useAction';
 import { CopyButton } from '../ui/CopyButton';
@@ -18,6 +18,13 @@ export function TwoFactor({ active, onChanged }: { active: boolean; onChanged: (
   const [code, setCode] = useState('');
   const [backupCodes, setBackupCodes] = useState<string[] | null>(null);
   const { busy, problem, setProblem, run } = useAction();
+  // A refused code: the focus goes back to the code to type again (the disabled button had it, so it fell to the page).
+  const codeField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!problem) return;
+    codeField.current?.focus();
+    codeField.current?.select();
+  }, [problem]);
 
   const go = (next: Step) => {
     setStep(next);
@@ -100,7 +107,7 @@ export function TwoFactor({ active, onChanged }: { active: boolean; onChanged: (
           {step.kind === 'disable' && <p>Turning two-factor off also voids your backup codes.</p>}
           <label>
             {codeLabel}
-            <input name="mfa-code" autoComplete="one-time-code" inputMode={step.kind === 'disable' ? 'text' : 'numeric'} required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+            <input ref={codeField} name="mfa-code" autoComplete="one-time-code" inputMode={step.kind === 'disable' ? 'text' : 'numeric'} required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
           </label>
           <div className="row">
             <button type="button" disabled={busy} onClick={() => go({ kind: 'idle' })}>
