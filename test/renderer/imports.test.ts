@@ -290,7 +290,7 @@ it('queues a media URL for the service to download, and shows in words why it co
   const text = await finished(item);
   expect(text).toContain('Failed');
   // The reason is in the row, and the item can be tried again.
-  expect(text).toMatch(/cannot|refused|could not|not media/);
+  expect(text).toMatch(/cannot|refused|could not|not media/i);
   expect(await item.getByRole('button', { name: 'Retry' }).count()).toBe(1);
   await page.close();
 }, 300_000);

@@ -13,8 +13,12 @@ export function SpeechChecks({ value, model, onChange }: { value: Speech; model:
         <input type="checkbox" checked={value.diarization} onChange={(e) => onChange('diarization', e.target.checked)} /> Tell speakers apart
       </label>
       <label className="check">
-        <input type="checkbox" checked={value.punctuation} onChange={(e) => onChange('punctuation', e.target.checked)} /> Punctuation
-        {model && !model.hasPunctuation && <span className="muted small"> (no punctuation model for {model.name}: full stops at pauses only)</span>}
+        <input type="checkbox" checked={value.punctuation} onChange={(e) => onChange('punctuation', e.target.checked)} />
+        {/* One run of text, so the note wraps under the words rather than squeezing them into a column. */}
+        <span>
+          Add punctuation
+          {model && !model.hasPunctuation && <span className="muted small"> (no punctuation model for {model.name}: full stops at pauses only)</span>}
+        </span>
       </label>
     </>
   );

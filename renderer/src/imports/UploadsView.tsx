@@ -107,16 +107,19 @@ function UploadRow({ item: i, models, act, onOpenSession }: { item: ImportItem; 
       </span>
       {i.message && (
         <span className={`reason small ${i.state === 'failed' ? 'error' : 'muted'}`}>
-          {i.state === 'queued' ? waitingFor(i.message) : i.message}
+          {i.state === 'queued' ? waitingFor(i.message) : sentence(i.message)}
         </span>
       )}
     </li>
   );
 }
 
+/** main's reasons start in lower case (they also follow a file's name elsewhere); on a line of their own they start a sentence. */
+const sentence = (message: string) => message[0].toUpperCase() + message.slice(1);
+
 /** main's reason for a wait, as one sentence: "waiting for the service (…)" reads as it is, anything else after "Waiting:". */
 function waitingFor(message: string): string {
-  return /^waiting\b/i.test(message) ? message[0].toUpperCase() + message.slice(1) : `Waiting: ${message}`;
+  return /^waiting\b/i.test(message) ? sentence(message) : `Waiting: ${message}`;
 }
 
 function Detail({ item: i, language }: { item: ImportItem; language: string }) {
