@@ -32,7 +32,7 @@ export function WatchFolders({ onOpenSession }: { onOpenSession: (sessionId: str
           {error}
         </p>
       )}
-      {state?.folders.length === 0 && <p className="muted empty-list">No watched folders yet.</p>}
+      {state?.folders.length === 0 && <p className="muted empty-list">No watched folders yet. Give a folder's path above and choose Add folder: media put there is then transcribed on its own.</p>}
       <div className="watch-folders" role="list" aria-label="Watched folders">
         {state?.folders.map((f) => (
           <div role="listitem" key={f.id}>
