@@ -106,6 +106,8 @@ describe('session page and list, against the local service', () => {
     await page.getByRole('button', { name: 'Delete session…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
     await expect.poll(() => dialog.textContent()).toMatch(/board-meeting\.wav.*1 document/);
+    // Online, it says what happens now: no "when it is reached" while the service is reached.
+    expect(await dialog.textContent()).toContain('deleted here and on the service.');
     await dialog.getByRole('button', { name: 'Delete session' }).click();
     await expect.poll(() => row('board-meeting.wav').count()).toBe(0);
     await expect.poll(async () => (await syncNow(), erasedOnService(seeded.sessions[0].sessionId)), { timeout: 30_000, interval: 1000 }).toBe(true);

@@ -4,6 +4,7 @@ import { call, subscribe } from '../lib/bridge';
 import { hasNativeDialogs, openNative } from '../lib/nativeDialogs';
 import { ConfirmDialog, Dialog } from '../ui/Dialog';
 import { FORMAT_LABELS } from './formats';
+import { deletedWhere, useOnline } from './useOnline';
 
 /** What to do with the selected sessions: delete them all (asked first) or export them all in one format. */
 export function BulkBar({ ids, onDone }: { ids: string[]; onDone: () => void }) {
@@ -11,6 +12,7 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone: () => void }) 
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
   const n = ids.length;
   const noun = `${n} session${n === 1 ? '' : 's'}`;
+  const online = useOnline();
 
   async function remove() {
     try {
@@ -32,7 +34,7 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone: () => void }) 
       {asking === 'delete' && (
         <ConfirmDialog
           title={`Delete ${noun}?`}
-          message={`${noun === '1 session' ? 'This session and its documents are' : `These ${noun} and their documents are`} deleted here at once and on the service (when it is reached). This cannot be undone.`}
+          message={`${noun === '1 session' ? 'This session and its documents are' : `These ${noun} and their documents are`} ${deletedWhere(online)}. This cannot be undone.`}
           confirmLabel={`Delete ${noun}`}
           danger
           onClose={() => setAsking(null)}
