@@ -3,7 +3,9 @@ import type { SessionSummary } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { clock, when } from '../lib/format';
 import { ConfirmDialog } from '../ui/Dialog';
+import { useModels } from '../imports/useModels';
 import { MODE_LABEL } from './modes';
+import { deletedWhere, useOnline } from './useOnline';
 import { StatusBadge, useLiveProgress } from './StatusBadge';
 
 /** The session's fields, its state (with the error when it failed) and the session-wide action: delete. */
@@ -11,6 +13,9 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const live = useLiveProgress().get(session.session_id);
+  const online = useOnline();
+  // By name, as New transcription and the uploads view say it; the code when the service does not list it.
+  const languageName = useModels().models.find((m) => m.key === session.language)?.name;
   const name = session.filename || '(untitled)';
 
   async function remove() {
@@ -31,7 +36,7 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
         <button type="button" className="danger" onClick={() => setAsking(true)}>Delete session…</button>
       </div>
       <dl className="session-fields">
-        <div><dt>Language</dt><dd>{session.language || '—'}</dd></div>
+        <div><dt>Language</dt><dd title={session.language || undefined}>{languageName || session.language || '—'}</dd></div>
         <div><dt>Mode</dt><dd>{session.session_mode ? MODE_LABEL[session.session_mode] : '—'}</dd></div>
         <div><dt>Duration</dt><dd>{clock(session.duration * 1000)}</dd></div>
         <div><dt>Uploaded</dt><dd>{when(session.date_upload ?? session.last_modified)}</dd></div>
@@ -45,7 +50,7 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
       {asking && (
         <ConfirmDialog
           title="Delete this session?"
-          message={`“${name}” and its ${documentCount} document${documentCount === 1 ? '' : 's'} are deleted here at once and on the service (when it is reached). This cannot be undone.`}
+          message={`“${name}” and its ${documentCount} document${documentCount === 1 ? '' : 's'} are ${deletedWhere(online)}. This cannot be undone.`}
           confirmLabel="Delete session"
           danger
           onClose={() => setAsking(false)}
