@@ -55,6 +55,8 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   const inbox = tempDir('s2t-e2e-inbox-');
   dirs.push(inbox);
   await addFolder(page, inbox, 'English (United States)', ['srt', 'txt']);
+  // The disabled Add button lost the focus: it is back on the path, not on the page.
+  await expect.poll(() => form.getByLabel('Folder path').evaluate((el) => el === document.activeElement)).toBe(true);
   const card = page.getByRole('region', { name: inbox });
   expect(await card.textContent()).toContain('English (United States) · SRT, TXT · beside the media');
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ExportFormat } from '../../../common/api';
 import type { ModelChoice, WatchFolder } from '../../../common/ipc';
 import { call } from '../lib/bridge';
@@ -14,6 +14,7 @@ import { FormatChecks } from './FormatChecks';
  */
 export function AddWatchFolder({ models, modelsError, onAdded }: { models: ModelChoice[]; modelsError: string | null; onAdded: (f: WatchFolder) => void }) {
   const [path, setPath] = useState('');
+  const pathField = useRef<HTMLInputElement>(null);
   const [language, setLanguage] = useState('');
   const [formats, setFormats] = useState<ExportFormat[]>(['srt', 'txt']);
   const { busy, problem: error, setProblem: setError, run } = useAction();
@@ -37,6 +38,8 @@ export function AddWatchFolder({ models, modelsError, onAdded }: { models: Model
       setPath('');
       onAdded(folder);
     });
+    // Added or refused, the Add button was disabled meanwhile and lost the focus: it goes back to the path.
+    pathField.current?.focus();
   }
 
   return (
@@ -44,7 +47,7 @@ export function AddWatchFolder({ models, modelsError, onAdded }: { models: Model
       <div className="path-field">
         <label htmlFor={pathId}>Folder path</label>
         <div className="path-row">
-          <input id={pathId} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/Recordings" required />
+          <input ref={pathField} id={pathId} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/Recordings" required />
           {hasNativeDialogs() && (
             <button type="button" onClick={() => void pick()}>
               Choose folder…
