@@ -316,9 +316,19 @@ describe('transcript and caption editor', () => {
   });
 
   it('keeps the playing word in view, and stops following once the person scrolls', async () => {
-    // A short window, so that even two segments overflow the document's scrolling area.
-    await page.setViewportSize({ width: 1280, height: 430 });
+    // A short window, so that the last word is below the document's scrolling area: the tallest
+    // height at which it is (the small-window layout gives the document more room).
     const scroller = page.locator('.doc-scroll');
+    const overflows = () =>
+      scroller.evaluate((el) => {
+        const words = el.querySelectorAll('.segment .word');
+        return words.length > 0 && words[words.length - 1].getBoundingClientRect().top > el.getBoundingClientRect().bottom;
+      });
+    for (const height of [430, 400, 380, 360, 340, 320, 300]) {
+      await page.setViewportSize({ width: 1280, height });
+      if (await expect.poll(overflows, { timeout: 2000 }).toBe(true).then(() => true, () => false)) break;
+    }
+    expect(await overflows()).toBe(true);
     const top = () => scroller.evaluate((el) => el.scrollTop);
     const words = (await wordTimes()).filter((w) => w.end - w.start >= 40);
     const mid = (w: WordTime) => (w.start + w.end) / 2;
