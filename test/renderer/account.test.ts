@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WRONG_CODE } from '../../main/ipc/handlers/account';
+import { WRONG_APP_CODE, WRONG_CODE } from '../../main/ipc/handlers/account';
 import { LOCAL_DEMO } from '../helpers/app';
 import { inTopBar } from './account-fixture';
 import { totpCode } from '../service/auth/client';
@@ -117,7 +117,9 @@ describe('account page', () => {
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await enable.getByLabel('Code from your authenticator app').fill(notTheCode(secret));
     await enable.getByRole('button', { name: 'Turn on' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toBe(WRONG_CODE);
+    // Before any backup codes exist the message speaks only of the app's code.
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toBe(WRONG_APP_CODE);
+    expect(WRONG_APP_CODE).not.toMatch(/backup/i);
     // The focus is back on the code to type again, not lost with the disabled button.
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('mfa-code');
     await shoot('two-factor-scan');

@@ -8,6 +8,8 @@ import { UserFacingError } from '../user-facing-error';
 import type { AreaHandlers, CoreContext } from './context';
 
 export const WRONG_CODE = "That code is not right. Check your authenticator app's current code, or use a backup code.";
+/** Turning two-factor on (no backup codes exist yet) and new backup codes take only the app's code. */
+export const WRONG_APP_CODE = "That code is not right. Type the 6-digit code your authenticator app shows now for this account.";
 export const LOCKED_OUT = 'Too many wrong codes or passwords: the service has paused attempts for this account. Wait a few minutes, then try again.';
 const NEEDS_FRESH_SIGN_IN = 'For your safety, turning two-factor on needs a sign-in with your password in the last 10 minutes. Sign out, sign in again, then turn it on.';
 
@@ -15,10 +17,10 @@ const NEEDS_FRESH_SIGN_IN = 'For your safety, turning two-factor on needs a sign
  * A failed account call in words. The service answers a wrong code with 422 (never 401, so a typo
  * does not sign the person out) and the lockout with 429; the rest keeps the request wording.
  */
-function worded(err: unknown, when: { wrongCode?: boolean } = {}): never {
+function worded(err: unknown, when: { wrongCode?: string } = {}): never {
   const f = classifyFailure(err);
   if (f?.kind === 'rate-limited') throw new UserFacingError('LOCKED_OUT', LOCKED_OUT);
-  if (f && f.status === 422 && when.wrongCode) throw new UserFacingError('WRONG_CODE', WRONG_CODE);
+  if (f && f.status === 422 && when.wrongCode) throw new UserFacingError('WRONG_CODE', when.wrongCode);
   if (f && f.status === 403 && /sign in again/i.test(f.detail)) throw new UserFacingError('NEEDS_FRESH_SIGN_IN', NEEDS_FRESH_SIGN_IN);
   throw err;
 }
@@ -61,18 +63,18 @@ export function accountHandlers(ctx: Pick<CoreContext, 'client' | 'serviceUrl'>)
       return { qrCode: await QRCode.toDataURL(r.result.otpauth_uri, { errorCorrectionLevel: 'M', margin: 2, width: 220 }), secret: r.result.secret };
     },
     'account.mfaEnable': async ({ code }) => {
-      await client.call('mfa.enable', { query: { totp_code: code } }).catch((e) => worded(e, { wrongCode: true }));
+      await client.call('mfa.enable', { query: { totp_code: code } }).catch((e) => worded(e, { wrongCode: WRONG_APP_CODE }));
       // The code that turned it on also proves the first backup codes (the service checks it without using it up).
-      const codes = await client.call('mfa.backupCodes', { query: { totp_code: code } }).catch((e) => worded(e, { wrongCode: true }));
+      const codes = await client.call('mfa.backupCodes', { query: { totp_code: code } }).catch((e) => worded(e, { wrongCode: WRONG_APP_CODE }));
       return { backupCodes: codes.result.backup_codes };
     },
     'account.mfaBackupCodes': async ({ code }) => {
-      const codes = await client.call('mfa.backupCodes', { query: { totp_code: code } }).catch((e) => worded(e, { wrongCode: true }));
+      const codes = await client.call('mfa.backupCodes', { query: { totp_code: code } }).catch((e) => worded(e, { wrongCode: WRONG_APP_CODE }));
       return { backupCodes: codes.result.backup_codes };
     },
     'account.mfaDisable': async ({ code }) => {
       // One field for the person; the service takes a TOTP as `token` or a backup code, whichever fits.
-      await client.call('mfa.disable', { query: { token: code, backup_code: code } }).catch((e) => worded(e, { wrongCode: true }));
+      await client.call('mfa.disable', { query: { token: code, backup_code: code } }).catch((e) => worded(e, { wrongCode: WRONG_CODE }));
       return { done: true };
     },
   };

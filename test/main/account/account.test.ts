@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../../common/api';
-import { WRONG_CODE } from '../../../main/ipc/handlers/account';
+import { WRONG_APP_CODE, WRONG_CODE } from '../../../main/ipc/handlers/account';
 import { totpCode } from '../../service/auth/client';
 import { closeCoreAndService, signedInCore, type TestCore } from '../helpers/harness';
 import { DEMO, startService, type RunningService } from '../../helpers/service';
@@ -68,13 +68,16 @@ describe('two-factor', () => {
   it('turns on with a computed code, asks for the code at sign-in, and turns off with a backup code', async () => {
     const { qrCode, secret } = await t.h['account.mfaStart']({});
     expect(qrCode).toMatch(/^data:image\/png;base64,/);
-    await expect(t.h['account.mfaEnable']({ code: notTheCode(secret) })).rejects.toThrow(WRONG_CODE);
+    // No backup codes exist yet, so the wrong-code message speaks only of the app's code.
+    const wrong = await t.h['account.mfaEnable']({ code: notTheCode(secret) }).then(() => '', (e: Error) => e.message);
+    expect(wrong).toContain(WRONG_APP_CODE);
+    expect(wrong).not.toMatch(/backup/i);
     const first = (await t.h['account.mfaEnable']({ code: totpCode(secret) })).backupCodes;
     expect(first).toHaveLength(10);
     expect((await t.h['account.profile']({})).twoFactorActive).toBe(true);
 
     // New backup codes need a current code; the first set stops working.
-    await expect(t.h['account.mfaBackupCodes']({ code: notTheCode(secret) })).rejects.toThrow(WRONG_CODE);
+    await expect(t.h['account.mfaBackupCodes']({ code: notTheCode(secret) })).rejects.toThrow(WRONG_APP_CODE);
     const codes = (await t.h['account.mfaBackupCodes']({ code: totpCode(secret) })).backupCodes;
     expect(codes).toHaveLength(10);
     expect(codes.some((c) => first.includes(c))).toBe(false);
