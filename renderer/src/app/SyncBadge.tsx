@@ -1,21 +1,19 @@
 import { useEffect, useState } from 'react';
-import type { ServiceStatus, SyncState } from '../../../common/ipc';
+import type { ServiceStatus } from '../../../common/ipc';
 import { call, subscribe } from '../lib/bridge';
+import { useSyncState } from '../lib/useSyncState';
 
 const LABEL = { online: 'Online', offline: 'Offline', degraded: 'Service slow or failing' } as const;
 /** Said beside "Offline" where the top bar has room, and always in the tooltip. */
 const OFFLINE_DETAIL = 'edits are kept and sent later';
 
 export function SyncBadge() {
-  const [state, setState] = useState<SyncState | null>(null);
+  const [state, setState] = useSyncState();
   // The embedded service restarting after a crash: say so, not "Offline" (main/service-supervisor.ts).
   const [service, setService] = useState<ServiceStatus | null>(null);
   useEffect(() => {
-    call('sync.state', {}).then(setState, () => {});
     call('service.status', {}).then(setService, () => {});
-    const offService = subscribe('service.status', setService);
-    const offSync = subscribe('sync.state', setState);
-    return () => (offService(), offSync());
+    return subscribe('service.status', setService);
   }, []);
   if (service && service.state !== 'running') {
     return (

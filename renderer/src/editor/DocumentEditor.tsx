@@ -22,6 +22,7 @@ import { useEditorKeys } from './useEditorKeys';
 import { useFollowPlayback } from './useFollowPlayback';
 import type { RowScroller } from './useVirtualRows';
 import { useCueActions, useSegmentActions } from './useRowActions';
+import { useOnline } from '../lib/useSyncState';
 import './editor.css';
 
 export interface DocumentEditorProps {
@@ -42,6 +43,7 @@ export interface DocumentEditorProps {
  */
 export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
   const doc = useEditableDocument(documentId);
+  const online = useOnline();
   const { registerDraft } = doc;
   // A finished document is read-only until reopened: every change goes through this history.
   const finished = doc.record?.finished === true;
@@ -83,13 +85,13 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
 
   const save = useCallback(async () => {
     try {
-      if (await doc.save()) say('Saved. It is sent to the service when online.');
+      if (await doc.save()) say(online ? 'Saved.' : 'Saved on this computer. It goes to the service when it is reached again.');
       return true;
     } catch (e) {
       say((e as Error).message, true);
       return false;
     }
-  }, [doc, say]);
+  }, [doc, say, online]);
   const undo = () => {
     const label = history.undo();
     if (label) say(`Undid ${label}.`);

@@ -4,7 +4,8 @@ import { call, subscribe } from '../lib/bridge';
 import { hasNativeDialogs, openNative } from '../lib/nativeDialogs';
 import { ConfirmDialog, Dialog } from '../ui/Dialog';
 import { FORMAT_LABELS } from './formats';
-import { deletedWhere, useOnline } from './useOnline';
+import { useOnline } from '../lib/useSyncState';
+import { deletedWhere } from './deletedWhere';
 
 /** What to do with the selected sessions: delete them all (asked first) or export them all in one format. */
 export function BulkBar({ ids, onDone }: { ids: string[]; onDone: () => void }) {

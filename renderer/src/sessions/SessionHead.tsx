@@ -5,7 +5,8 @@ import { clock, when } from '../lib/format';
 import { ConfirmDialog } from '../ui/Dialog';
 import { useModels } from '../imports/useModels';
 import { MODE_LABEL } from './modes';
-import { deletedWhere, useOnline } from './useOnline';
+import { useOnline } from '../lib/useSyncState';
+import { deletedWhere } from './deletedWhere';
 import { StatusBadge, useLiveProgress } from './StatusBadge';
 
 /** The session's fields, its state (with the error when it failed) and the session-wide action: delete. */
