@@ -57,12 +57,16 @@ async function openSession(name: string) {
   await expect.poll(() => page.getByRole('heading', { level: 2, name }).count(), { timeout: 20_000 }).toBe(1);
 }
 
-async function shoot(name: string) {
+async function shoot(name: string, schemes: ('light' | 'dark')[] = ['light']) {
   mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h] of [[1280, 800], [800, 600]]) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}.png`) });
+  for (const scheme of schemes) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [[1280, 800], [800, 600]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
+    }
   }
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
@@ -145,27 +149,53 @@ describe('session page and list, against the local service', () => {
     expect(words).toBeLessThan(source * 0.75);
   }, 90_000);
 
-  it('shares a link, copies it, revokes it', async () => {
+  it('shares a link, copies it, revokes it; the buttons in the footer, each note beside its link, focus kept', async () => {
     await openSession('lecture.wav');
     await page.getByRole('button', { name: 'Share…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Share' });
-    await dialog.getByRole('button', { name: 'Make link' }).click();
+    const make = dialog.getByRole('button', { name: 'Make link' });
+    const email = dialog.getByRole('form', { name: 'Send a link by e-mail' });
+    const top = async (l: typeof make) => (await l.boundingBox())!.y;
+    const isPrimary = () => make.evaluate((b) => b.classList.contains('primary'));
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? document.activeElement?.tagName);
+    // Close and Make link are the dialog's footer, below the e-mail form; with no link yet, Make link is the main button.
+    expect(await top(dialog.getByRole('button', { name: 'Close' }))).toBeGreaterThan(await top(email));
+    expect(await top(make)).toBeGreaterThan(await top(email));
+    expect(await isPrimary()).toBe(true);
+    await shoot('share-before', ['light', 'dark']);
+    await make.click();
     const link = dialog.getByLabel('Link', { exact: true });
     await expect.poll(() => link.count(), { timeout: 30_000 }).toBe(1);
+    // The button that was pressed went disabled while it asked: focus is on the new link's Copy, not lost to the page.
+    await expect.poll(() => focused(), { timeout: 30_000 }).toBe('Copy');
+    expect(await isPrimary()).toBe(false);
+    expect(await dialog.getByText(/^Read only · may export · until /).count()).toBe(1);
+    // "Link ready." is just below the link, above the e-mail form.
+    const ready = dialog.getByText('Link ready.');
+    await expect.poll(() => ready.count(), { timeout: 30_000 }).toBe(1);
+    expect(await top(ready)).toBeGreaterThan(await top(link));
+    expect(await top(ready)).toBeLessThan(await top(email));
     const url = await link.inputValue();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*token=/);
     expect(await dialog.getByText('it opens only here').count()).toBe(1);
     await dialog.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(url);
     expect((await fetch(url)).status).toBe(200);
-    await shoot('share-dialog');
+    await shoot('share-dialog', ['light', 'dark']);
     await dialog.getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => link.count()).toBe(0);
+    // The Revoke button is gone with its link: focus goes to Make link, the main button again.
+    await expect.poll(() => focused()).toBe('Make link');
+    expect(await isPrimary()).toBe(true);
+    const revoked = dialog.getByText(/^Link revoked/);
+    expect(await revoked.count()).toBe(1);
+    expect(await top(revoked)).toBeLessThan(await top(email));
+    await shoot('share-revoked', ['light', 'dark']);
     const after = await fetch(url);
     expect(after.status).toBe(410);
     expect(await after.text()).toMatch(/expired/i);
     await dialog.getByRole('button', { name: 'Close' }).click();
-  }, 60_000);
+  }, 90_000);
 
   it('bulk: Ctrl-click two sessions and delete both after one confirmation that says how many', async () => {
     await row('interview.wav').click({ modifiers: ['Control'] });

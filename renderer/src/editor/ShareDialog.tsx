@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ShareLinkRecord } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { useCacheChanged } from '../lib/useChannel';
@@ -22,7 +22,8 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
   const [links, setLinks] = useState<ShareLinkRecord[]>([]);
   const [pending, setPending] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<{ text: string; error?: boolean } | null>(null);
+  // Each note shows beside what it is about: the links, or the e-mail form.
+  const [note, setNote] = useState<{ text: string; error?: boolean; about: 'links' | 'email' } | null>(null);
   const [email, setEmail] = useState('');
   const [message, setMessage] = useState('');
 
@@ -31,27 +32,57 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
   // A share request goes through the outbox: the link shows when the push brings it.
   useCacheChanged(() => void refresh(), (c) => !c.documents || c.documents.includes(documentId));
 
-  async function attempt(fn: () => Promise<unknown>, done: string) {
+  async function attempt(fn: () => Promise<unknown>, done: string, about: 'links' | 'email') {
     setBusy(true);
     setNote(null);
     try {
       await fn();
       await refresh();
-      setNote({ text: done });
+      setNote({ text: done, about });
+      return true;
     } catch (e) {
-      setNote({ text: (e as Error).message, error: true });
+      setNote({ text: (e as Error).message, error: true, about });
       onStatus((e as Error).message, true);
+      return false;
     } finally {
       setBusy(false);
     }
   }
 
-  const share = () => attempt(() => call('documents.mutate', { documentId, mutation: { op: 'share', allowEditing, allowExport } }), 'Link ready.');
-  const revoke = (url: string) => attempt(() => call('documents.revokeShare', { documentId, url }), 'Link revoked: it now says “link expired”.');
+  // The button that had focus is disabled (Make link) or gone (Revoke): once the work is done, focus
+  // goes to the new link's Copy (when the link arrives: it may come later, through the outbox) or to Make link.
+  const makeButton = useRef<HTMLButtonElement>(null);
+  const rows = useRef(new Map<string, HTMLLIElement>());
+  const [focusNext, setFocusNext] = useState<{ to: 'make' } | { to: 'new link'; known: Set<string> } | null>(null);
+  useEffect(() => {
+    if (!focusNext || busy) return;
+    const fresh = focusNext.to === 'new link' ? links.find((l) => !focusNext.known.has(l.url)) : undefined;
+    const active = document.activeElement;
+    const lost = active === document.body || active === makeButton.current || active?.tagName === 'DIALOG';
+    if (fresh) {
+      if (lost) rows.current.get(fresh.url)?.querySelector('button')?.focus();
+      setFocusNext(null);
+      return;
+    }
+    if (lost) makeButton.current?.focus();
+    if (focusNext.to === 'make') setFocusNext(null);
+  }, [focusNext, busy, links]);
+
+  const share = async () => {
+    const known = new Set(links.map((l) => l.url));
+    const ok = await attempt(() => call('documents.mutate', { documentId, mutation: { op: 'share', allowEditing, allowExport } }), 'Link ready.', 'links');
+    setFocusNext(ok ? { to: 'new link', known } : { to: 'make' });
+  };
+  const revoke = async (url: string) => {
+    await attempt(() => call('documents.revokeShare', { documentId, url }), 'Link revoked: it now says “link expired”.', 'links');
+    setFocusNext({ to: 'make' });
+  };
   const send = (e: FormEvent) => {
     e.preventDefault();
-    void attempt(() => call('documents.shareEmail', { documentId, email: email.trim(), message }), `Link sent to ${email.trim()}.`).then(() => setEmail(''));
+    void attempt(() => call('documents.shareEmail', { documentId, email: email.trim(), message }), `Link sent to ${email.trim()}.`, 'email').then((ok) => ok && setEmail(''));
   };
+  const noteAbout = (about: 'links' | 'email') =>
+    note?.about === about && <p className={note.error ? 'error' : 'ok small'} role={note.error ? 'alert' : 'status'}>{note.text}</p>;
 
   return (
     <Dialog title="Share" onClose={onClose} className="share-dialog">
@@ -62,22 +93,19 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
         {links.length > 0 && (
           <ul className="share-links" aria-label="Share links">
             {links.map((l) => (
-              <li key={l.url}>
+              <li key={l.url} ref={(el) => void (el ? rows.current.set(l.url, el) : rows.current.delete(l.url))}>
                 <span className="share-link-row">
                   <input readOnly value={l.url} aria-label="Link" onFocus={(e) => e.currentTarget.select()} />
                   <CopyButton text={l.url} />
                   <button type="button" className="danger" disabled={busy} onClick={() => void revoke(l.url)}>Revoke</button>
                 </span>
-                <span className="muted small">{l.allowEditing ? 'may edit' : 'read only'} · {l.allowExport ? 'may export' : 'no export'} · until {when(l.expires)}</span>
+                <span className="muted small">{l.allowEditing ? 'May edit' : 'Read only'} · {l.allowExport ? 'may export' : 'no export'} · until {when(l.expires)}</span>
                 {isLocal(l.url) && <span className="muted small">This link points to the service on this computer: it opens only here.</span>}
               </li>
             ))}
           </ul>
         )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>Close</button>
-          <button type="button" className="primary" onClick={() => void share()} disabled={busy}>{busy ? 'Asking…' : 'Make link'}</button>
-        </div>
+        {noteAbout('links')}
         <form className="share-email" onSubmit={send} aria-label="Send a link by e-mail">
           <label>
             Send a read-only link by e-mail
@@ -85,8 +113,13 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
           </label>
           <textarea aria-label="Message" rows={2} placeholder="A note to go with it (optional)" value={message} onChange={(e) => setMessage(e.target.value)} />
           <button type="submit" disabled={busy || !email.trim()}>Send</button>
+          {noteAbout('email')}
         </form>
-        {note && <p className={note.error ? 'error' : 'ok small'} role={note.error ? 'alert' : 'status'}>{note.text}</p>}
+        {/* Once a link exists, making another is no longer the main thing to do here. */}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>Close</button>
+          <button type="button" ref={makeButton} className={links.length ? undefined : 'primary'} onClick={() => void share()} disabled={busy}>{busy ? 'Asking…' : 'Make link'}</button>
+        </div>
       </div>
     </Dialog>
   );
