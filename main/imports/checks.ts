@@ -58,16 +58,22 @@ async function companionText(mode: 'align' | 'upload', file: CompanionFile, data
 /** A dropped or picked folder stands for the files in it (and its subfolders), up to this many in one add. */
 const MAX_FILES = 500;
 
+/** A source to check, and whether it was found inside a given folder (rather than given itself). */
+export interface Found {
+  source: ImportSource;
+  inFolder: boolean;
+}
+
 /**
  * Folders become the files in them (dotfiles and texts expected beside media left out, in name
  * order); files and URLs stay as they are. A folder with nothing to transcribe is refused.
  */
-export async function expandFolders(sources: ImportSource[]): Promise<ImportSource[]> {
-  const out: ImportSource[] = [];
+export async function expandFolders(sources: ImportSource[]): Promise<Found[]> {
+  const out: Found[] = [];
   for (const s of sources) {
     const info = s.kind === 'path' ? await stat(s.path).catch(() => null) : null;
     if (s.kind !== 'path' || !info?.isDirectory()) {
-      out.push(s);
+      out.push({ source: s, inFolder: false });
       continue;
     }
     const entries = await readdir(s.path, { recursive: true, withFileTypes: true });
@@ -77,10 +83,22 @@ export async function expandFolders(sources: ImportSource[]): Promise<ImportSour
       .filter((p) => !expectedBesideMedia(p) && !p.slice(s.path.length).split(/[\\/]/).some((part) => part.startsWith('.')))
       .sort();
     if (!files.length) throw new Refused(`the folder ${basename(s.path)} holds nothing to transcribe`);
-    out.push(...files.map((path) => ({ kind: 'path' as const, path })));
+    out.push(...files.map((path) => ({ source: { kind: 'path' as const, path }, inFolder: true })));
   }
   if (out.length > MAX_FILES) throw new Refused(`that is ${out.length} files; add at most ${MAX_FILES} at once`);
   return out;
+}
+
+/**
+ * The refusal for a whole add, or null when it may go: a file given itself (chosen or dropped) that
+ * cannot be read refuses the add, so the dialog says why and nothing uploads, however it was
+ * given; one found inside a given folder is only listed as failed beside the rest.
+ */
+export function refusalOf(checked: { check: Checked; inFolder: boolean }[]): string | null {
+  const bad = checked.filter((c) => !c.check.ok && (!c.inFolder || checked.every((o) => !o.check.ok)));
+  if (!bad.length) return null;
+  const reasons = bad.map(({ check: c }) => `${c.name}: ${c.ok ? '' : c.reason}`).join('; ');
+  return checked.some((c) => c.check.ok) ? `${reasons} (remove ${bad.length === 1 ? 'it' : 'them'} to transcribe the rest)` : reasons;
 }
 
 /** One source: a readable media file (by its content, not its name), or the reason it is not. */

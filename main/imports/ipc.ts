@@ -1,15 +1,16 @@
 /**
  * The imports.* and models.list handlers: new transcriptions from the app, run on the watch
  * folders' queue (WatchService, one upload engine). imports.add checks everything it can before
- * anything uploads and refuses with the reason; a file refused among several is listed as failed.
+ * anything uploads and refuses with the reason; only a file found inside a given folder is listed
+ * as failed beside the others instead.
  */
 import { rm } from 'node:fs/promises';
 import type { z } from 'zod';
-import { importChannels, type ImportItem } from '../../common/ipc';
+import { importChannels, type ImportItem, type ImportSource } from '../../common/ipc';
 import { UserFacingError, userFacing as asUserFacing } from '../ipc/user-facing-error';
 import type { NewImport } from '../watch/store';
 import type { WatchService } from '../watch/service';
-import { checkOptions, checkSource, expandFolders, Refused } from './checks';
+import { checkOptions, checkSource, expandFolders, refusalOf, Refused } from './checks';
 import { toImportItem } from './item';
 import type { ModelsList } from './models';
 import { stagedPath } from './staging';
@@ -29,6 +30,9 @@ export interface ImportsContext {
 }
 
 export function importHandlers(ctx: ImportsContext) {
+  /** Files staged from the browser that will not be queued are not kept. */
+  const dropStaged = (sources: ImportSource[]) =>
+    Promise.all(sources.map((s) => (s.kind === 'staged' ? rm(stagedPath(ctx.dataDir, s.stagedId), { force: true }).catch(() => {}) : null)));
   const row = async (itemId: number) => {
     const r = (await ctx.watch()).importRow(itemId);
     if (!r) throw new UserFacingError('NOT_FOUND', 'That upload is no longer in the list.');
@@ -51,13 +55,24 @@ export function importHandlers(ctx: ImportsContext) {
       userFacing(async () => {
         const watch = await ctx.watch();
         const models = (await ctx.models.list())?.models ?? null;
-        const sources = await expandFolders(a.sources);
-        const text = await checkOptions(a.options, sources, models, ctx.dataDir);
+        const found = await expandFolders(a.sources).catch(async (err) => {
+          await dropStaged(a.sources);
+          throw err;
+        });
+        const sources = found.map((f) => f.source);
+        const text = await checkOptions(a.options, sources, models, ctx.dataDir).catch(async (err) => {
+          await dropStaged(sources);
+          throw err;
+        });
         const checked = await Promise.all(sources.map((s) => checkSource(s, ctx.dataDir)));
+        const refusal = refusalOf(checked.map((check, i) => ({ check, inFolder: found[i].inFolder })));
+        // Refused, nothing is kept: the dialog stages its files again on the next submit.
+        if (refusal) {
+          await dropStaged(sources);
+          throw new Refused(refusal);
+        }
         const bad = checked.filter((c) => !c.ok);
-        // A refused file staged from the browser is not kept.
-        await Promise.all(bad.map((b) => (b.source.kind === 'staged' ? rm(stagedPath(ctx.dataDir, b.source.stagedId), { force: true }).catch(() => {}) : null)));
-        if (bad.length === checked.length) throw new Refused(bad.map((b) => `${b.name}: ${b.reason}`).join('; '));
+        await dropStaged(bad.map((b) => b.source));
         const options = JSON.stringify(a.options);
         const rows = checked.map((c) => {
           const imp: NewImport = { path: c.ok ? c.path : '', size: c.ok ? c.size : 0, mediaType: c.ok ? c.mediaType : '', name: c.name, options, source: JSON.stringify(c.source), text, staged: c.ok ? c.staged : false };

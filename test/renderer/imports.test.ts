@@ -217,6 +217,41 @@ it('refuses a dropped file that is not media in the dialog, then queues a droppe
   await page.close();
 }, 420_000);
 
+it('refuses a chosen file that is not media in the dialog, as a dropped one, before anything uploads', async () => {
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page);
+  // A text file named .wav beside a real recording, both through the file chooser.
+  const broken = join(work, 'broken-recording.wav');
+  writeFileSync(broken, 'this is a text file, not a recording\n'.repeat(120));
+  const good = join(work, 'weekly-sync.wav');
+  writeFileSync(good, readFileSync(await speechWav('the weekly sync starts now')));
+  await page.getByRole('banner').getByRole('button', { name: 'New transcription' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New transcription' });
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose files…' }).click()]);
+  await chooser.setFiles([broken, good]);
+  await expect.poll(() => dialog.getByRole('list', { name: '2 files' }).textContent()).toMatch(/broken-recording\.wav.*weekly-sync\.wav/);
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  await dialog.getByRole('button', { name: 'Transcribe 2 files' }).click();
+
+  // The dialog stays, with the same words as for a dropped file; neither file was queued.
+  const alert = dialog.getByRole('alert');
+  await expect.poll(() => alert.count(), { timeout: 30_000 }).toBe(1);
+  expect(await alert.textContent()).toMatch(/broken-recording\.wav: not media/);
+  expect(await alert.textContent()).not.toMatch(/weekly-sync/);
+  expect(await dialog.getByRole('list', { name: '2 files' }).count()).toBe(1);
+  await page.screenshot({ path: join(SHOTS, 'dialog-chooser-refusal-1280x800.png') });
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.screenshot({ path: join(SHOTS, 'dialog-chooser-refusal-800x600.png') });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect.poll(() => dialog.count()).toBe(0);
+  await page.getByRole('banner').getByRole('button', { name: /Uploads/ }).click();
+  await expect.poll(() => page.getByRole('region', { name: 'Uploads' }).count(), { timeout: 20_000 }).toBe(1);
+  expect(await row(page, 'broken-recording.wav').count()).toBe(0);
+  expect(await row(page, 'weekly-sync.wav').count()).toBe(0);
+  await page.close();
+}, 180_000);
+
 it('aligns a text file given in the dialog on a dropped recording', async () => {
   const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await signIn(page);

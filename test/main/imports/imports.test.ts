@@ -67,13 +67,11 @@ it('refuses, with the reason, what cannot be transcribed, before anything upload
   expect((await t.h.call('imports.list', { offset: 0, limit: 500 })).total).toBe(listed);
   expect(t.proxy.sent() - before).toBeLessThan(4096); // the models list was asked; no media went out
 
-  // Among several files, the one that is not media is listed as failed with why; the others go.
-  const { items } = await add([{ kind: 'path', path: media }, { kind: 'path', path: fake }], { language: 'en-US' });
-  expect(items.map((i) => [i.name, i.state])).toEqual([
-    ['speech.wav', 'queued'],
-    ['song.mp3', 'failed'],
-  ]);
-  expect(items[1].message).toMatch(/not media/);
+  // Among several files given one by one, the one that is not media refuses the add, with why: nothing is queued.
+  await expect(add([{ kind: 'path', path: media }, { kind: 'path', path: fake }], { language: 'en-US' })).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringMatching(/song\.mp3: not media/) });
+  expect((await t.h.call('imports.list', { offset: 0, limit: 500 })).total).toBe(listed);
+  const { items } = await add([{ kind: 'path', path: media }], { language: 'en-US' });
+  expect(items.map((i) => [i.name, i.state])).toEqual([['speech.wav', 'queued']]);
   await until('the good one done', () => latest(t.h.events, items[0].itemId)?.state === 'done', 120_000);
 }, 180_000);
 
