@@ -62,17 +62,30 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
     local = localSignIn(h, service.owner);
     if (!(await h['auth.state']({})).signedIn) await local.signIn();
   }
+  // A session the service has just made (an import or a watch-folder file now transcribing) is
+  // pulled at once, so the session list shows it while it is transcribing, not only once done.
+  const pulled = new Set<string>();
+  const sessionMade = (sessionId: string | null) => {
+    if (!sessionId || pulled.has(sessionId)) return;
+    pulled.add(sessionId);
+    void h['sync.now']({}).catch(() => {});
+  };
+  const watchEmit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    if (event === 'imports.progress') sessionMade((payload as EventPayload<'imports.progress'>).sessionId);
+    deps.emit(event, payload);
+  };
   const watch = new AppWatch({
     dataDir,
     stagingDataDir: deps.stagingDataDir,
     client: core.client,
     accessToken: core.accessToken,
-    emit: deps.emit,
+    emit: watchEmit,
     documentsOf: documentsFromCache(h),
     // A delivered file is a new session on the service: pull it, so the session list shows it.
     onDelivered: () => void h['sync.now']({}).catch(() => {}),
     // A session made from a file on this computer plays that file (main/media/library.ts).
     onSessionKnown: (sessionId, path) => {
+      sessionMade(sessionId);
       const key = core.mediaAccount();
       if (key) core.media.rememberLocal(key, sessionId, path);
     },

@@ -54,3 +54,24 @@ it('imports a file staged over the app\'s own route to a session in the session 
     500,
   );
 }, 240_000);
+
+it('lists an import\'s session while it is still transcribing, not only once it is done', async () => {
+  // Long enough that the transcription outlasts a pull of the session list.
+  const text = Array.from({ length: 8 }, () => 'the weekly sync covers the roadmap the hiring plan and the budget for the next quarter').join('. ');
+  const media = await speechWav(text);
+  const res = await fetch(`${new URL(b.app.url).origin}${STAGE_PATH}?name=weekly-sync.wav&size=${statSync(media).size}`, {
+    method: 'POST',
+    headers: { [STAGE_TOKEN_HEADER]: b.token },
+    body: Readable.toWeb(createReadStream(media)) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  expect(res.status).toBe(201);
+  const { stagedId } = (await res.json()) as { stagedId: string };
+  const { items } = await call<{ items: ImportItem[] }>('imports.add', { sources: [{ kind: 'staged', stagedId, name: 'weekly-sync.wav' }], options: { language: 'en-US' } });
+  const isDone = (e: { event: string; payload: unknown }) => e.event === 'imports.progress' && (e.payload as ImportItem).itemId === items[0].itemId && (e.payload as ImportItem).state === 'done';
+  const done = await until('imports.progress done', () => b.events.find(isDone)?.payload as ImportItem | undefined, 180_000);
+  // The sidebar redraws on cache.changed: one naming the session came before the import was done.
+  const listed = b.events.findIndex((e) => e.event === 'cache.changed' && ((e.payload as { sessions?: string[] }).sessions ?? []).includes(done.sessionId!));
+  expect(listed).toBeGreaterThanOrEqual(0);
+  expect(listed).toBeLessThan(b.events.findIndex(isDone));
+}, 240_000);
