@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useMediaQuery } from '../lib/useMediaQuery';
 
 /**
  * Short or narrow windows (800x600, or 1280x800 at 200% zoom: 640x400), where the editor folds its
@@ -7,15 +7,5 @@ import { useEffect, useState } from 'react';
  */
 export const COMPACT_EDITOR_QUERY = '(max-height: 700px), (max-width: 899px)';
 
-/** Whether the editor is compact now; follows resizes and zoom. */
-export function useCompactEditor(): boolean {
-  const [compact, setCompact] = useState(() => matchMedia(COMPACT_EDITOR_QUERY).matches);
-  useEffect(() => {
-    const mq = matchMedia(COMPACT_EDITOR_QUERY);
-    const on = () => setCompact(mq.matches);
-    on();
-    mq.addEventListener('change', on);
-    return () => mq.removeEventListener('change', on);
-  }, []);
-  return compact;
-}
+/** Whether the editor is compact now. */
+export const useCompactEditor = (): boolean => useMediaQuery(COMPACT_EDITOR_QUERY);
