@@ -9,7 +9,7 @@ import type { AreaHandlers, CoreContext } from './context';
 
 export const WRONG_CODE = "That code is not right. Check your authenticator app's current code, or use a backup code.";
 /** Turning two-factor on (no backup codes exist yet) and new backup codes take only the app's code. */
-export const WRONG_APP_CODE = "That code is not right. Type the 6-digit code your authenticator app shows now for this account.";
+export const WRONG_APP_CODE = "That code is not right. Type the six-digit code your authenticator app shows now for this account.";
 export const LOCKED_OUT = 'Too many wrong codes or passwords: the service has paused attempts for this account. Wait a few minutes, then try again.';
 const NEEDS_FRESH_SIGN_IN = 'For your safety, turning two-factor on needs a sign-in with your password in the last 10 minutes. Sign out, sign in again, then turn it on.';
 
