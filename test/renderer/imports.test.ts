@@ -232,6 +232,8 @@ it('refuses a chosen file that is not media in the dialog, as a dropped one, bef
   await chooser.setFiles([broken, good]);
   await expect.poll(() => dialog.getByRole('list', { name: '2 files' }).textContent()).toMatch(/broken-recording\.wav.*weekly-sync\.wav/);
   await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  // A small window: the reason shows below the options, and must be scrolled into view.
+  await page.setViewportSize({ width: 800, height: 600 });
   await dialog.getByRole('button', { name: 'Transcribe 2 files' }).click();
 
   // The dialog stays, with the same words as for a dropped file; neither file was queued.
@@ -240,9 +242,11 @@ it('refuses a chosen file that is not media in the dialog, as a dropped one, bef
   expect(await alert.textContent()).toMatch(/broken-recording\.wav: not media/);
   expect(await alert.textContent()).not.toMatch(/weekly-sync/);
   expect(await dialog.getByRole('list', { name: '2 files' }).count()).toBe(1);
-  await page.screenshot({ path: join(SHOTS, 'dialog-chooser-refusal-1280x800.png') });
-  await page.setViewportSize({ width: 800, height: 600 });
+  // Seen whole: above the dialog's sticky Cancel / Transcribe bar.
+  await expect.poll(() => alert.evaluate((el) => el.getBoundingClientRect().bottom <= el.closest('form')!.querySelector('.dialog-actions')!.getBoundingClientRect().top)).toBe(true);
   await page.screenshot({ path: join(SHOTS, 'dialog-chooser-refusal-800x600.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: join(SHOTS, 'dialog-chooser-refusal-1280x800.png') });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect.poll(() => dialog.count()).toBe(0);
   await page.getByRole('banner').getByRole('button', { name: /Uploads/ }).click();

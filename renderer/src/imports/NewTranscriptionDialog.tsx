@@ -50,6 +50,11 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
     [],
   );
   const companionInput = useRef<HTMLInputElement>(null);
+  // A refusal shows below the options: brought into view, or a small window hides why nothing happened.
+  const errorRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (error) errorRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [error]);
   const ids = { url: useId(), files: useId(), companion: useId(), mode: useId() };
 
   // The last choices, from settings (kept by main, so the Electron app and browser mode agree), taken once.
@@ -246,7 +251,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
           </div>
         )}
         {error && (
-          <p className="error" role="alert">
+          <p className="error" role="alert" ref={errorRef}>
             {error}
           </p>
         )}
