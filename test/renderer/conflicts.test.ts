@@ -12,7 +12,7 @@ import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { appAndBrowserPerFile, signIn } from '../helpers/ui';
 import { segment, transcript } from '../main/helpers/fixtures';
-import { axeProblems } from './look-fixture';
+import { axeProblems, syncUntil } from './look-fixture';
 
 const SHOTS = '/tmp/shots/conflicts';
 const NAME = 'conflict-interview.json';
@@ -82,12 +82,7 @@ describe('conflicts', () => {
 
     const list = page.getByRole('list', { name: 'Sessions' });
     const row = list.getByRole('button', { name: new RegExp(`${NAME.replace('.', '\\.')}.*Completed`, 'i') });
-    await expect
-      .poll(async () => {
-        await page.getByTitle('Sync now').click();
-        return row.count();
-      }, { timeout: 120_000, interval: 1000 })
-      .toBe(1);
+    await syncUntil(page, () => row.count(), { timeout: 120_000, interval: 1000 }).toBe(1);
     await row.click();
     const segments = page.getByRole('list', { name: 'Transcript' }).locator('.segment');
     await expect.poll(() => segments.count(), { timeout: 30_000 }).toBe(4);
@@ -107,12 +102,7 @@ describe('conflicts', () => {
 
     // The push merges, keeps theirs where both changed and makes a conflict copy of mine.
     const notice = page.getByRole('status').filter({ hasText: 'This document was changed elsewhere' });
-    await expect
-      .poll(async () => {
-        await page.getByTitle('Sync now').click();
-        return notice.count();
-      }, { timeout: 30_000, interval: 1000 })
-      .toBe(1);
+    await syncUntil(page, () => notice.count()).toBe(1);
     const tabs = page.getByRole('tablist', { name: 'Documents' }).getByRole('tab');
     const copyTab = tabs.filter({ hasText: /Transcript · conflict-interview \(conflict copy [\d-]+ [\d:]+\)/ });
     await expect.poll(() => copyTab.count()).toBe(1);
@@ -123,7 +113,7 @@ describe('conflicts', () => {
     await notice.getByRole('button', { name: 'Compare side by side and resolve' }).click();
     const view = page.getByRole('region', { name: 'Resolve conflict' });
     await expect.poll(() => view.count(), { timeout: 10_000 }).toBe(1);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('conflict-title');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('conflict-title');
     // Cancel goes back to the editor; the copy's tab badge opens the view again.
     await view.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => view.count()).toBe(0);
@@ -156,12 +146,7 @@ describe('conflicts', () => {
     const now = (await transcripts())[0].document!.content as TranscriptContent;
     await other.update(sessionId, original.id, { ...now, segments: [...now.segments.slice(0, 3), segment('seg4', 30_000, 'delta LATER')] });
     const stale = view.getByRole('alert').filter({ hasText: 'changed since you opened the comparison' });
-    await expect
-      .poll(async () => {
-        await page.getByTitle('Sync now').click();
-        return stale.count();
-      }, { timeout: 30_000, interval: 1000 })
-      .toBe(1);
+    await syncUntil(page, () => stale.count()).toBe(1);
     await stale.getByRole('button', { name: 'Compare again' }).click();
     await expect.poll(() => groups.count(), { timeout: 10_000 }).toBe(3);
     expect(await stale.count()).toBe(0);
@@ -190,12 +175,7 @@ describe('conflicts', () => {
     expect(await notice.count()).toBe(0);
 
     // The next sync takes the picks and the copy's delete to the service.
-    await expect
-      .poll(async () => {
-        await page.getByTitle('Sync now').click();
-        const docs = await transcripts();
-        return docs.map((d) => [d.id, lines(d)]);
-      }, { timeout: 30_000, interval: 1000 })
+    await syncUntil(page, async () => (await transcripts()).map((d) => [d.id, lines(d)]))
       .toEqual([[original.id, ['alpha MINE', 'beta MINE', 'gamma THEIRS', 'delta LATER']]]);
     expect(errors).toEqual([]);
   });

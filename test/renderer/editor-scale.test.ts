@@ -18,6 +18,7 @@ import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helper
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
 import { batchKey, submitSignIn } from '../helpers/ui';
+import { openSession as openFromSidebar, waitForCompleted } from './look-fixture';
 
 const BIG = 'three-hours.json';
 const LONG = 'follow-long.wav';
@@ -75,14 +76,8 @@ async function inView(id: string): Promise<boolean> {
 }
 
 async function openSession(name: string): Promise<void> {
-  const list = page.getByRole('list', { name: 'Sessions' });
-  await expect
-    .poll(async () => {
-      await page.getByTitle('Sync now').click();
-      return list.getByRole('button', { name: new RegExp(`${name.replace('.', '\\.')}.*Completed`, 'i') }).count();
-    }, { timeout: 150_000, interval: 1000 })
-    .toBe(1);
-  await list.getByRole('button', { name: new RegExp(name.replace('.', '\\.')) }).click();
+  await waitForCompleted(page, name);
+  await openFromSidebar(page, name);
 }
 
 const EDITED = 'zebraquux near the end of three hours';

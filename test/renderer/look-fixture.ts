@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { PromisifyAssertion } from '@vitest/expect';
 import { expect } from 'vitest';
 import type { RunningApp } from '../helpers/app';
 import { bridgeClient, tokenOf } from '../security/bridge-wire';
@@ -36,25 +37,28 @@ export async function seedWatchedVideo(app: RunningApp, folder: string, name: st
   }
 }
 
+/** Polls `probe`, asking for a sync (the header's Sync now) before each try, for what only a sync brings. */
+export function syncUntil<T>(page: Page, probe: () => Promise<T>, opts: { timeout?: number; interval?: number } = {}): PromisifyAssertion<T> {
+  return expect.poll(
+    async () => {
+      await page.getByTitle('Sync now').click();
+      return probe();
+    },
+    { timeout: opts.timeout ?? 30_000, interval: opts.interval ?? 1000 },
+  );
+}
+
 /** Waits until a session's row shows it completed, asking for a sync meanwhile. */
 export async function waitForCompleted(page: Page, name: string): Promise<void> {
-  const row = page.locator('#sidebar').getByRole('button', { name: new RegExp(`${name.replace('.', '\\.')}.*completed`, 'i') });
-  await expect
-    .poll(
-      async () => {
-        await page.getByTitle('Sync now').click();
-        return row.count();
-      },
-      { timeout: 180_000, interval: 1500 },
-    )
-    .toBe(1);
+  const row = page.locator('#sidebar').getByRole('button', { name: new RegExp(`${name.replace(/\./g, '\\.')}.*completed`, 'i') });
+  await syncUntil(page, () => row.count(), { timeout: 180_000, interval: 1500 }).toBe(1);
 }
 
 /** Opens a session from the sidebar (showing the sidebar first in a narrow window). */
 export async function openSession(page: Page, name: string): Promise<void> {
   const toggle = page.locator('.sidebar-toggle');
   if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
-  await page.locator('#sidebar').getByRole('button', { name: new RegExp(name.replace('.', '\\.')) }).click();
+  await page.locator('#sidebar').getByRole('button', { name: new RegExp(name.replace(/\./g, '\\.')) }).click();
   await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).locator(':scope > li').count(), { timeout: 30_000 }).toBeGreaterThan(0);
 }
 

@@ -16,6 +16,7 @@ import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helper
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
 import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { openSession as openFromSidebar, waitForCompleted } from './look-fixture';
 
 const SHOTS = '/tmp/shots/review';
 const SPOKEN = 'review-speech.wav';
@@ -69,16 +70,8 @@ const row = (i: number) => transcript().locator(`:scope > li[data-index="${i}"]`
 const speakerNames = () => page.getByRole('group', { name: 'Speakers' }).locator('input.speaker-name');
 
 async function openSession(name: string): Promise<void> {
-  const list = page.getByRole('list', { name: 'Sessions' });
-  const escaped = name.replace(/\./g, '\\.');
-  await expect
-    .poll(async () => {
-      await page.getByTitle('Sync now').click();
-      return list.getByRole('button', { name: new RegExp(`${escaped}.*Completed`, 'i') }).count();
-    }, { timeout: 150_000, interval: 1000 })
-    .toBe(1);
-  await list.getByRole('button', { name: new RegExp(escaped) }).click();
-  await transcript().locator(':scope > li').first().waitFor({ timeout: 30_000 });
+  await waitForCompleted(page, name);
+  await openFromSidebar(page, name);
 }
 
 /** Sets the threshold the way a person does: Preferences, as a percentage. */
