@@ -79,14 +79,18 @@ const ORDER: Record<SessionSort, string> = {
   status: 's.status',
 };
 
-/** Hidden from the list: deleted here, the delete sent or waiting (a refused one shows again). */
-const NOT_DELETED = 'NOT EXISTS (SELECT 1 FROM session_deletions d WHERE d.session_id = s.session_id AND d.refused IS NULL)';
+/**
+ * Hidden from the list: deleted here, the delete sent or waiting (a refused one shows again).
+ * NOT IN over the uncorrelated set is built once per query; a correlated NOT EXISTS probed
+ * session_deletions for every row scanned, the rows an OFFSET skips included (a third of a page's time).
+ */
+const NOT_DELETED = 's.session_id NOT IN (SELECT session_id FROM session_deletions WHERE refused IS NULL AND session_id IS NOT NULL)';
 const COLUMNS = `s.data, s.deleted_on_server, (SELECT count(*) FROM outbox o WHERE o.session_id = s.session_id) AS pending,
   (SELECT refused FROM session_deletions d WHERE d.session_id = s.session_id) AS refused`;
 
 /** A page of the list, searched, filtered and sorted in SQLite (indexes in migration 7). */
 export function listSessions(db: ReadableDb, accountId: number, page: SessionListPage): { items: SessionSummary[]; total: number } {
-  const where = ['s.account_id = ?', NOT_DELETED];
+  const where = ['s.account_id = ?'];
   const args: unknown[] = [accountId];
   if (page.q) {
     where.push("(s.filename LIKE ? ESCAPE '\\' OR s.language LIKE ? ESCAPE '\\' OR s.status LIKE ? ESCAPE '\\')");
@@ -105,11 +109,14 @@ export function listSessions(db: ReadableDb, accountId: number, page: SessionLis
     where.push(`${MODE} = ?`);
     args.push(page.mode);
   }
-  const w = where.join(' AND '); // a few texts only: which filters are on, not their values
+  const filters = where.join(' AND '); // a few texts only: which filters are on, not their values
   const dir = page.direction === 'asc' ? 'ASC' : 'DESC';
   const order = `${ORDER[page.sort ?? 'date']} ${dir}${page.sort === 'status' ? `, ${UPLOADED} ${dir}` : ''}, s.session_id ${dir}`;
-  const total = count(db, `SELECT count(*) AS n FROM sessions s WHERE ${w}`, ...args);
-  const rows = stmt(db, `SELECT ${COLUMNS} FROM sessions s WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as SummaryRow[];
+  // Counted as all that match less the few hidden ones: the first count is served by an index alone.
+  const total =
+    count(db, `SELECT count(*) AS n FROM sessions s WHERE ${filters}`, ...args) -
+    count(db, `SELECT count(*) AS n FROM session_deletions d JOIN sessions s ON s.session_id = d.session_id WHERE d.refused IS NULL AND ${filters}`, ...args);
+  const rows = stmt(db, `SELECT ${COLUMNS} FROM sessions s WHERE ${filters} AND ${NOT_DELETED} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as SummaryRow[];
   return { items: rows.map(summaryOfRow), total };
 }
 
