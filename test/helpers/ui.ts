@@ -9,9 +9,7 @@ import { createInterface } from 'node:readline';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from './app';
-import { ROOT, serviceLogin, tempDir } from './service';
-
-type Account = { email: string; password: string };
+import { ROOT, serviceLogin, tempDir, type Account } from './service';
 
 /** A batch API key for an account (the app's local demo unless told), as a batch client would hold. */
 export async function batchKey(serviceUrl: string, name: string, account: Account = LOCAL_DEMO): Promise<string> {
