@@ -9,7 +9,7 @@
  * Whether a rebuild is due is asked of SQLite (caption-links.ts): a sync reports every document it
  * wrote, and parsing each body here again would cost the main thread what the pull saved.
  */
-import type { CaptionsRebuilt } from '../../common/ipc';
+import type { CaptionsRebuilt, DocumentRecord } from '../../common/ipc';
 import { followTranscript } from '../../common/transcript/caption-follow';
 import type { CaptionProfileId } from '../../common/transcript/captions';
 import { captionsToTranscript } from '../../common/transcript/from-captions';
@@ -48,7 +48,7 @@ export class CaptionFollower {
    * Before a transcript is saved: links the captions that follow it by default and have no link
    * yet, as built from the content it has now, so the save's change is what gets followed.
    */
-  linkBeforeSave(transcriptId: string): void {
+  private linkBeforeSave(transcriptId: string): void {
     const d = kindOf(this.o.cache, transcriptId);
     if (d?.type === 'document') this.linkDefaults(d.session_id, transcriptId);
   }
@@ -66,13 +66,28 @@ export class CaptionFollower {
   }
 
   /** followAll, but a rebuild that fails is logged and undone (its savepoint) rather than failing the transcript's save around it. */
-  followAllSafely(transcriptIds: Iterable<string>): string[] {
+  private followAllSafely(transcriptIds: Iterable<string>): string[] {
     try {
       return this.o.cache.db.transaction(() => this.followAll(transcriptIds))();
     } catch (err) {
       process.stderr.write(`captions: rebuild failed: ${(err as Error).message}\n`);
       return [];
     }
+  }
+
+  /**
+   * Saves a transcript edit with its captions following it: linked as they were, then rebuilt, in
+   * one transaction (a savepoint inside a caller's), so no crash leaves them behind it (watch
+   * folders deliver them). Returns the saved record and the caption ids rebuilt.
+   */
+  saveTranscript(transcriptId: string, content: TranscriptContent, filename?: string): { rec: DocumentRecord; rebuilt: string[] } {
+    const { cache } = this.o;
+    return cache.db
+      .transaction(() => {
+        this.linkBeforeSave(transcriptId);
+        return { rec: cache.saveDocument(transcriptId, content, filename), rebuilt: this.followAllSafely([transcriptId]) };
+      })
+      .immediate();
   }
 
   /**

@@ -63,10 +63,9 @@ export function conflictsHandlers(ctx: CoreContext): AreaHandlers<'conflicts'> {
         let rebuilt: string[] = [];
         // All theirs leaves the original as it is: nothing to save.
         if (JSON.stringify(content) !== JSON.stringify(original)) {
-          // As documents.save: the transcript's captions are linked as they were, then follow it.
-          if (content.kind === 'transcript') ctx.captions.linkBeforeSave(l.original.id);
-          cache.saveDocument(l.original.id, content);
-          if (content.kind === 'transcript') rebuilt = ctx.captions.followAllSafely([l.original.id]);
+          // As documents.save: a transcript's captions follow it.
+          if (content.kind === 'transcript') rebuilt = ctx.captions.saveTranscript(l.original.id, content).rebuilt;
+          else cache.saveDocument(l.original.id, content);
         }
         cache.mutate(l.copy.id, { op: 'delete' });
         forgetConflictLink(cache.db, l.linkId);

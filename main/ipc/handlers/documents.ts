@@ -30,17 +30,9 @@ export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
     'documents.get': async ({ documentId }) => (accountId() === null ? null : cache.getDocument(documentId)),
     'documents.save': async ({ documentId, content, filename }) => {
       requireAccount(ctx);
-      if (content.kind !== 'transcript') {
-        const rec = cache.saveDocument(documentId, content, filename);
-        changedLocally([documentId], rec.session_id);
-        return rec;
-      }
-      // A transcript's captions follow it (main/captions): linked as they were, then rebuilt, in
-      // the save's transaction, so no crash leaves them behind it (watch folders deliver them).
-      const { rec, rebuilt } = cache.db.transaction(() => {
-        ctx.captions.linkBeforeSave(documentId);
-        return { rec: cache.saveDocument(documentId, content, filename), rebuilt: ctx.captions.followAllSafely([documentId]) };
-      }).immediate();
+      // A transcript's captions follow it (main/captions), saved in the same transaction.
+      const { rec, rebuilt } =
+        content.kind === 'transcript' ? ctx.captions.saveTranscript(documentId, content, filename) : { rec: cache.saveDocument(documentId, content, filename), rebuilt: [] };
       changedLocally([documentId, ...rebuilt], rec.session_id);
       return rec;
     },
