@@ -11,7 +11,7 @@ import { threeHourTranscript } from './formats.bench';
 import { segmentText, transcriptToCaptions, type DocumentBody } from '../common/transcript';
 import { launchChromium, LOCAL_DEMO, startApp } from '../test/helpers/app';
 import { serviceLogin } from '../test/helpers/service';
-import { keystrokeWork, rendererMemory, scrollFrameWork, type FrameWork } from './frame-work';
+import { keystrokeWork, rendererMemory, scrollFrameWork, scrollRows, type FrameWork } from './frame-work';
 import { percentile, row, type BenchModule, type BenchRow } from './harness';
 
 const KEYS = 40;
@@ -178,23 +178,15 @@ export const editorsBench: BenchModule = {
       const capPeerKeys = await peerKeys(browser, capPeer.page);
 
       const p95 = (v: number[]) => Math.round(percentile(v, 95) * 10) / 10;
-      const p99 = (v: number[]) => Math.round(percentile(v, 99) * 10) / 10;
       const r1 = (v: number) => Math.round(v * 10) / 10;
       const keysMet = (ours: number[], peer: number[]) => percentile(ours, 95) < 16 && percentile(ours, 95) <= 1.5 * percentile(peer, 95);
-      const mb = (v: number) => Math.round(v * 10) / 10;
       const memRows = (what: string, ours: typeof oursMemory, peer: typeof oursMemory) => [
-        row({ name: `${what}: renderer private memory after GC (/proc smaps_rollup Private_Clean+Private_Dirty) vs textarea page`, unit: 'MB', ours: mb(ours.privateMB), peer: mb(peer.privateMB), target: 'ours <= 80 MB', met: ours.privateMB <= 80 }),
-        row({ name: `${what}: JS heap used after GC (CDP Performance.getMetrics JSHeapUsedSize) vs textarea page`, unit: 'MB', ours: mb(ours.jsHeapMB), peer: mb(peer.jsHeapMB), target: 'info', met: null }),
+        row({ name: `${what}: renderer private memory after GC (/proc smaps_rollup Private_Clean+Private_Dirty) vs textarea page`, unit: 'MB', ours: r1(ours.privateMB), peer: r1(peer.privateMB), target: 'ours <= 80 MB', met: ours.privateMB <= 80 }),
+        row({ name: `${what}: JS heap used after GC (CDP Performance.getMetrics JSHeapUsedSize) vs textarea page`, unit: 'MB', ours: r1(ours.jsHeapMB), peer: r1(peer.jsHeapMB), target: 'info', met: null }),
       ];
       // Keystroke to end of frame includes waiting for the next frame (up to 16.7 ms when idle); this is the work alone.
       const keyWorkRow = (what: string, ours: FrameWork, peer: FrameWork) =>
         row({ name: `${what}: main-thread CPU per keystroke p95 (trace, ${KEYS} more keys, every task from keydown to the next key) vs textarea`, unit: 'ms', ours: p95(ours.cpu), peer: p95(peer.cpu), target: 'info', met: null });
-      const scrollRows = (what: string, ours: FrameWork, peer: FrameWork) => [
-        row({ name: `${what}: main-thread CPU per scrolled frame p95 (trace, ${FRAMES} frames of ${STEP} px) vs textarea`, unit: 'ms', ours: p95(ours.cpu), peer: p95(peer.cpu), target: 'ours p95 < 17 ms', met: percentile(ours.cpu, 95) < 17 }),
-        // A few heavy frames (a repainted band, a GC) among light ones may fall either side of p95.
-        row({ name: `${what}: main-thread CPU per scrolled frame p99 (same frames) vs textarea`, unit: 'ms', ours: p99(ours.cpu), peer: p99(peer.cpu), target: 'info', met: null }),
-        row({ name: `${what}: main-thread busy wall time per scrolled frame p95 (same frames; includes waiting for a core) vs textarea`, unit: 'ms', ours: p95(ours.wall), peer: p95(peer.wall), target: 'info', met: null }),
-      ];
       return [
         row({ name: `transcript editor, 3 h (${content.segments.length} segments): click to first row painted vs textarea with the same text`, unit: 'ms', ours: r1(oursOpen), peer: r1(peer.open), target: 'ours < 300 ms', met: oursOpen < 300 }),
         row({ name: 'transcript editor, 3 h: keystroke to end of frame p95, segment near the end vs textarea', unit: 'ms', ours: p95(oursKeys.latency), peer: p95(peerKeysT.latency), target: 'p95 < 16 ms and <= 1.5x textarea', met: keysMet(oursKeys.latency, peerKeysT.latency) }),
@@ -202,13 +194,13 @@ export const editorsBench: BenchModule = {
         row({ name: 'transcript editor, 3 h: find first character to end of frame vs textarea indexOf', unit: 'ms', ours: r1(oursFind), peer: r1(peerFind), target: 'ours < 50 ms', met: oursFind < 50 }),
         row({ name: 'transcript editor, 3 h: DOM elements after open (whole app page) vs textarea page', unit: 'elements', ours: oursElements, peer: peer.elements, target: 'ours <= 2000', met: oursElements <= 2000 }),
         ...memRows('transcript editor, 3 h, app page after open', oursMemory, peer.memory),
-        ...scrollRows('transcript editor, 3 h', oursScroll, peerScroll),
+        ...scrollRows('transcript editor, 3 h', 'textarea', FRAMES, STEP, oursScroll, peerScroll, 17),
         row({ name: `caption editor, 3 h (${cues} cues): tab click to first cue painted vs textarea with the captions' text`, unit: 'ms', ours: r1(oursCaptions), peer: r1(capPeer.open), target: 'ours < 300 ms', met: oursCaptions < 300 }),
         row({ name: 'caption editor, 3 h: keystroke to end of frame p95, cue near the end vs textarea', unit: 'ms', ours: p95(capKeys.latency), peer: p95(capPeerKeys.latency), target: 'p95 < 16 ms and <= 1.5x textarea', met: keysMet(capKeys.latency, capPeerKeys.latency) }),
         keyWorkRow('caption editor, 3 h', capKeys.work, capPeerKeys.work),
         row({ name: 'caption editor, 3 h: DOM elements after open (whole app page) vs textarea page', unit: 'elements', ours: capElements, peer: capPeer.elements, target: 'ours <= 2000', met: capElements <= 2000 }),
         ...memRows('caption editor, 3 h, app page after open (transcript visited before)', capMemory, capPeer.memory),
-        ...scrollRows('caption editor, 3 h', capScroll, capPeerScroll),
+        ...scrollRows('caption editor, 3 h', 'textarea', FRAMES, STEP, capScroll, capPeerScroll, 17),
       ];
     } finally {
       await browser.close();
