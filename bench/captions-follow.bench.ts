@@ -54,13 +54,6 @@ export const captionsFollowBench: BenchModule = {
       const follower = new CaptionFollower({ cache, profile: () => 'netflix-like', rebuilt: () => {} });
       follower.afterSync(['c-followed']);
 
-      // As documents.save does it: link, save, rebuild, in one transaction.
-      const save = (id: string, content: TranscriptContent) =>
-        cache.db.transaction(() => {
-          follower.linkBeforeSave(id);
-          cache.saveDocument(id, content);
-          return follower.followAllSafely([id]);
-        }).immediate();
       const ours: number[] = [];
       const peer: number[] = [];
       let rebuiltCues = 0;
@@ -69,8 +62,8 @@ export const captionsFollowBench: BenchModule = {
         // A different word corrected each time (the earlier ones stay), so every save changes the transcript.
         const seg = edited.segments[(i * 97) % edited.segments.length];
         seg.words[0].text = `corrected${i}`;
-        ours.push(await timeMs(() => save('t-followed', edited)));
-        peer.push(await timeMs(() => save('t-alone', edited)));
+        ours.push(await timeMs(() => follower.saveTranscript('t-followed', edited)));
+        peer.push(await timeMs(() => follower.saveTranscript('t-alone', edited)));
       }
       const after = cache.getDocument('c-followed')!.body!.content;
       if (after.kind === 'caption') rebuiltCues = after.cues.filter((q) => q.lines.join(' ').includes('corrected')).length;
