@@ -76,7 +76,6 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   }
   // The embedded service when the app runs one (browser mode prints its address), else the service it started on.
   const mode = service ? 'local' : accounts.startedOn.mode;
-  let localUrl = service?.url;
   const h = accounts.handlers as Handlers;
   // A smaller media cache applies at once, not at the next download (the active account's).
   settings.onChange(() => accounts.current().core.media.cache.evict());
@@ -84,9 +83,11 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   service?.onStatus((status) => {
     emit('service.status', status);
     if (status.state !== 'running') return;
-    // A restart moved it to another port (its own was taken): the local account follows before the sync.
-    const moved = service.url !== localUrl ? accounts.moveLocal((localUrl = service.url)) : Promise.resolve();
-    void moved.then(() => h['sync.now']({})).catch(() => {});
+    // A restart may have moved it to another port (its own was taken): the local account follows before the sync.
+    void accounts
+      .moveLocal(service.url)
+      .then(() => h['sync.now']({}))
+      .catch(() => {});
   });
   const running = { state: 'running', attempt: 0, message: null } as const;
   const shell = shellHandlers(opts.dialogs ?? noDialogs, settings, () => service?.status() ?? running);

@@ -46,7 +46,7 @@ export interface Accounts {
   accountHandlers: AccountHandlers;
   /** The account the app started on. */
   startedOn: { serviceUrl: string; mode: 'local' | 'cloud' };
-  /** The embedded service answers at another address now: "This computer" goes there (reopened if it is the active account). */
+  /** The embedded service answers at `url` now: "This computer" goes there if it moved (reopened if it is the active account). */
   moveLocal(url: string): Promise<void>;
   current(): AccountRuntime;
   /** The transport's media linker, kept across switches. */
@@ -147,6 +147,7 @@ export async function startAccounts(o: AccountsOptions): Promise<Accounts> {
     },
     startedOn: { serviceUrl: firstPlace.serviceUrl, mode: firstPlace.mode },
     async moveLocal(url) {
+      if (url === localUrl) return;
       localUrl = url;
       const active = book.find(activeId);
       if (!fixed && active?.kind === 'local') await reopen(active);
