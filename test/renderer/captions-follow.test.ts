@@ -8,11 +8,10 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { twoPhraseWav } from '../helpers/speech';
-import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 import { openSession, waitForCompleted } from './look-fixture';
 
 const NAME = 'captions-follow.wav';
@@ -20,8 +19,7 @@ const SHOTS = '/tmp/shots/captions-follow';
 const CORRECTED = 'Kestrel';
 const HAND_EDIT = '[laughs]';
 
-let app: RunningApp;
-let browser: Browser;
+const run = appAndBrowserPerFile();
 let page: Page;
 
 /** A session made with an API key, as a batch client makes one; the service transcribes it and cuts its captions. */
@@ -47,20 +45,14 @@ async function exportSrt(): Promise<string> {
 }
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
-  await createSession(app.serviceUrl);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  await createSession(run.app.serviceUrl);
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
 
 describe('captions follow the transcript', () => {
   it('signs in and opens the transcribed session', async () => {
-    await page.goto(app.url);
+    await page.goto(run.app.url);
     await submitSignIn(page);
     await waitForCompleted(page, NAME);
     await openSession(page, NAME);

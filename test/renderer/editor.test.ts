@@ -7,19 +7,17 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/service';
 import { twoPhraseWav } from '../helpers/speech';
-import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 import { openSession, waitForCompleted } from './look-fixture';
 
 const NAME = 'editor-demo.wav';
 const SHOTS = join(ROOT, 'test-results');
 
-let app: RunningApp;
-let browser: Browser;
+const run = appAndBrowserPerFile();
 let page: Page;
 
 async function createSession(serviceUrl: string): Promise<void> {
@@ -55,20 +53,14 @@ async function setMediaTime(ms: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
-  await createSession(app.serviceUrl);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await createSession(run.app.serviceUrl);
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
 });
 
 describe('transcript and caption editor', () => {
   it('signs in and opens the transcribed session with its media', async () => {
-    await page.goto(app.url);
+    await page.goto(run.app.url);
     await submitSignIn(page);
     await waitForCompleted(page, NAME);
     await openSession(page, NAME);
