@@ -92,7 +92,7 @@ export function SessionList({ selected, onSelect }: { selected: string | null; o
             <input
               type="checkbox"
               aria-label="Select all sessions"
-              checked={total > 0 && picked.size === total}
+              checked={picked.size === total}
               ref={(el) => {
                 if (el) el.indeterminate = picked.size > 0 && picked.size < total;
               }}
