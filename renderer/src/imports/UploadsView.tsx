@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ImportItem, ImportState, ModelChoice } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { sentence } from '../lib/format';
 import { bytes, eta } from '../watch/watchFormat';
 import { requestNewTranscription } from './requests';
 import { isActive, useImportItems } from './useImportItems';
@@ -113,9 +114,6 @@ function UploadRow({ item: i, models, act, onOpenSession }: { item: ImportItem; 
     </li>
   );
 }
-
-/** main's reasons start in lower case (they also follow a file's name elsewhere); on a line of their own they start a sentence. */
-const sentence = (message: string) => message[0].toUpperCase() + message.slice(1);
 
 /** main's reason for a wait, as one sentence: "waiting for the service (…)" reads as it is, anything else after "Waiting:". */
 function waitingFor(message: string): string {

@@ -1,4 +1,4 @@
-/** Display helpers: durations and clock times as people read them. */
+/** Display helpers: durations, clock times and messages as people read them. */
 export function clock(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
@@ -38,3 +38,6 @@ export function when(iso: string | null | undefined): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A message that also follows a name elsewhere ("…: reads at …"), started as a sentence of its own. */
+export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
