@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from './app';
+import { tokenOf } from '../security/bridge-wire';
 import { ROOT, serviceLogin, tempDir, type Account } from './service';
 
 /** A batch API key for an account (the app's local demo unless told), as a batch client would hold. */
@@ -101,7 +102,7 @@ export async function startCloudApp(serviceUrl: string): Promise<CloudApp> {
     dataDir,
     child,
     port: Number(new URL(url).port),
-    token: /token=([\w-]+)/.exec(new URL(url).hash)![1],
+    token: tokenOf(url),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
