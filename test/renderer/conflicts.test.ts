@@ -12,7 +12,7 @@ import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { appAndBrowserPerFile, signIn } from '../helpers/ui';
 import { segment, transcript } from '../main/helpers/fixtures';
-import { axeProblems, syncUntil } from './look-fixture';
+import { axeProblems, syncUntil, uploadDocument } from './look-fixture';
 
 const SHOTS = '/tmp/shots/conflicts';
 const NAME = 'conflict-interview.json';
@@ -28,7 +28,8 @@ interface ServiceDoc {
 
 /** The demo account's own calls, as another device of the same user. */
 async function device(serviceUrl: string) {
-  const auth = { authorization: `Bearer ${await serviceLogin(serviceUrl, LOCAL_DEMO)}` };
+  const jwt = await serviceLogin(serviceUrl, LOCAL_DEMO);
+  const auth = { authorization: `Bearer ${jwt}` };
   const json = async (path: string, init: RequestInit = {}) => {
     const res = await fetch(`${serviceUrl}${path}`, { ...init, headers: { ...auth, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
     expect(res.ok, `${init.method ?? 'GET'} ${path}: ${res.status}`).toBe(true);
@@ -36,12 +37,7 @@ async function device(serviceUrl: string) {
   };
   return {
     async upload(texts: string[]): Promise<void> {
-      const form = new FormData();
-      form.append('file', new Blob([JSON.stringify({ document_type: 'transcript', metadata: {}, content: transcript(texts) })], { type: 'application/json' }), NAME);
-      const up = await fetch(`${serviceUrl}/api/v3/batch/upload`, { method: 'POST', headers: auth, body: form });
-      expect(up.ok).toBe(true);
-      const { file_id } = (await up.json()) as { file_id: string };
-      await json('/api/v3/batch/transcribe', { method: 'POST', body: JSON.stringify({ file_id, language: 'en', session_mode: 'upload' }) });
+      await uploadDocument(serviceUrl, jwt, NAME, { document_type: 'transcript', metadata: {}, content: transcript(texts) });
     },
     async sessionId(): Promise<string> {
       const r = (await json(`${STT}/session?q=${encodeURIComponent(NAME)}`)) as { result: { session_id: string }[] };

@@ -18,7 +18,7 @@ import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helper
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
 import { batchKey, submitSignIn } from '../helpers/ui';
-import { openSession as openFromSidebar, waitForCompleted } from './look-fixture';
+import { openSession as openFromSidebar, uploadDocument, waitForCompleted } from './look-fixture';
 
 const BIG = 'three-hours.json';
 const LONG = 'follow-long.wav';
@@ -90,20 +90,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
   apiKey = { 'x-svc-s2t-key': await batchKey(app.serviceUrl, 'e2e-editor-scale') };
-  const body: DocumentBody = { document_type: 'transcript', metadata: {}, content };
-  // Upload mode through the batch API: the document is uploaded as a file, then a job reads it.
-  const form = new FormData();
-  form.append('file', new Blob([JSON.stringify(body)], { type: 'application/json' }), BIG);
-  const up = await fetch(`${app.serviceUrl}/api/v3/batch/upload`, { method: 'POST', headers: { authorization: `Bearer ${jwt}` }, body: form });
-  expect(up.ok).toBe(true);
-  const { file_id } = (await up.json()) as { file_id: string };
-  const job = await fetch(`${app.serviceUrl}/api/v3/batch/transcribe`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ file_id, language: 'en', session_mode: 'upload' }),
-  });
-  expect(job.ok).toBe(true);
-  bigSession = ((await job.json()) as { metadata: { session_id: string } }).metadata.session_id;
+  bigSession = await uploadDocument(app.serviceUrl, jwt, BIG, { document_type: 'transcript', metadata: {}, content });
   // A minute of media: a phrase, then silence, for a long transcript timed inside it.
   const phrase = await speechWav('following playback through a long transcript');
   const wav = join(tmpdir(), 's2t-speech', 'editor-scale-long.wav');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PromisifyAssertion } from '@vitest/expect';
 import { expect } from 'vitest';
+import type { DocumentBody } from '../../common/transcript';
 import type { RunningApp } from '../helpers/app';
 import { bridgeClient, tokenOf } from '../security/bridge-wire';
 import { speechWav } from '../helpers/speech';
@@ -19,6 +20,22 @@ export const SPEECH = 'the weather is nice today and the sun is shining';
 /** Uploads speech for transcription the way the batch API does; the service transcribes it with pocketsphinx. */
 export async function seedSessions(serviceUrl: string, which: { audio: string }): Promise<void> {
   await uploadWav(serviceUrl, await batchKey(serviceUrl, 'look'), which.audio, readFileSync(await speechWav(SPEECH)));
+}
+
+/**
+ * Puts a document into a new session in upload mode, as the batch API does: the document is
+ * uploaded as a file, then a transcribe job reads it. Answers the session's id.
+ */
+export async function uploadDocument(serviceUrl: string, jwt: string, filename: string, body: DocumentBody): Promise<string> {
+  const auth = { authorization: `Bearer ${jwt}` };
+  const form = new FormData();
+  form.append('file', new Blob([JSON.stringify(body)], { type: 'application/json' }), filename);
+  const up = await fetch(`${serviceUrl}/api/v3/batch/upload`, { method: 'POST', headers: auth, body: form });
+  expect(up.ok).toBe(true);
+  const { file_id } = (await up.json()) as { file_id: string };
+  const job = await fetch(`${serviceUrl}/api/v3/batch/transcribe`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ file_id, language: 'en', session_mode: 'upload' }) });
+  expect(job.ok).toBe(true);
+  return ((await job.json()) as { metadata: { session_id: string } }).metadata.session_id;
 }
 
 /**

@@ -16,7 +16,7 @@ import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helper
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
 import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
-import { openSession as openFromSidebar, waitForCompleted } from './look-fixture';
+import { openSession as openFromSidebar, uploadDocument, waitForCompleted } from './look-fixture';
 
 const SHOTS = '/tmp/shots/review';
 const SPOKEN = 'review-speech.wav';
@@ -48,15 +48,7 @@ beforeAll(async () => {
   jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
   const wav = readFileSync(await speechWav('the weather is nice today and the sun is shining over the quiet harbour'));
   spokenSession = await uploadWav(app.serviceUrl, await batchKey(app.serviceUrl, 'e2e-review'), SPOKEN, wav);
-  // The big document in upload mode, as the editor-scale test does.
-  const body: DocumentBody = { document_type: 'transcript', metadata: {}, content: big };
-  const form = new FormData();
-  form.append('file', new Blob([JSON.stringify(body)], { type: 'application/json' }), BIG);
-  const up = await fetch(`${app.serviceUrl}/api/v3/batch/upload`, { method: 'POST', headers: { authorization: `Bearer ${jwt}` }, body: form });
-  expect(up.ok).toBe(true);
-  const { file_id } = (await up.json()) as { file_id: string };
-  const job = await fetch(`${app.serviceUrl}/api/v3/batch/transcribe`, { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, body: JSON.stringify({ file_id, language: 'en', session_mode: 'upload' }) });
-  expect(job.ok).toBe(true);
+  await uploadDocument(app.serviceUrl, jwt, BIG, { document_type: 'transcript', metadata: {}, content: big });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
 }, 120_000);
