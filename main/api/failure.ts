@@ -100,3 +100,9 @@ export function describeFailure(f: Failure, reader: FailureReader): string {
       return status === 0 ? detail : `The service refused the request (HTTP ${status}: ${detail}).`;
   }
 }
+
+/** Any error in words for the person: a service failure described for `reader`, anything else by its own message. */
+export function describeError(err: unknown, reader: FailureReader): string {
+  const failure = classifyFailure(err);
+  return failure ? describeFailure(failure, reader) : (err as Error).message;
+}

@@ -1,4 +1,4 @@
-import { classifyFailure, describeFailure } from '../api/failure';
+import { describeError } from '../api/failure';
 
 /** An error meant for the person using the app: dispatch (main/ipc/registry.ts) shows its message as it is. */
 export class UserFacingError extends Error {
@@ -22,7 +22,6 @@ export async function userFacing<T>(code: string, fn: () => T | Promise<T>, tran
     if (err instanceof UserFacingError) throw err;
     const own = translate?.(err);
     if (own) throw own;
-    const failure = classifyFailure(err);
-    throw new UserFacingError(code, failure ? describeFailure(failure, 'request') : (err as Error).message);
+    throw new UserFacingError(code, describeError(err, 'request'));
   }
 }

@@ -2,7 +2,7 @@
 import { routes, type CurrentUser } from '../../../common/api';
 import type { AuthState, LoginOutcome } from '../../../common/ipc';
 import type { Credentials } from '../../api/credentials';
-import { classifyFailure, describeFailure } from '../../api/failure';
+import { classifyFailure, describeError } from '../../api/failure';
 import { startLoopbackRedirect, SsoError, type LoopbackRedirect } from '../../auth/loopback-redirect';
 import type { Cache } from '../../cache/cache';
 import type { Emit } from '../registry';
@@ -50,8 +50,7 @@ export class SignIn {
 
 /** A person-readable sentence for a failed sign-in. */
 function refusal(err: unknown): string {
-  const failure = classifyFailure(err);
-  return failure ? describeFailure(failure, 'sign-in') : (err as Error).message;
+  return describeError(err, 'sign-in');
 }
 
 /**

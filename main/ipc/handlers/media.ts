@@ -3,7 +3,7 @@
  * the app's kept copy, or the service's link (asked afresh, since a cached media_url expires).
  */
 import type { Session } from '../../../common/api';
-import { classifyFailure, describeFailure } from '../../api/failure';
+import { classifyFailure, describeError } from '../../api/failure';
 import type { MediaLibrary, ServiceMedia } from '../../media/library';
 import { PEAKS_PER_SECOND, PeakCache, peaksFromAudiowaveform } from '../../media/peaks';
 import type { AreaHandlers, CoreContext } from './context';
@@ -37,7 +37,7 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
         } catch (err) {
           const f = classifyFailure(err);
           if (f?.kind === 'offline') return { offline: true };
-          if (!f || !s) return { failed: f ? describeFailure(f, 'request') : (err as Error).message };
+          if (!f || !s) return { failed: describeError(err, 'request') };
           // Answered, but not with the session (signed out for a moment, a hiccup): the cached link may still play.
         }
         return { mediaUrl: s?.media_url ? new URL(s.media_url, serviceUrl).toString() : '' };
@@ -69,8 +69,7 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
           return asPeaks(got, 'service');
         } catch (err) {
           // Unreadable or refused: compute it here instead, and say why if that cannot be done either.
-          const f = classifyFailure(err);
-          serviceFailed = f ? describeFailure(f, 'request') : (err as Error).message;
+          serviceFailed = describeError(err, 'request');
         }
       }
       const file = await media.fileOf(account, sessionId);
