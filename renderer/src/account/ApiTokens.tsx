@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AccountToken } from '../../../common/ipc';
 import { call } from '../lib/bridge';
+import { day } from '../lib/format';
 import { useAction } from '../lib/useAction';
 import { useAsync } from '../lib/useAsync';
 import { ConfirmDialog } from '../ui/Dialog';
 import { CopyButton } from '../ui/CopyButton';
-
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 /** The form's words for a token's type, not the service's lower-case name. */
 const TYPE_LABEL: Record<AccountToken['type'], string> = { batch: 'Batch', realtime: 'Realtime' };

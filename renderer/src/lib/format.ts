@@ -33,6 +33,9 @@ export function parseClock(text: string): number | null {
   return minus ? -ms : ms;
 }
 
+/** The day only, for a narrow place (a list row, a table cell): "24 Nov 2026". */
+export const day = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '');
+
 export function when(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);

@@ -1,9 +1,6 @@
 import { memo, type MouseEvent } from 'react';
 import type { SessionSummary } from '../../../common/ipc';
-import { clock, when } from '../lib/format';
-
-/** The day only: the row is narrow, and the time is in the title. */
-const day = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '');
+import { clock, day, when } from '../lib/format';
 import { MODE_LABEL } from './modes';
 import { StatusBadge, type LiveProgress } from './StatusBadge';
 
