@@ -10,22 +10,21 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { threeHourTranscript } from '../../bench/formats.bench';
 import { findText, replaceSegmentText, type DocumentBody, type TranscriptContent } from '../../common/transcript';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { batchKey, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, batchKey, submitSignIn } from '../helpers/ui';
 import { openSession as openFromSidebar, uploadDocument, waitForCompleted } from './look-fixture';
 
 const BIG = 'three-hours.json';
 const LONG = 'follow-long.wav';
 const STT = '/api/v3/speech-to-text';
 
-let app: RunningApp;
-let browser: Browser;
+const run = appAndBrowserPerFile();
 let page: Page;
 let jwt: string;
 let apiKey: Record<string, string>;
@@ -34,14 +33,14 @@ const content = threeHourTranscript();
 const N = content.segments.length;
 
 async function newSession(mode: 'decode', filename: string, type: string, body: Buffer | string): Promise<string> {
-  const created = await fetch(`${app.serviceUrl}${STT}/session`, {
+  const created = await fetch(`${run.app.serviceUrl}${STT}/session`, {
     method: 'POST',
     headers: { ...apiKey, 'content-type': 'application/json' },
     body: JSON.stringify({ language: 'en', keep_source: true, session_mode: mode }),
   });
   expect(created.ok).toBe(true);
   const { result } = (await created.json()) as { result: { session_id: string } };
-  const put = await fetch(`${app.serviceUrl}${STT}/session/${result.session_id}`, { method: 'PUT', headers: { ...apiKey, 'x-filename': filename, 'content-type': type }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+  const put = await fetch(`${run.app.serviceUrl}${STT}/session/${result.session_id}`, { method: 'PUT', headers: { ...apiKey, 'x-filename': filename, 'content-type': type }, body: typeof body === 'string' ? body : new Uint8Array(body) });
   expect(put.ok).toBe(true);
   return result.session_id;
 }
@@ -53,7 +52,7 @@ interface ServiceDoc {
 }
 
 async function serviceDocs(sessionId: string): Promise<ServiceDoc[]> {
-  const res = await fetch(`${app.serviceUrl}${STT}/session/${sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${jwt}` } });
+  const res = await fetch(`${run.app.serviceUrl}${STT}/session/${sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${jwt}` } });
   if (!res.ok) return [];
   return ((await res.json()) as { result: ServiceDoc[] }).result;
 }
@@ -86,27 +85,21 @@ let bigSession: string;
 let longSession: string;
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchChromium();
-  jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
-  apiKey = { 'x-svc-s2t-key': await batchKey(app.serviceUrl, 'e2e-editor-scale') };
-  bigSession = await uploadDocument(app.serviceUrl, jwt, BIG, { document_type: 'transcript', metadata: {}, content });
+  jwt = await serviceLogin(run.app.serviceUrl, LOCAL_DEMO);
+  apiKey = { 'x-svc-s2t-key': await batchKey(run.app.serviceUrl, 'e2e-editor-scale') };
+  bigSession = await uploadDocument(run.app.serviceUrl, jwt, BIG, { document_type: 'transcript', metadata: {}, content });
   // A minute of media: a phrase, then silence, for a long transcript timed inside it.
   const phrase = await speechWav('following playback through a long transcript');
   const wav = join(tmpdir(), 's2t-speech', 'editor-scale-long.wav');
   execFileSync('sox', [phrase, wav, 'pad', '0', '55']);
   longSession = await newSession('decode', LONG, 'audio/wav', readFileSync(wav));
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
 
 describe('the editors with a 3-hour document', () => {
   it('opens the transcript with a screenful of rows in the DOM', async () => {
-    await page.goto(app.url);
+    await page.goto(run.app.url);
     await submitSignIn(page);
     await openSession(BIG);
     await expect.poll(() => rows().count(), { timeout: 30_000 }).toBeGreaterThan(0);
@@ -254,7 +247,7 @@ describe('the editors with a 3-hour document', () => {
     await expect.poll(async () => (await serviceDocs(longSession)).some((d) => d.document?.content.kind === 'transcript'), { timeout: 150_000, interval: 1000 }).toBe(true);
     const doc = (await serviceDocs(longSession)).find((d) => d.document?.content.kind === 'transcript')!;
     const long = threeHourTranscript(1400, 58_000);
-    const put = await fetch(`${app.serviceUrl}${STT}/session/${longSession}/document/${doc.id}`, {
+    const put = await fetch(`${run.app.serviceUrl}${STT}/session/${longSession}/document/${doc.id}`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
       body: JSON.stringify({ document: { ...doc.document!, content: long } }),

@@ -8,14 +8,14 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { threeHourTranscript } from '../../bench/formats.bench';
 import type { DocumentBody, TranscriptContent, Word } from '../../common/transcript';
-import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
+import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
 import { openSession as openFromSidebar, uploadDocument, waitForCompleted } from './look-fixture';
 
 const SHOTS = '/tmp/shots/review';
@@ -23,8 +23,7 @@ const SPOKEN = 'review-speech.wav';
 const BIG = 'review-three-hours.json';
 const STT = '/api/v3/speech-to-text';
 
-let app: RunningApp;
-let browser: Browser;
+const run = appAndBrowserPerFile();
 let page: Page;
 let jwt: string;
 let spokenSession: string;
@@ -43,19 +42,13 @@ for (const u of UNSURE) big.segments[u.segment].words[u.word].confidence = u.con
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  app = await startApp();
-  browser = await launchChromium();
-  jwt = await serviceLogin(app.serviceUrl, LOCAL_DEMO);
+  jwt = await serviceLogin(run.app.serviceUrl, LOCAL_DEMO);
   const wav = readFileSync(await speechWav('the weather is nice today and the sun is shining over the quiet harbour'));
-  spokenSession = await uploadWav(app.serviceUrl, await batchKey(app.serviceUrl, 'e2e-review'), SPOKEN, wav);
-  await uploadDocument(app.serviceUrl, jwt, BIG, { document_type: 'transcript', metadata: {}, content: big });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  spokenSession = await uploadWav(run.app.serviceUrl, await batchKey(run.app.serviceUrl, 'e2e-review'), SPOKEN, wav);
+  await uploadDocument(run.app.serviceUrl, jwt, BIG, { document_type: 'transcript', metadata: {}, content: big });
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
 
 const transcript = () => page.getByRole('list', { name: 'Transcript' });
 const row = (i: number) => transcript().locator(`:scope > li[data-index="${i}"]`);
@@ -74,7 +67,7 @@ async function setThreshold(percent: number): Promise<void> {
   const field = prefs.getByLabel(/Mark words recognised/);
   await field.fill(String(percent));
   await field.press('Enter');
-  await expect.poll(() => (JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')) as { lowConfidenceThreshold?: number }).lowConfidenceThreshold).toBe(percent / 100);
+  await expect.poll(() => (JSON.parse(readFileSync(join(run.app.dataDir, 'settings.json'), 'utf8')) as { lowConfidenceThreshold?: number }).lowConfidenceThreshold).toBe(percent / 100);
   await page.keyboard.press('Escape');
   await prefs.waitFor({ state: 'hidden', timeout: 10_000 });
 }
@@ -85,7 +78,7 @@ const renderedWords = () =>
 
 /** The words the service stored for the spoken session (pocketsphinx's confidences). */
 async function storedWords(): Promise<Word[]> {
-  const res = await fetch(`${app.serviceUrl}${STT}/session/${spokenSession}/document?include_content=true`, { headers: { authorization: `Bearer ${jwt}` } });
+  const res = await fetch(`${run.app.serviceUrl}${STT}/session/${spokenSession}/document?include_content=true`, { headers: { authorization: `Bearer ${jwt}` } });
   expect(res.ok).toBe(true);
   const docs = ((await res.json()) as { result: { document?: DocumentBody }[] }).result;
   const t = docs.map((d) => d.document?.content).find((c): c is TranscriptContent => c?.kind === 'transcript');
@@ -99,7 +92,7 @@ describe('review tools', () => {
   let threshold = 50;
 
   it('marks the words under the threshold from settings, and follows the setting live', async () => {
-    await page.goto(app.url);
+    await page.goto(run.app.url);
     await submitSignIn(page);
     await openSession(SPOKEN);
     words = await storedWords();
