@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/service';
 import { appAndBrowserPerFile, signIn } from '../helpers/ui';
-import { axeProblems, describeProblems, openSession, seedSessions, seedWatchedVideo, waitForCompleted } from './look-fixture';
+import { axeProblems, describeProblems, openSession, seedSessions, seedWatchedVideo, syncUntil, waitForCompleted } from './look-fixture';
 
 const AUDIO = 'layout-audio.wav';
 const VIDEO = 'layout-video.webm';
@@ -181,18 +181,16 @@ describe('small windows', () => {
     // A completed session's documents come with a later pull: wait for them here, so the tests below need not.
     for (const [name, tab, rows] of [[AUDIO, /^Transcript/, '.segment'], [VIDEO, /^Transcript/, '.segment'], [VIDEO, /^Captions/, '.cue']] as const) {
       await page.locator('#sidebar').getByRole('button', { name: new RegExp(name.replace('.', '\\.')) }).click();
-      await expect
-        .poll(
-          async () => {
-            await page.getByTitle('Sync now').click();
-            const tabOf = page.getByRole('tab', { name: tab });
-            if ((await tabOf.count()) === 0) return 0;
-            await tabOf.click();
-            return page.locator(rows).count();
-          },
-          { timeout: 120_000, interval: 1500 },
-        )
-        .toBeGreaterThan(0);
+      await syncUntil(
+        page,
+        async () => {
+          const tabOf = page.getByRole('tab', { name: tab });
+          if ((await tabOf.count()) === 0) return 0;
+          await tabOf.click();
+          return page.locator(rows).count();
+        },
+        { timeout: 120_000, interval: 1500 },
+      ).toBeGreaterThan(0);
     }
   }, 360_000);
 
