@@ -33,6 +33,16 @@ export function importHandlers(ctx: ImportsContext) {
   /** Files staged from the browser that will not be queued are not kept. */
   const dropStaged = (sources: ImportSource[]) =>
     Promise.all(sources.map((s) => (s.kind === 'staged' ? rm(stagedPath(ctx.dataDir, s.stagedId), { force: true }).catch(() => {}) : null)));
+  /** Everything imports.add checks before anything is queued; throws the refusal of the whole add. */
+  const checkAdd = async (a: Args<'imports.add'>, models: Parameters<typeof checkOptions>[2]) => {
+    const found = await expandFolders(a.sources);
+    const sources = found.map((f) => f.source);
+    const text = await checkOptions(a.options, sources, models, ctx.dataDir);
+    const checked = await Promise.all(sources.map((s) => checkSource(s, ctx.dataDir)));
+    const refusal = refusalOf(checked.map((check, i) => ({ check, inFolder: found[i].inFolder })));
+    if (refusal) throw new Refused(refusal);
+    return { text, checked };
+  };
   const row = async (itemId: number) => {
     const r = (await ctx.watch()).importRow(itemId);
     if (!r) throw new UserFacingError('NOT_FOUND', 'That upload is no longer in the list.');
@@ -55,22 +65,12 @@ export function importHandlers(ctx: ImportsContext) {
       userFacing(async () => {
         const watch = await ctx.watch();
         const models = (await ctx.models.list())?.models ?? null;
-        const found = await expandFolders(a.sources).catch(async (err) => {
+        // Refused, nothing is kept: the dialog stages its files again on the next submit. (Staged
+        // files are given themselves, never found in a folder, so a.sources names them all.)
+        const { text, checked } = await checkAdd(a, models).catch(async (err) => {
           await dropStaged(a.sources);
           throw err;
         });
-        const sources = found.map((f) => f.source);
-        const text = await checkOptions(a.options, sources, models, ctx.dataDir).catch(async (err) => {
-          await dropStaged(sources);
-          throw err;
-        });
-        const checked = await Promise.all(sources.map((s) => checkSource(s, ctx.dataDir)));
-        const refusal = refusalOf(checked.map((check, i) => ({ check, inFolder: found[i].inFolder })));
-        // Refused, nothing is kept: the dialog stages its files again on the next submit.
-        if (refusal) {
-          await dropStaged(sources);
-          throw new Refused(refusal);
-        }
         const bad = checked.filter((c) => !c.ok);
         await dropStaged(bad.map((b) => b.source));
         const options = JSON.stringify(a.options);

@@ -4,7 +4,7 @@
  * with a session whose transcript has words, and the staged file is deleted once uploaded.
  * Without the token (or with a wrong one, or a body that is not the size it declared) nothing is staged.
  */
-import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -87,3 +87,17 @@ it('stages a file with the token and imports it over the bridge to a session wit
     ws.close();
   }
 }, 180_000);
+
+it('keeps no staged file of a refused add: a bad option, or one file that is not media among several', async () => {
+  const media = await speechWav('this add is refused');
+  const fake = join(t.dirs.make('s2t-stage-fake-'), 'song.mp3');
+  writeFileSync(fake, 'this is a text file, not an mp3\n'.repeat(50));
+  const stagedId = async (path: string) => ((await (await stage(path)).json()) as { stagedId: string }).stagedId;
+  const add = async (paths: string[], language: string) =>
+    t.h.call('imports.add', { sources: await Promise.all(paths.map(async (p) => ({ kind: 'staged', stagedId: await stagedId(p), name: 'speech.wav' }))), options: { language } });
+
+  await expect(add([media], 'xx-XX')).rejects.toMatchObject({ message: expect.stringMatching(/"xx-XX" is not in the service's list/) });
+  expect(staged()).toEqual([]);
+  await expect(add([media, fake], 'en-US')).rejects.toMatchObject({ code: 'REFUSED', message: expect.stringMatching(/not media/) });
+  expect(staged()).toEqual([]);
+}, 60_000);
