@@ -8,7 +8,6 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +15,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { BRIDGE_PATH, STAGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
+import { isFile } from '../platform/is-file';
 import { dispatch, type Handlers } from './registry';
 import { MEDIA_ROUTE, serveMediaRoute } from './media-route';
 import { serveStageRoute } from './stage-route';
@@ -98,8 +98,8 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
     const file = normalize(join(opts.staticDir, path === '/' ? 'index.html' : path));
     // Only the kinds of file the renderer is made of: no source maps, nothing else that lands in dist.
     const mime = Object.hasOwn(MIME, extname(file)) ? MIME[extname(file)] : undefined;
-    const isFile = mime && file.startsWith(normalize(opts.staticDir) + sep) && (await stat(file).then((s) => s.isFile(), () => false));
-    if (!isFile) {
+    const servable = mime && file.startsWith(normalize(opts.staticDir) + sep) && (await isFile(file));
+    if (!servable) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }

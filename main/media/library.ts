@@ -6,9 +6,9 @@
  * offline and not kept.
  */
 import { mkdirSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaKind, MediaSource } from '../../common/ipc';
+import { isFile } from '../platform/is-file';
 import { sniffMedia } from '../watch/media';
 import type { MediaLinker, MediaTarget } from './links';
 import { MediaCache } from './media-cache';
@@ -112,5 +112,3 @@ export class MediaLibrary {
     return path;
   }
 }
-
-const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false);

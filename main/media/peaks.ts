@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { isFile } from '../platform/is-file';
 import { writeAtomic } from '../platform/write-atomic';
 
 export const PEAKS_PER_SECOND = 100;
@@ -141,5 +142,3 @@ export class PeakCache {
     return join(this.dir, `${createHash('sha1').update(`${path}|${s.size}|${s.mtimeMs}`).digest('hex')}.peaks`);
   }
 }
-
-const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false);
