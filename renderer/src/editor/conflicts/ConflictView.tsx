@@ -64,10 +64,11 @@ function PairView({ pair, last, onReload, onClose }: { pair: ConflictPair; last:
       onClose(r.documentId);
     });
   // Either document changed (a sync, another window): Apply would be refused, so say so now.
+  // Only a change to one of the two is asked about: others cannot change the pair's version.
   const [outdated, setOutdated] = useState(false);
   useCacheChanged(
     () => void call('conflicts.get', { documentId: pair.copyId }).then((now) => now?.version !== pair.version && setOutdated(true), () => {}),
-    (c) => !!c.documents?.length,
+    (c) => !!c.documents?.some((id) => id === pair.copyId || id === pair.originalId),
   );
   const stale = outdated || (action.problem !== null && /changed since/.test(action.problem));
   // Keyboard and screen reader users start at the title, which says where they are.
