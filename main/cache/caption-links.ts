@@ -47,23 +47,19 @@ export function linkCaption(db: WritableDb, captionId: string, transcriptId: str
   return true;
 }
 
-/** The caption documents whose transcript moved on since they were built (compared in SQLite, no body parsed here). */
+/** Links whose transcript's content moved on since the captions were built (compared in SQLite, no body parsed here). */
+const MOVED_ON = `FROM caption_links l JOIN documents t ON t.id = l.transcript_id
+  WHERE t.body IS NOT NULL AND json_extract(t.body, '$.content') IS NOT l.built_from`;
+
+/** The caption documents whose transcript moved on since they were built. */
 export function pendingCaptions(db: ReadableDb, transcriptId: string): string[] {
-  const rows = stmt(
-    db,
-    `SELECT l.caption_id FROM caption_links l JOIN documents t ON t.id = l.transcript_id
-     WHERE l.transcript_id = ? AND t.body IS NOT NULL AND json_extract(t.body, '$.content') IS NOT l.built_from ORDER BY l.caption_id`,
-  ).all(transcriptId) as { caption_id: string }[];
+  const rows = stmt(db, `SELECT l.caption_id ${MOVED_ON} AND l.transcript_id = ? ORDER BY l.caption_id`).all(transcriptId) as { caption_id: string }[];
   return rows.map((r) => r.caption_id);
 }
 
 /** Whether this caption document's transcript moved on since it was built. */
 export function captionPending(db: ReadableDb, captionId: string): boolean {
-  return !!stmt(
-    db,
-    `SELECT 1 FROM caption_links l JOIN documents t ON t.id = l.transcript_id
-     WHERE l.caption_id = ? AND t.body IS NOT NULL AND json_extract(t.body, '$.content') IS NOT l.built_from`,
-  ).get(captionId);
+  return !!stmt(db, `SELECT 1 ${MOVED_ON} AND l.caption_id = ?`).get(captionId);
 }
 
 /**
