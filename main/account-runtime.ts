@@ -64,11 +64,12 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
   }
   // A session the service has just made (an import or a watch-folder file now transcribing) is
   // pulled at once, so the session list shows it while it is transcribing, not only once done.
+  const pull = () => void h['sync.now']({}).catch(() => {});
   const pulled = new Set<string>();
   const sessionMade = (sessionId: string | null) => {
     if (!sessionId || pulled.has(sessionId)) return;
     pulled.add(sessionId);
-    void h['sync.now']({}).catch(() => {});
+    pull();
   };
   const watchEmit: Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
     if (event === 'imports.progress') sessionMade((payload as EventPayload<'imports.progress'>).sessionId);
@@ -82,7 +83,7 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
     emit: watchEmit,
     documentsOf: documentsFromCache(h),
     // A delivered file is a new session on the service: pull it, so the session list shows it.
-    onDelivered: () => void h['sync.now']({}).catch(() => {}),
+    onDelivered: pull,
     // A session made from a file on this computer plays that file (main/media/library.ts).
     onSessionKnown: (sessionId, path) => {
       sessionMade(sessionId);
