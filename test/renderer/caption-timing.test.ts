@@ -11,12 +11,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startApp, type RunningApp } from '../helpers/app';
 import { bridgeClient, tokenOf } from '../security/bridge-wire';
 import { placedSpeech, type PlacedSpeech } from '../helpers/speech';
-import { submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
 
 const NAME = 'caption-timing.webm';
 const AUDIO = 'caption-timing-audio.wav';
@@ -25,8 +24,7 @@ const SHOTS = '/tmp/shots/caption-timing';
 const GAP = 83;
 const FRAME = GAP / 2;
 
-let app: RunningApp;
-let browser: Browser;
+const run = appAndBrowserPerFile();
 let page: Page;
 let speech: PlacedSpeech;
 const folder = mkdtempSync(join(tmpdir(), 'caption-timing-'));
@@ -64,22 +62,18 @@ const undo = async () => {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  app = await startApp();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   rmSync(folder, { recursive: true, force: true });
 });
 
 describe('timing captions', () => {
   it('opens the transcribed video on its captions', async () => {
-    await page.goto(app.url);
+    await page.goto(run.app.url);
     await submitSignIn(page);
     await expect.poll(() => page.getByTitle('Sync now').count(), { timeout: 20_000 }).toBe(1);
-    const bridge = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
+    const bridge = await bridgeClient(Number(new URL(run.app.url).port), tokenOf(run.app.url));
     await videoWithSpeech();
     const added = await bridge.call('watch.addFolder', { path: folder, profile: { language: 'en', formats: [{ format: 'txt', options: {} }] } });
     expect(added.ok).toBe(true);
@@ -263,7 +257,7 @@ describe('timing captions', () => {
 
   it('computes the waveform from the file on this computer when the service has none, and shows the caption beside an audio player', async () => {
     // A service without a waveform for this session (as one that makes none): main decodes the WAV itself.
-    const db = new Database(join(app.dataDir, 'local-service', 'service.db'));
+    const db = new Database(join(run.app.dataDir, 'local-service', 'service.db'));
     expect(db.prepare('UPDATE sessions SET waveform_path = NULL WHERE filename = ?').run(AUDIO).changes).toBe(1);
     db.close();
     await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: /caption-timing-audio\.wav/ }).click();
