@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { twoPhraseWav } from '../helpers/speech';
 import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
-import { openSession, waitForCompleted } from './look-fixture';
+import { openCompletedSession } from './look-fixture';
 
 const NAME = 'captions-follow.wav';
 const SHOTS = '/tmp/shots/captions-follow';
@@ -54,8 +54,7 @@ describe('captions follow the transcript', () => {
   it('signs in and opens the transcribed session', async () => {
     await page.goto(run.app.url);
     await submitSignIn(page);
-    await waitForCompleted(page, NAME);
-    await openSession(page, NAME);
+    await openCompletedSession(page, NAME);
     await expect.poll(() => segments().count(), { timeout: 20_000 }).toBe(2);
   }, 150_000);
 

@@ -18,7 +18,7 @@ import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
 import { appAndBrowserPerFile, batchKey, submitSignIn } from '../helpers/ui';
-import { openSession as openFromSidebar, uploadDocument, waitForCompleted } from './look-fixture';
+import { openCompletedSession, uploadDocument } from './look-fixture';
 
 const BIG = 'three-hours.json';
 const LONG = 'follow-long.wav';
@@ -74,10 +74,7 @@ async function inView(id: string): Promise<boolean> {
   }, id);
 }
 
-async function openSession(name: string): Promise<void> {
-  await waitForCompleted(page, name);
-  await openFromSidebar(page, name);
-}
+const openSession = (name: string) => openCompletedSession(page, name);
 
 const EDITED = 'zebraquux near the end of three hours';
 const near = content.segments[N - 3];

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/service';
 import { twoPhraseWav } from '../helpers/speech';
 import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
-import { openSession, waitForCompleted } from './look-fixture';
+import { openCompletedSession, openSession } from './look-fixture';
 
 const NAME = 'editor-demo.wav';
 const SHOTS = join(ROOT, 'test-results');
@@ -62,8 +62,7 @@ describe('transcript and caption editor', () => {
   it('signs in and opens the transcribed session with its media', async () => {
     await page.goto(run.app.url);
     await submitSignIn(page);
-    await waitForCompleted(page, NAME);
-    await openSession(page, NAME);
+    await openCompletedSession(page, NAME);
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
     expect(await segments().count()).toBeGreaterThanOrEqual(1);
   }, 150_000);

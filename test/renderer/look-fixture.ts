@@ -71,6 +71,12 @@ export async function waitForCompleted(page: Page, name: string): Promise<void> 
   await syncUntil(page, () => row.count(), { timeout: 180_000, interval: 1500 }).toBe(1);
 }
 
+/** Waits until a session is completed, then opens it from the sidebar. */
+export async function openCompletedSession(page: Page, name: string): Promise<void> {
+  await waitForCompleted(page, name);
+  await openSession(page, name);
+}
+
 /** Opens a session from the sidebar (showing the sidebar first in a narrow window). */
 export async function openSession(page: Page, name: string): Promise<void> {
   const toggle = page.locator('.sidebar-toggle');

@@ -16,7 +16,7 @@ import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
 import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
-import { openSession as openFromSidebar, uploadDocument, waitForCompleted } from './look-fixture';
+import { openCompletedSession, uploadDocument } from './look-fixture';
 
 const SHOTS = '/tmp/shots/review';
 const SPOKEN = 'review-speech.wav';
@@ -54,10 +54,7 @@ const transcript = () => page.getByRole('list', { name: 'Transcript' });
 const row = (i: number) => transcript().locator(`:scope > li[data-index="${i}"]`);
 const speakerNames = () => page.getByRole('group', { name: 'Speakers' }).locator('input.speaker-name');
 
-async function openSession(name: string): Promise<void> {
-  await waitForCompleted(page, name);
-  await openFromSidebar(page, name);
-}
+const openSession = (name: string) => openCompletedSession(page, name);
 
 /** Sets the threshold the way a person does: Preferences, as a percentage. */
 async function setThreshold(percent: number): Promise<void> {
