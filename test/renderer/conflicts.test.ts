@@ -116,6 +116,14 @@ describe('conflicts', () => {
     await expect.poll(() => notice.count()).toBe(1);
     await copyTab.locator('.badge', { hasText: 'conflict copy' }).click();
     await expect.poll(() => view.count(), { timeout: 10_000 }).toBe(1);
+    // The tab row scrolled to reach the copy's badge; the selected tab is brought back into sight.
+    const selectedInSight = () =>
+      page.getByRole('tablist', { name: 'Documents' }).evaluate((list) => {
+        const tab = list.querySelector('[aria-selected="true"]')!.getBoundingClientRect();
+        const box = list.getBoundingClientRect();
+        return tab.left >= box.left - 1 && tab.right <= box.right + 1;
+      });
+    await expect.poll(selectedInSight).toBe(true);
     const groups = view.getByRole('radiogroup');
     await expect.poll(() => groups.count()).toBe(2);
     const beta = groups.nth(0);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { DocumentEditor } from '../editor/DocumentEditor';
 import { ConflictCopyBadge } from '../editor/conflicts/ConflictCopyBadge';
 import { ConflictView } from '../editor/conflicts/ConflictView';
@@ -40,6 +40,13 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
   const current = docs.some((d) => d.id === docId) ? docId : (docs[0]?.id ?? null);
   const session = detail.value?.session;
 
+  // Many or long document names scroll the tab row sideways: keep the selected tab in sight
+  // (a click on a far tab's conflict badge, then Apply, lands on a tab scrolled off the left).
+  const tabs = useRef<HTMLElement>(null);
+  useEffect(() => {
+    tabs.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [current, resolving]);
+
   if (detail.error) return <p className="error" role="alert">{detail.error}</p>;
   if (!detail.value) return detail.loading ? <div className="loading">Loading…</div> : <p className="muted">This session is not in the local cache (or it was deleted).</p>;
 
@@ -47,7 +54,7 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
     <section className="session-view" aria-label={session?.filename}>
       {session && <SessionHead session={session} documentCount={docs.length} onDeleted={() => onClosed?.()} />}
       <MediaBar player={player} />
-      <nav className="tabs" role="tablist" aria-label="Documents">
+      <nav ref={tabs} className="tabs" role="tablist" aria-label="Documents">
         {docs.map((d) => (
           <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => { setDocId(d.id); setResolving(null); }}>
             {d.type === 'caption' ? 'Captions' : 'Transcript'} · {d.filename}
