@@ -2,6 +2,8 @@ import { useState } from 'react';
 import type { DocumentMutation, DocumentSummary } from '../../../common/ipc';
 import { shiftTimings, type DocumentContent } from '../../../common/transcript';
 import { call } from '../lib/bridge';
+import { useOnline } from '../lib/useSyncState';
+import { deletedWhere } from '../sessions/deletedWhere';
 import { ConfirmDialog, PromptDialog } from '../ui/Dialog';
 import { Menu, type MenuItem } from '../ui/Menu';
 import { MergeDialog } from '../sessions/MergeDialog';
@@ -36,6 +38,7 @@ export interface DocumentMenuProps {
 export function DocumentMenu({ doc, dirty, compact = false, onEdit, onStatus, onOpenDocument, onMutated }: DocumentMenuProps) {
   const [open, setOpen] = useState<Action | null>(null);
   const close = () => setOpen(null);
+  const online = useOnline();
   const unsaved = dirty ? ' Your unsaved edits in this window are dropped too.' : '';
 
   async function mutate(mutation: DocumentMutation, done: string): Promise<string | null> {
@@ -174,7 +177,7 @@ export function DocumentMenu({ doc, dirty, compact = false, onEdit, onStatus, on
       {open === 'delete' && (
         <ConfirmDialog
           title="Delete this document?"
-          message={`“${doc.filename}” is deleted here and on the service.${unsaved}`}
+          message={`“${doc.filename}” is ${deletedWhere(online)}.${unsaved}`}
           confirmLabel="Delete"
           danger
           onClose={close}

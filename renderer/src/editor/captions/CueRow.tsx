@@ -3,6 +3,7 @@ import type { CaptionViolation, Cue } from '../../../../common/transcript';
 import { cueTimeProblem } from './cueTiming';
 import { parseClock, preciseClock } from '../../lib/format';
 import { useDraft } from '../../lib/useDraft';
+import { sentence } from '../../lib/format';
 
 export interface CueActions {
   seek(ms: number, play?: boolean): void;
@@ -26,8 +27,7 @@ interface Props {
 
 /** Violation messages read "cue 3: reads at …"; the row (or the problem's own "Cue 3" link) already says which cue. */
 export function ruleText(v: CaptionViolation): string {
-  const text = v.message.replace(/^cue \d+: /, '');
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return sentence(v.message.replace(/^cue \d+: /, ''));
 }
 
 /**
