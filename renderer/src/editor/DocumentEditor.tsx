@@ -79,7 +79,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
   const segmentActions = useSegmentActions(edit, { seek, registerDraft }, placeCursor, clearCursor);
   const cueActions = useCueActions(edit, { seek, registerDraft });
   const rules = useCaptionRules(history, say);
-  useCueTiming({ content, edit, profile: rules.profile, nowMs, currentCue, say });
+  useCueTiming({ content, edit, profile: rules.profile, nowMs, currentCue, say, readOnly: finished });
   useShowCaption(content?.kind === 'caption' ? (content.cues[currentCue]?.lines ?? null) : null);
   const { find, setFind, matches, selectedMatch, step, replaceAll } = useFind(history, rows, say, pauseFollowing);
 
@@ -148,8 +148,8 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
         />
       ) : (
         <>
-          <CaptionRules content={content} profile={rules.profile} violations={rules.violations} onProfile={rules.setProfile} onFix={rules.fix} edit={edit} onShow={(id) => (pauseFollowing(), rows.current?.reveal(id))} />
-          <CueWaveform sessionId={record.session_id} cues={content.cues} currentCue={currentCue} nowMs={nowMs} onSeek={seek} onRetime={cueActions.setTimes} />
+          <CaptionRules readOnly={finished} content={content} profile={rules.profile} violations={rules.violations} onProfile={rules.setProfile} onFix={rules.fix} edit={edit} onShow={(id) => (pauseFollowing(), rows.current?.reveal(id))} />
+          <CueWaveform readOnly={finished} sessionId={record.session_id} cues={content.cues} currentCue={currentCue} nowMs={nowMs} onSeek={seek} onRetime={cueActions.setTimes} />
         </>
       )}
       {find && <FindBar state={find} count={matches.length} onChange={setFind} onStep={step} onReplaceAll={replaceAll} onClose={() => setFind(null)} />}
@@ -163,7 +163,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
         {content.kind === 'transcript' ? (
           <TranscriptView readOnly={finished} content={content} position={position!} cursor={cursor} matches={matches} selectedMatch={selectedMatch} actions={segmentActions} scroller={scroller} rows={rows} />
         ) : (
-          <CaptionView content={content} currentCue={currentCue} violations={rules.violations} matches={matches} selectedMatch={selectedMatch} actions={cueActions} scroller={scroller} rows={rows} />
+          <CaptionView readOnly={finished} content={content} currentCue={currentCue} violations={rules.violations} matches={matches} selectedMatch={selectedMatch} actions={cueActions} scroller={scroller} rows={rows} />
         )}
         {(content.kind === 'transcript' ? content.segments.length : content.cues.length) === 0 && <p className="muted">This document is empty.</p>}
       </div>

@@ -15,6 +15,8 @@ interface Props {
   profile: CaptionProfileId;
   edit: Edit;
   onShow: (cueId: string) => void;
+  /** A finished document: the problems without their fixes. */
+  readOnly: boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ interface Props {
  * Drawn again only when the problems change, not on every media tick (onShow may be a new function
  * each time, doing the same thing).
  */
-export const CaptionProblems = memo(function CaptionProblems({ id, content, violations, profile, edit, onShow }: Props) {
+export const CaptionProblems = memo(function CaptionProblems({ id, content, violations, profile, edit, onShow, readOnly }: Props) {
   if (violations.length === 0) return null;
   const p = CAPTION_PROFILES[profile];
   return (
@@ -34,7 +36,7 @@ export const CaptionProblems = memo(function CaptionProblems({ id, content, viol
               Cue {v.cue_index + 1}
             </button>{' '}
             <span>{ruleText(v)}</span>
-            {fixesFor(content, v, p).map((f) => (
+            {!readOnly && fixesFor(content, v, p).map((f) => (
               <button key={f} type="button" className="fix" aria-label={`${FIX_LABEL[f]}: cue ${v.cue_index + 1}`} onClick={() => edit(FIX_LABEL[f].toLowerCase(), (c) => (c.kind === 'caption' ? applyFix(c, v.cue_id, f, p) : c))}>
                 {FIX_LABEL[f]}
               </button>
@@ -45,4 +47,4 @@ export const CaptionProblems = memo(function CaptionProblems({ id, content, viol
       {violations.length > SHOWN && <p className="muted small">and {violations.length - SHOWN} more; fix these to see them.</p>}
     </div>
   );
-}, (a, b) => a.id === b.id && a.content === b.content && a.violations === b.violations && a.profile === b.profile && a.edit === b.edit);
+}, (a, b) => a.id === b.id && a.content === b.content && a.violations === b.violations && a.profile === b.profile && a.edit === b.edit && a.readOnly === b.readOnly);

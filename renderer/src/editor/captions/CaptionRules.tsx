@@ -13,6 +13,8 @@ interface Props {
   edit: Edit;
   /** Shows a cue a problem names. */
   onShow: (cueId: string) => void;
+  /** A finished document (FinishedLock): the problems are listed, with no fixes. */
+  readOnly?: boolean;
 }
 
 /**
@@ -20,7 +22,7 @@ interface Props {
  * one line; the count of problems opens the list of them with their one-click fixes. The list starts
  * open in a roomy window and closed in a compact one, where the cues need the height.
  */
-export function CaptionRules({ content, profile, violations, onProfile, onFix, edit, onShow }: Props) {
+export function CaptionRules({ content, profile, violations, onProfile, onFix, edit, onShow, readOnly = false }: Props) {
   const compact = useCompactEditor();
   const [open, setOpen] = useState(!compact);
   useEffect(() => setOpen(!compact), [compact]);
@@ -49,11 +51,13 @@ export function CaptionRules({ content, profile, violations, onProfile, onFix, e
             </button>
           )}
         </span>
-        <button type="button" disabled={violations.length === 0} onClick={onFix} title="Re-wraps lines, splits long cues, and retimes where the neighbours leave room">
-          Fix what is fixable
-        </button>
+        {!readOnly && (
+          <button type="button" disabled={violations.length === 0} onClick={onFix} title="Re-wraps lines, splits long cues, and retimes where the neighbours leave room">
+            Fix what is fixable
+          </button>
+        )}
       </div>
-      {open && <CaptionProblems id={listId} content={content} violations={violations} profile={profile} edit={edit} onShow={onShow} />}
+      {open && <CaptionProblems id={listId} content={content} violations={violations} profile={profile} edit={edit} onShow={onShow} readOnly={readOnly} />}
     </>
   );
 }

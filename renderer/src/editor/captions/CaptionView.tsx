@@ -21,8 +21,10 @@ export const CaptionView = memo(function CaptionView(props: {
   actions: CueActions;
   scroller: HTMLElement | null;
   rows: Ref<RowScroller>;
+  /** A finished document (FinishedLock): rows show no editing controls. */
+  readOnly?: boolean;
 }) {
-  const { content, currentCue, violations, matches, selectedMatch, actions, scroller, rows } = props;
+  const { content, currentCue, violations, matches, selectedMatch, actions, scroller, rows, readOnly = false } = props;
   const cues = content.cues;
   const byCue = useMemo(() => {
     const m = new Map<string, CaptionViolation[]>();
@@ -50,6 +52,7 @@ export const CaptionView = memo(function CaptionView(props: {
             prevEnd={i > 0 ? cues[i - 1].end_ms : null}
             nextStart={i < cues.length - 1 ? cues[i + 1].start_ms : null}
             violations={byCue.get(cues[i].id) ?? null}
+            readOnly={readOnly}
             actions={actions}
           />
         )}

@@ -22,6 +22,8 @@ interface Props {
   prevEnd: number | null;
   nextStart: number | null;
   violations: CaptionViolation[] | null;
+  /** A finished document (FinishedLock): text and times shown to read and copy, nothing edits. */
+  readOnly: boolean;
   actions: CueActions;
 }
 
@@ -34,7 +36,7 @@ export function ruleText(v: CaptionViolation): string {
  * One caption cue's contents (the list item around it is the virtualized list's): its times
  * (checked before they are taken), its lines, its rule problems. Memoized, so typing re-renders only this row.
  */
-export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, violations, actions }: Props) {
+export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, violations, readOnly, actions }: Props) {
   const n = index + 1;
   const [timeProblem, setTimeProblem] = useState<string | null>(null);
   const problemId = useId();
@@ -63,29 +65,31 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, vio
           <button type="button" className="play-cue" aria-label={`Play cue ${n}`} title="Play this cue" onClick={() => actions.seek(cue.start_ms, true)}>
             <span aria-hidden="true">▶</span>
           </button>
-          <TimeField label={`Start of cue ${n}`} ms={cue.start_ms} invalid={timeProblem !== null} describedBy={problemId} onCommit={(t) => commitTime('start', t)} onReset={() => setTimeProblem(null)} />
+          <TimeField label={`Start of cue ${n}`} ms={cue.start_ms} readOnly={readOnly} invalid={timeProblem !== null} describedBy={problemId} onCommit={(t) => commitTime('start', t)} onReset={() => setTimeProblem(null)} />
           <span className="muted" aria-hidden="true">→</span>
-          <TimeField label={`End of cue ${n}`} ms={cue.end_ms} invalid={timeProblem !== null} describedBy={problemId} onCommit={(t) => commitTime('end', t)} onReset={() => setTimeProblem(null)} />
+          <TimeField label={`End of cue ${n}`} ms={cue.end_ms} readOnly={readOnly} invalid={timeProblem !== null} describedBy={problemId} onCommit={(t) => commitTime('end', t)} onReset={() => setTimeProblem(null)} />
         </div>
         {timeProblem && <p id={problemId} className="error small time-problem" role="alert">{timeProblem}</p>}
-        <div className="row-actions">
-          <button
-            type="button"
-            // Keep the caret where it is: the split happens there.
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={text.split}
-          >
-            Split at cursor
-          </button>
-          {nextStart !== null && (
-            <button type="button" onClick={() => actions.mergeWithNext(cue.id)}>
-              Merge with next
+        {!readOnly && (
+          <div className="row-actions">
+            <button
+              type="button"
+              // Keep the caret where it is: the split happens there.
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={text.split}
+            >
+              Split at cursor
             </button>
-          )}
-        </div>
+            {nextStart !== null && (
+              <button type="button" onClick={() => actions.mergeWithNext(cue.id)}>
+                Merge with next
+              </button>
+            )}
+          </div>
+        )}
       </div>
       <div className="cue-body">
-        <textarea aria-label={`Text of cue ${n}`} aria-describedby={violations ? rulesId : undefined} rows={Math.max(1, text.draft.split('\n').length)} {...text.props} />
+        <textarea aria-label={`Text of cue ${n}`} readOnly={readOnly} aria-describedby={violations ? rulesId : undefined} rows={Math.max(1, text.draft.split('\n').length)} {...text.props} />
         {violations && (
           <ul id={rulesId} className="violations" aria-label={`Rule problems in cue ${n}`}>
             {violations.map((v, k) => (
@@ -99,7 +103,7 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, vio
 });
 
 /** A cue time as text: typed freely, checked on Enter or leaving the field, Escape puts it back. */
-function TimeField({ label, ms, invalid, describedBy, onCommit, onReset }: { label: string; ms: number; invalid: boolean; describedBy: string; onCommit: (text: string) => boolean; onReset: () => void }) {
+function TimeField({ label, ms, readOnly, invalid, describedBy, onCommit, onReset }: { label: string; ms: number; readOnly: boolean; invalid: boolean; describedBy: string; onCommit: (text: string) => boolean; onReset: () => void }) {
   // Undo, redo or a split moved the time: show the new one.
   const [text, setText] = useDraft(preciseClock(ms));
   const changed = text !== preciseClock(ms);
@@ -107,6 +111,7 @@ function TimeField({ label, ms, invalid, describedBy, onCommit, onReset }: { lab
     <input
       className="time-field"
       aria-label={label}
+      readOnly={readOnly}
       aria-invalid={invalid && changed}
       aria-describedby={invalid ? describedBy : undefined}
       value={text}

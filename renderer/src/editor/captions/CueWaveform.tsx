@@ -22,14 +22,16 @@ interface Props {
   nowMs: number;
   onSeek: (ms: number) => void;
   onRetime: (cueId: string, start: number, end: number) => void;
+  /** A finished document (FinishedLock): clicks seek, no edge can be grabbed. */
+  readOnly?: boolean;
 }
 
 /**
  * The session's waveform under the cues: drawn on a canvas a screen wide over a scrolling strip as
  * long as the media, cues as regions, the playhead as a line that the view follows while playing.
- * Click to seek; drag a cue's edge to retime it (one undoable edit when let go).
+ * Click to seek; drag a cue's edge to retime it (one undoable edit when let go), unless read-only.
  */
-export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentCue, nowMs, onSeek, onRetime }: Props) {
+export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentCue, nowMs, onSeek, onRetime, readOnly = false }: Props) {
   const answer = useChannel('media.peaks', { sessionId });
   const got = answer.value;
   const peaks = useMemo(() => (got?.peaks ? decode(got.peaks) : null), [got]);
@@ -127,12 +129,13 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
     return Math.max(0, Math.round(((scrollX + e.clientX - r.left) / pps) * 1000));
   };
   const grabTolerance = (6 / pps) * 1000;
+  const grab = (ms: number) => (readOnly ? null : edgeAt(cues, ms, grabTolerance));
 
   return (
     <div className="cue-waveform" role="group" aria-label="Waveform">
       <div className="wave-tools">
         <span className={(got && got.peaks === null) || answer.error ? 'muted small wave-note' : 'muted small wave-hint'} role="status">
-          {got ? (got.peaks !== null ? `${FROM[got.from]} · drag a cue's edge to retime it, click to go there` : got.reason) : answer.loading ? 'Reading the waveform…' : (answer.error ?? '')}
+          {got ? (got.peaks !== null ? `${FROM[got.from]} · ${readOnly ? 'click to go there' : "drag a cue's edge to retime it, click to go there"}` : got.reason) : answer.loading ? 'Reading the waveform…' : (answer.error ?? '')}
         </span>
         <span className="wave-zoom">
           <button type="button" className="icon" aria-label="Zoom out" disabled={zoom === 0} onClick={() => setZoom(zoom - 1)}>−</button>
@@ -152,7 +155,7 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
             style={{ left: scrollX, width, height, cursor: drag ? 'ew-resize' : undefined }}
             onPointerDown={(e) => {
               const ms = msOf(e);
-              const hit = edgeAt(cues, ms, grabTolerance);
+              const hit = grab(ms);
               if (hit) {
                 e.currentTarget.setPointerCapture(e.pointerId);
                 setDrag({ ...hit, ms });
@@ -161,7 +164,7 @@ export const CueWaveform = memo(function CueWaveform({ sessionId, cues, currentC
             onPointerMove={(e) => {
               const ms = msOf(e);
               if (drag) setDrag({ ...drag, ms: clampEdge(cues, drag, ms) });
-              else e.currentTarget.style.cursor = edgeAt(cues, ms, grabTolerance) ? 'ew-resize' : 'pointer';
+              else e.currentTarget.style.cursor = grab(ms) ? 'ew-resize' : 'pointer';
             }}
             onPointerUp={() => {
               if (!drag) return;

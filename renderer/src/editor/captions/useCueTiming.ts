@@ -16,15 +16,15 @@ function targetCue(c: CaptionContent, currentCue: number): string | null {
 /**
  * The caption timing keys (ui/shortcuts.ts, group "Timing captions"): start or end from the
  * playhead, nudge by 100 ms or a frame, snap after the previous cue. Each is one undoable edit.
- * They use Alt, so they work while typing in a cue's text too.
+ * They use Alt, so they work while typing in a cue's text too; on a finished document they only say why not.
  */
-export function useCueTiming(opts: { content: DocumentContent | null; edit: Edit; profile: CaptionProfileId; nowMs: number; currentCue: number; say: (text: string, error?: boolean) => void }): void {
+export function useCueTiming(opts: { content: DocumentContent | null; edit: Edit; profile: CaptionProfileId; nowMs: number; currentCue: number; say: (text: string, error?: boolean) => void; readOnly: boolean }): void {
   const latest = useRef(opts);
   latest.current = opts;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || modalOpen()) return;
-      const { content, edit, profile, nowMs, currentCue, say } = latest.current;
+      const { content, edit, profile, nowMs, currentCue, say, readOnly } = latest.current;
       if (content?.kind !== 'caption') return;
       const p = CAPTION_PROFILES[profile];
       const frame = frameMs(p);
@@ -40,6 +40,11 @@ export function useCueTiming(opts: { content: DocumentContent | null; edit: Edit
       const found = moves.find(([id]) => matches(id, e));
       if (!found) return;
       e.preventDefault(); // Alt+Left is the browser's Back
+      // FinishedLock would drop the edit unseen; say why nothing moves instead.
+      if (readOnly) {
+        say('This document is marked finished: reopen it to retime its cues.', true);
+        return;
+      }
       const id = targetCue(content, currentCue);
       if (!id) {
         say('Click in a cue, or play to one, to retime it.', true);
