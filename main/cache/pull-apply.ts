@@ -55,11 +55,16 @@ export function preparePullPage(sessions: Session[], docs: Map<string, Document[
   return out;
 }
 
+// An unchanged session is not written at all: DO UPDATE rewrites the entry of every index over a
+// column it sets (the list's expression indexes, migration 7), equal values or not, and most
+// sessions of a full pass are unchanged.
 const UPSERT_SESSION = `
   INSERT INTO sessions (session_id, account_id, filename, language, status, last_modified, data, deleted_on_server)
   VALUES (@session_id, @account_id, @filename, @language, @status, @last_modified, @data, 0)
   ON CONFLICT(session_id) DO UPDATE SET account_id = excluded.account_id, filename = excluded.filename, language = excluded.language,
-    status = excluded.status, last_modified = excluded.last_modified, data = excluded.data, deleted_on_server = 0`;
+    status = excluded.status, last_modified = excluded.last_modified, data = excluded.data, deleted_on_server = 0
+  WHERE (sessions.account_id, sessions.filename, sessions.language, sessions.status, sessions.last_modified, sessions.data, sessions.deleted_on_server)
+    IS NOT (excluded.account_id, excluded.filename, excluded.language, excluded.status, excluded.last_modified, excluded.data, 0)`;
 
 const UPSERT_DOCUMENT = `
   INSERT INTO documents (id, session_id, filename, type, language, last_modified, finished, timecode_offset, meta, body, base_body, server_version, local_state, local_only, deleted, deleted_on_server)
@@ -101,7 +106,7 @@ export function applyPreparedPage(db: WritableDb, accountId: number, page: Prepa
         else deleteDocumentRow(db, local.id);
         changedDocs.push(local.id);
       }
-      stmt(db, 'UPDATE sessions SET docs_version = ? WHERE session_id = ?').run(s.last_modified, s.session_id);
+      stmt(db, 'UPDATE sessions SET docs_version = ? WHERE session_id = ? AND docs_version IS NOT ?').run(s.last_modified, s.session_id, s.last_modified);
     }
     replaceSearchRows(db, searchRows); // once for the page (search-rows.ts says why)
   }).immediate();
