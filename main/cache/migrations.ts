@@ -221,4 +221,11 @@ export const cacheMigrations: CacheMigration[] = [
       CREATE INDEX conflict_copies_original ON conflict_copies(original_id);
     `,
   },
+  {
+    version: 10,
+    name: 'the pull-order index of sessions dropped: no query has read it since migration 7',
+    // The list sorts by upload date (migration 7), the pull by the service's order, and the
+    // account-wide counts use sessions_account_language; it was only one more write per upsert.
+    up: 'DROP INDEX sessions_account_order;',
+  },
 ];

@@ -99,6 +99,30 @@ describe('session list in SQLite, 10,000 sessions', () => {
     }
   });
 
+  it('keeps no index on sessions that none of the list\'s queries reads (each is written by every pull)', () => {
+    // A second connection, so every statement is prepared (and recorded) afresh.
+    const reader = Cache.open(file);
+    const seen: string[] = [];
+    const prepare = reader.db.prepare.bind(reader.db);
+    reader.db.prepare = ((sql: string) => (/FROM sessions/.test(sql) && seen.push(sql), prepare(sql))) as typeof reader.db.prepare;
+    try {
+      for (const sort of ['date', 'name', 'duration', 'status'] as const) {
+        for (const direction of ['asc', 'desc'] as const) reader.listSessions(accountId, { offset: 10, limit: 50, sort, direction });
+      }
+      for (const filter of [{ q: 'board' }, { status: ['failed'] }, { language: 'es' }, { mode: 'decode' }]) reader.listSessions(accountId, { offset: 0, limit: 50, ...filter });
+      reader.sessionFacets(accountId);
+      const used = new Set(seen.flatMap((sql) => {
+        const plan = prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => null)) as { detail: string }[];
+        return plan.flatMap((p) => [...p.detail.matchAll(/USING (?:COVERING )?INDEX (\w+)/g)].map((m) => m[1]));
+      }));
+      const indexes = prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'sessions' AND sql IS NOT NULL").pluck().all() as string[];
+      expect(indexes.length).toBeGreaterThan(0);
+      expect(indexes.filter((name) => !used.has(name))).toEqual([]);
+    } finally {
+      reader.close();
+    }
+  });
+
   it('filters by status, language and mode together, with a search, and counts what matches', () => {
     const keep = (s: Session) => (s.status === 'failed' || s.status === 'queued') && s.language === 'es' && s.session_mode === 'decode' && s.filename.toLowerCase().includes('interview');
     const want = expected('name', 'asc', keep);
