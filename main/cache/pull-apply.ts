@@ -8,7 +8,6 @@ import { stmt, type WritableDb } from './db';
 import { documentRow, deleteDocumentRow, metaOf, type DocumentRow } from './documents';
 import { outboxCountOfDocument, unfinishedCreations } from './outbox';
 import { replaceSearchRows, segmentRows, type SearchRow } from './search-rows';
-import { sessionVersion } from './sessions';
 
 /** What a pulled page changed: the ids of sessions and documents. */
 export interface PulledChanges {
@@ -57,14 +56,18 @@ export function preparePullPage(sessions: Session[], docs: Map<string, Document[
 
 // An unchanged session is not written at all: DO UPDATE rewrites the entry of every index over a
 // column it sets (the list's expression indexes, migration 7), equal values or not, and most
-// sessions of a full pass are unchanged.
+// sessions of a full pass are unchanged. Asking first is also cheaper than an upsert that finds
+// nothing to do (its conflict path builds the new record before it can skip).
+const STORED_SESSION = `
+  SELECT last_modified, (account_id, filename, language, status, last_modified, data, deleted_on_server)
+    IS (@account_id, @filename, @language, @status, @last_modified, @data, 0) AS same
+  FROM sessions WHERE session_id = @session_id`;
+
 const UPSERT_SESSION = `
   INSERT INTO sessions (session_id, account_id, filename, language, status, last_modified, data, deleted_on_server)
   VALUES (@session_id, @account_id, @filename, @language, @status, @last_modified, @data, 0)
   ON CONFLICT(session_id) DO UPDATE SET account_id = excluded.account_id, filename = excluded.filename, language = excluded.language,
-    status = excluded.status, last_modified = excluded.last_modified, data = excluded.data, deleted_on_server = 0
-  WHERE (sessions.account_id, sessions.filename, sessions.language, sessions.status, sessions.last_modified, sessions.data, sessions.deleted_on_server)
-    IS NOT (excluded.account_id, excluded.filename, excluded.language, excluded.status, excluded.last_modified, excluded.data, 0)`;
+    status = excluded.status, last_modified = excluded.last_modified, data = excluded.data, deleted_on_server = 0`;
 
 const UPSERT_DOCUMENT = `
   INSERT INTO documents (id, session_id, filename, type, language, last_modified, finished, timecode_offset, meta, body, base_body, server_version, local_state, local_only, deleted, deleted_on_server)
@@ -87,9 +90,10 @@ export function applyPreparedPage(db: WritableDb, accountId: number, page: Prepa
   // connection's commit between our first read and first write cannot fail the page.
   db.transaction(() => {
     for (const s of page.sessions) {
-      const before = sessionVersion(db, s.session_id);
-      stmt(db, UPSERT_SESSION).run({ ...s, account_id: accountId });
-      if (before !== s.last_modified) changedSessions.push(s.session_id);
+      const row = { ...s, account_id: accountId };
+      const stored = stmt(db, STORED_SESSION).get(row) as { last_modified: string | null; same: number } | undefined;
+      if (!stored?.same) stmt(db, UPSERT_SESSION).run(row);
+      if (stored?.last_modified !== s.last_modified) changedSessions.push(s.session_id);
       const list = page.docs.get(s.session_id);
       if (!list) continue;
       const seen = new Set<string>();
