@@ -11,6 +11,8 @@
  * Sizes: S2T_BENCH_SESSIONS (default 10000), S2T_BENCH_WORDS (words a document, default 5000),
  * S2T_BENCH_FTS_WORDS (default 10000000); S2T_BENCH_REPEATS (default 1) first syncs a run, each
  * beside its own peer download. BENCH_RUNS=5 repeats the whole module (bench/harness.ts).
+ * S2T_BENCH_ONLY=list: only the two listing rows (sessions seeded without documents, no first
+ * sync, no full-text rows), a minute instead of the long first sync, to measure the list quickly.
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
@@ -40,6 +42,7 @@ const FTS_WORDS = Number(process.env.S2T_BENCH_FTS_WORDS ?? 10_000_000);
 const USER = { email: 'bench-client@example.com', password: 'bench-password-1' };
 const CONCURRENCY = 8;
 const REPEATS = Number(process.env.S2T_BENCH_REPEATS ?? 1);
+const LIST_ONLY = process.env.S2T_BENCH_ONLY === 'list';
 const IPC_EVERY_MS = 50;
 const FIRST_SYNC_TARGET = 1.2;
 const IPC_TARGET_P95_MS = 50;
@@ -114,7 +117,7 @@ function seed(dataDir: string): void {
       for (let i = start; i < Math.min(SESSIONS, start + 500); i++) {
         const stamp = new Date(base + i).toISOString();
         const pk = Number(ins.run(`bench-${i}`, u.org_id, u.id, `recording-${i}.wav`, stamp, stamp).lastInsertRowid);
-        insertDocument(db, { sessionPk: pk, filename: `transcript-${i}.json`, type: 'document', language: 'en', body: docBody(i + 1, WORDS) });
+        if (!LIST_ONLY) insertDocument(db, { sessionPk: pk, filename: `transcript-${i}.json`, type: 'document', language: 'en', body: docBody(i + 1, WORDS) });
       }
     })();
   }
@@ -228,7 +231,7 @@ async function serviceRows(work: string): Promise<BenchRow[]> {
   let svc = await startService(svcDir);
   await svc.stop(); // created the schema and the user
   const tSeed = await timeMs(() => seed(svcDir));
-  process.stderr.write(`  seeded ${SESSIONS} sessions x ${WORDS} words in ${(tSeed / 1000).toFixed(1)} s\n`);
+  process.stderr.write(`  seeded ${SESSIONS} sessions ${LIST_ONLY ? 'without documents' : `x ${WORDS} words`} in ${(tSeed / 1000).toFixed(1)} s\n`);
   svc = await startService(svcDir);
   try {
     const token = await serviceLogin(svc.url, USER);
@@ -238,7 +241,7 @@ async function serviceRows(work: string): Promise<BenchRow[]> {
     const label = `${SESSIONS.toLocaleString('en')} sessions`;
 
     // Warm the service's page cache, then the peer and ours, alternating.
-    await rawDownload(svc.url, token);
+    await (LIST_ONLY ? rawSessionPages(svc.url, token) : rawDownload(svc.url, token));
     const listCache = Cache.open(join(work, 'list.db'));
     const acc = listCache.setCurrentAccount(svc.url, { email: USER.email, first_name: '', last_name: '', newsletter: false, roles: [], two_factor_active: false, is_active: true, id: 1, identity_provider: 'local' });
     // Alternating runs, median of three each: one pass over 100 pages is short enough to be noisy.
@@ -261,6 +264,7 @@ async function serviceRows(work: string): Promise<BenchRow[]> {
     });
     rows.push(row({ name: `client: list ${label} from the cache (what the UI reads) vs raw fetch of the same pages`, unit: 'ms', ours: oursRead, peer: peerList, target: 'ratio < 1', met: oursRead < peerList }));
     listCache.close();
+    if (LIST_ONLY) return rows;
 
     // First sync into a fresh cache each time, alternating with the peer's download.
     let bytes = 0;
@@ -382,7 +386,7 @@ export const clientBench: BenchModule = {
   async run() {
     const work = mkdtempSync(join(tmpdir(), 's2t-bench-client-'));
     try {
-      return [...(await serviceRows(work)), ...cacheRows(work)];
+      return [...(await serviceRows(work)), ...(LIST_ONLY ? [] : cacheRows(work))];
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
