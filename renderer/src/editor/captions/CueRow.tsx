@@ -1,4 +1,4 @@
-import { memo, useId, useRef, useState } from 'react';
+import { memo, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { CaptionViolation, Cue } from '../../../../common/transcript';
 import { cueTimeProblem } from './cueTiming';
 import { parseClock, preciseClock } from '../../lib/format';
@@ -89,7 +89,7 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, vio
         )}
       </div>
       <div className="cue-body">
-        <textarea aria-label={`Text of cue ${n}`} readOnly={readOnly} aria-describedby={violations ? rulesId : undefined} rows={Math.max(1, text.draft.split('\n').length)} {...text.props} />
+        <textarea aria-label={`Text of cue ${n}`} readOnly={readOnly} aria-describedby={violations ? rulesId : undefined} rows={text.rows} {...text.props} />
         {violations && (
           <ul id={rulesId} className="violations" aria-label={`Rule problems in cue ${n}`}>
             {violations.map((v, k) => (
@@ -136,26 +136,52 @@ function TimeField({ label, ms, readOnly, invalid, describedBy, onCommit, onRese
 /**
  * The cue's lines as typed in its textarea (one line a row): kept on leaving it, Escape puts them
  * back, and split() cuts at the caret, taking the typed text first.
+ *
+ * The typed text lives in the textarea, not in React state, and its input events stop at it: after
+ * every input event React sets the default value (the child text) of a textarea it manages, which
+ * Chromium takes as a change to the DOM inside the session view, whose `:has()` rules (app/fit.css)
+ * then recalculate the style of the whole view, some 500 elements (1.4 of the 3.3 ms a key took
+ * before its frame). So a key re-renders nothing unless it changes the line count.
  */
 function useCueDraft(cue: Cue, actions: CueActions) {
   const committed = cue.lines.join('\n');
-  const [draft, setDraft] = useDraft(committed);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const [rows, setRows] = useState(() => lineCount(committed));
   const caret = useRef<number | null>(null);
-  const draftRef = useRef(draft);
-  draftRef.current = draft;
+  const typed = () => box.current?.value ?? committed;
+
+  // Show `text` (the cue as it now is, or as it was on Escape), as useDraft does for a controlled field.
+  const show = (text: string) => {
+    const el = box.current;
+    if (el && el.value !== text) el.value = text;
+    setRows(lineCount(text));
+  };
+  // Undo, redo, a split or a rebuild changed the cue: its new text replaces what was typed.
+  useLayoutEffect(() => show(committed), [committed]);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const onInput = (e: Event) => {
+      e.stopPropagation();
+      setRows(lineCount(el.value));
+    };
+    el.addEventListener('input', onInput);
+    return () => el.removeEventListener('input', onInput);
+  }, []);
 
   const linesOf = (text: string) => text.replace(/\n+$/, '').split('\n');
   const commit = useRef(() => {});
   commit.current = () => {
-    if (draftRef.current !== committed) actions.setLines(cue.id, linesOf(draftRef.current));
+    const text = typed();
+    if (text !== committed) actions.setLines(cue.id, linesOf(text));
   };
 
   return {
-    draft,
-    split: () => actions.split(cue.id, caret.current ?? -1, linesOf(draftRef.current)),
+    rows,
+    split: () => actions.split(cue.id, caret.current ?? -1, linesOf(typed())),
     props: {
-      value: draft,
-      onChange: (e: React.ChangeEvent<HTMLTextAreaElement>) => setDraft(e.target.value),
+      ref: box,
+      defaultValue: committed,
       // While typing, Ctrl+S must save this draft too: hand the editor a way to commit it.
       onFocus: () => actions.registerDraft(() => commit.current()),
       onBlur: () => {
@@ -165,10 +191,14 @@ function useCueDraft(cue: Cue, actions: CueActions) {
       onSelect: (e: React.SyntheticEvent<HTMLTextAreaElement>) => void (caret.current = e.currentTarget.selectionStart),
       onKeyDown: (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
         if (e.key !== 'Escape') return;
-        setDraft(committed);
+        show(committed);
         e.preventDefault();
         e.stopPropagation();
       },
     },
   };
+}
+
+function lineCount(text: string): number {
+  return Math.max(1, text.split('\n').length);
 }
