@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context';
-import { handle } from '../http/handle';
+import { handle, JsonText } from '../http/handle';
 import { listRows } from '../http/listing';
-import { LISTED_SESSION_JSON, toSession, type ListedSessionRow } from './present';
+import { registerSignedUrlSql, SESSION_WIRE_SQL, wireSession, type WireSessionRow } from './present';
 
+/** The list answers the JSON text SQLite builds for each session (README: Session list, where a request's time went). */
 export function registerSessionList(app: FastifyInstance, ctx: ServiceContext): void {
+  registerSignedUrlSql(ctx);
   handle(app, ctx, 'sessions.list', async ({ query, principal }) => {
-    const page = listRows<{ json: string }>(
+    const page = listRows<WireSessionRow>(
       ctx.db,
       {
-        select: LISTED_SESSION_JSON,
+        select: SESSION_WIRE_SQL,
         from: 'FROM sessions',
         where: ['org_id = ?'],
         args: [principal.orgId],
@@ -18,6 +20,6 @@ export function registerSessionList(app: FastifyInstance, ctx: ServiceContext): 
       },
       query,
     );
-    return { ...page, result: page.result.map((r) => toSession(ctx, JSON.parse(r.json) as ListedSessionRow)) };
+    return new JsonText(`{"count":${page.count},"total_results":${page.total_results},"result":[${page.result.map(wireSession).join(',')}]}`);
   });
 }
