@@ -4,6 +4,7 @@
  * engine or the link's token is there), so they call it directly and say so when offline.
  */
 import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../../../common/api';
+import { changesFinishedDocument, FINISHED_REFUSAL } from '../../../common/ipc/finished';
 import { ApiError } from '../../api/errors';
 import { dropShareLink, shareLinkToken } from '../../cache/share-links';
 import { UserFacingError } from '../user-facing-error';
@@ -25,11 +26,16 @@ export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
     }
     return { doc, params: { sessionId: doc.session_id, documentId: serverId } };
   };
+  // The editors disable these changes on a finished document; one that reaches here anyway is refused in words.
+  const refuseIfFinished = (documentId: string) => {
+    if (cache.row(documentId)?.finished) throw new UserFacingError('FINISHED', FINISHED_REFUSAL);
+  };
 
   return {
     'documents.get': async ({ documentId }) => (accountId() === null ? null : cache.getDocument(documentId)),
     'documents.save': async ({ documentId, content, filename }) => {
       requireAccount(ctx);
+      refuseIfFinished(documentId);
       // A transcript's captions follow it (main/captions), saved in the same transaction.
       const { rec, rebuilt } =
         content.kind === 'transcript' ? ctx.captions.saveTranscript(documentId, content, filename) : { rec: cache.saveDocument(documentId, content, filename), rebuilt: [] };
@@ -38,6 +44,7 @@ export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
     },
     'documents.mutate': async ({ documentId, mutation }) => {
       requireAccount(ctx);
+      if (changesFinishedDocument(mutation.op)) refuseIfFinished(documentId);
       const sessionId = cache.getDocument(documentId)?.session_id;
       const r = cache.mutate(documentId, mutation);
       changedLocally([documentId, ...(r.documentId && r.documentId !== documentId ? [r.documentId] : [])], sessionId);

@@ -147,8 +147,9 @@ describe('sync against the local service', () => {
     await c.h['documents.mutate']({ documentId: a, mutation: { op: 'clearText' } });
     expect(plainText((await c.h['documents.get']({ documentId: a }))!.body!.content)).toBe('\n');
     await c.h['documents.mutate']({ documentId: a, mutation: { op: 'resetToOriginal' } });
-    await c.h['documents.mutate']({ documentId: a, mutation: { op: 'finalize', finished: true } });
+    // The offset before finalize: a finished document refuses it (common/ipc/finished.ts).
     await c.h['documents.mutate']({ documentId: a, mutation: { op: 'setTimecodeOffset', timecodeOffset: '01:00:00:00' } });
+    await c.h['documents.mutate']({ documentId: a, mutation: { op: 'finalize', finished: true } });
     await c.h['documents.mutate']({ documentId: b, mutation: { op: 'summarize' } });
     await c.h['documents.mutate']({ documentId: b, mutation: { op: 'share', allowEditing: false, allowExport: true } });
     await c.h['documents.merge']({ documentIds: [a, b], outputFilename: 'merged.json' });
