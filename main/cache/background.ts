@@ -1,50 +1,31 @@
 /**
- * The pull's background worker: a thread with its own connection to the cache file (WAL lets it
- * write while this thread reads). It does the two heavy parts of a first sync, so that the main
- * thread — the one that answers every IPC call and drives the window — only downloads:
- * - checking document pages: a page's bytes are handed over (transferred, not copied), and the
- *   worker parses and validates them (main/api/check.ts, the same check and errors as on this
- *   thread), turns the documents into rows and keeps them, answering only their count and a ref;
- * - applying pulled pages, each in one transaction (Cache.applyPreparedPage), the documents named
- *   by those refs included.
- * Messages are handled in the order sent, so a page's documents are always parsed before the page
- * that names them is applied.
+ * The pull's background threads, which do the heavy parts of a first sync so that the main
+ * thread (the one that answers every IPC call and drives the window) only downloads:
+ * - the parse thread (parse-worker.ts) checks document pages: a page's bytes are handed over
+ *   (transferred, not copied), parsed and validated (main/api/check.ts, the same check and errors
+ *   as on this thread) and turned into rows, which go straight to the writer over a port of their
+ *   own; this thread hears only their count and a ref;
+ * - the writer thread (pull-worker.ts), with its own connection to the cache file (WAL lets it
+ *   write while this thread reads), applies pulled pages, each in one transaction
+ *   (Cache.applyPreparedPage), the documents named by those refs included.
+ * Two threads rather than one: a page's parse would otherwise wait behind the transaction of the
+ * page before, and the downloads behind the parse (README: First sync).
  *
- * The worker is started the first time a pull asks for it and lives as long as the cache. Where it
- * cannot run (an in-memory cache, a build without the worker file, S2T_PULL_WORKER=0) the caller
- * parses and applies on this thread as before.
+ * Both start the first time a pull asks for them and live as long as the cache; should either
+ * fail, both go, and the caller carries on on this thread. Where they cannot run (an in-memory
+ * cache, a build without the worker files, S2T_PULL_WORKER=0) the caller parses and applies on
+ * this thread as before.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { MalformedResponseError } from '../api/errors';
+import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { sqliteOptions } from '../platform/sqlite';
 import type { Db } from './db';
 import type { PreparedPage, PulledChanges } from './pull-apply';
+import { CLOSE, fromWriterError, type ParsedDocuments, type ParseReply, type ParseRequest, type WriterData, type WriterReply, type WriterRequest } from './worker-protocol';
 
-/** What a checked documents page left in the worker: its documents are kept under `ref`. */
-export interface ParsedDocuments {
-  ref: number;
-  count: number;
-  total: number;
-}
-
-export type WriterRequest =
-  | { id: number; kind: 'apply'; accountId: number; page: PreparedPage }
-  | { id: number; kind: 'parse'; batch: number; sessionId: string; status: number; bytes: Uint8Array }
-  /** Drops what a pull parsed and did not apply (it failed or was cancelled); no reply. */
-  | { kind: 'forget'; batch: number };
-export type WriterError = { message: string; code?: string; malformed?: { status: number; field: string; problem: string } };
-export type WriterReply = { id: number; ok: PulledChanges | ParsedDocuments } | { id: number; error: WriterError };
-export interface WriterData {
-  file: string;
-  nativeBinding?: string;
-  /** Set to 1 by the worker once its connection is closed (close() waits on it). */
-  closed: Int32Array;
-}
-/** The message that closes the worker's connection (after the pages sent before it). */
-export const CLOSE = 'close';
+export type { ParsedDocuments };
 
 export interface BackgroundWriter {
   /** Rejects with a WriterFailure when the writer itself failed (the page may not be applied). */
@@ -61,92 +42,111 @@ export interface BackgroundWriter {
   close(): void;
 }
 
-type Unnumbered = WriterRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
-
 const CLOSE_WAIT_MS = 10_000;
-/** The worker's script: beside the bundle in a build (dist/main/cache-worker.js), the TypeScript source under tsx/vitest. */
-function spawnWorker(data: WriterData): Worker | null {
+/**
+ * The parse thread's young generation. A 5,000-word page parses into about a megabyte of short-
+ * lived objects; V8's default (a semi-space growing from 1 MB) scavenges several times during
+ * each, copying the half-built page each time (README: First sync).
+ */
+const PARSE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 64 };
+
+/** A thread's script: beside the bundle in a build (dist/main/<built>.js), the TypeScript source under tsx/vitest. */
+function spawn(source: string, built: string, options: { workerData: unknown; transferList?: MessagePort[]; resourceLimits?: ResourceLimits }): Worker | null {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
-    const script = new URL('./pull-worker.ts', here).href;
+    const script = new URL(`./${source}`, here).href;
     // tsx's ESM entry (its require entry cannot register the ESM hooks in a worker).
     const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
     const code = `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(script)}))`;
-    return new Worker(code, { eval: true, workerData: data});
+    return new Worker(code, { ...options, eval: true });
   }
-  const script = new URL('./cache-worker.js', here);
+  const script = new URL(`./${built}`, here);
   if (!existsSync(fileURLToPath(script))) return null;
-  return new Worker(script, { workerData: data});
+  return new Worker(script, options);
 }
 
 /** The writer thread failed or stopped (as opposed to the page's transaction failing in it). */
 export class WriterFailure extends Error {}
 
-function errorOf(e: WriterError): Error {
-  if (e.malformed) return new MalformedResponseError('documents.list', e.malformed.status, e.malformed.field, e.malformed.problem);
-  return Object.assign(new Error(e.message), e.code ? { code: e.code } : {});
-}
+type Pending = { resolve: (v: never) => void; reject: (e: Error) => void };
 
-export function startBackgroundWriter(db: Db): BackgroundWriter | null {
-  if (process.env.S2T_PULL_WORKER === '0' || db.memory || !db.name || !existsSync(db.name)) return null;
-  let worker: Worker | null;
-  const closed = new Int32Array(new SharedArrayBuffer(4));
-  try {
-    worker = spawnWorker({ file: db.name, nativeBinding: sqliteOptions().nativeBinding as string | undefined, closed });
-  } catch {
-    return null;
-  }
-  if (!worker) return null;
-  const w = worker;
-  const pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void }>();
-  let nextId = 1;
-  let batches = 0;
-  let dead: Error | null = null;
-  w.unref(); // held only while a request is in flight, so an idle writer never keeps the process alive
-  const failAll = (err: Error) => {
-    dead = err;
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-  };
-  w.on('message', (m: WriterReply) => {
+/** Numbered requests to a thread and their replies; the thread keeps the process alive only while one is in flight. */
+function requests(w: Worker, pending: Map<number, Pending>) {
+  w.unref();
+  w.on('message', (m: WriterReply | ParseReply) => {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
     if (!pending.size) w.unref();
     if ('ok' in m) p.resolve(m.ok as never);
-    else p.reject(errorOf(m.error));
+    else p.reject(fromWriterError(m.error));
   });
-  w.on('error', (err) => failAll(new WriterFailure(`the cache's background writer failed: ${err.message}`)));
-  w.on('exit', (code) => failAll(new WriterFailure(`the cache's background writer stopped (exit code ${code})`)));
-  const send = <T>(m: Unnumbered, transfer: ArrayBuffer[] = []): Promise<T> => {
-    if (dead) return Promise.reject(dead);
-    const id = nextId++;
-    return new Promise<T>((resolve, reject) => {
+  return <T>(id: number, m: object, transfer: ArrayBuffer[] = []): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: never) => void, reject });
       w.ref();
       w.postMessage({ ...m, id }, transfer);
     });
+}
+
+export function startBackgroundWriter(db: Db): BackgroundWriter | null {
+  if (process.env.S2T_PULL_WORKER === '0' || db.memory || !db.name || !existsSync(db.name)) return null;
+  const closed = new Int32Array(new SharedArrayBuffer(4));
+  const { port1: toWriter, port2: parsed } = new MessageChannel();
+  let writer: Worker | null = null;
+  let parser: Worker | null = null;
+  try {
+    const data: WriterData = { file: db.name, nativeBinding: sqliteOptions().nativeBinding as string | undefined, closed, parsed };
+    writer = spawn('pull-worker.ts', 'cache-worker.js', { workerData: data, transferList: [parsed] });
+    parser = writer && spawn('parse-worker.ts', 'parse-worker.js', { workerData: { writer: toWriter }, transferList: [toWriter], resourceLimits: PARSE_LIMITS });
+  } catch {
+    // fall through: whichever started is stopped below
+  }
+  if (!writer || !parser) {
+    void writer?.terminate();
+    return null;
+  }
+  const [w, p] = [writer, parser];
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let batches = 0;
+  let dead: Error | null = null;
+  const failAll = (err: Error) => {
+    if (!dead) {
+      // Either thread gone: both go, and the pull carries on on this thread.
+      void w.terminate();
+      void p.terminate();
+    }
+    dead ??= err;
+    for (const q of pending.values()) q.reject(err);
+    pending.clear();
   };
+  for (const [thread, name] of [[w, 'writer'], [p, 'parse thread']] as const) {
+    thread.on('error', (err) => failAll(new WriterFailure(`the cache's background ${name} failed: ${err.message}`)));
+    thread.on('exit', (code) => failAll(new WriterFailure(`the cache's background ${name} stopped (exit code ${code})`)));
+  }
+  const toWriterThread = requests(w, pending);
+  const toParseThread = requests(p, pending);
+  const send = <T>(to: typeof toWriterThread, m: object, transfer?: ArrayBuffer[]): Promise<T> => (dead ? Promise.reject(dead) : to<T>(nextId++, m, transfer));
   return {
-    apply: (accountId, page) => send<PulledChanges>({ kind: 'apply', accountId, page }),
+    apply: (accountId, page) => send<PulledChanges>(toWriterThread, { kind: 'apply', accountId, page } satisfies Omit<Extract<WriterRequest, { kind: 'apply' }>, 'id'>),
     parseDocuments(batch, sessionId, status, bytes) {
       // A whole ArrayBuffer moves without a copy; a view into a shared one is copied.
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
-      return send<ParsedDocuments>({ kind: 'parse', batch, sessionId, status, bytes: own }, [own.buffer as ArrayBuffer]);
+      return send<ParsedDocuments>(toParseThread, { batch, sessionId, status, bytes: own } satisfies Omit<ParseRequest, 'id'>, [own.buffer as ArrayBuffer]);
     },
     newBatch: () => ++batches,
     forget(batch) {
       if (!dead) w.postMessage({ kind: 'forget', batch } satisfies WriterRequest);
     },
     close() {
-      // Waits (briefly) for the worker's connection to close, so the cache's own close is the
+      // Waits (briefly) for the writer's connection to close, so the cache's own close is the
       // last one and checkpoints the WAL into the file, as before there was a second connection.
       if (!dead) {
         w.postMessage(CLOSE);
         Atomics.wait(closed, 0, 0, CLOSE_WAIT_MS);
       }
       failAll(new WriterFailure('the cache was closed'));
-      void w.terminate();
     },
   };
 }

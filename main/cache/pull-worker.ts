@@ -1,17 +1,13 @@
 /**
- * The pull's background worker thread (see background.ts): its own connection to the cache file;
- * checks document pages and keeps their rows, and applies pulled pages one message at a time,
- * each in one transaction.
+ * The pull's writer thread (see background.ts): its own connection to the cache file; keeps the
+ * documents the parse thread checked (parse-worker.ts) and applies pulled pages one message at a
+ * time, each in one transaction.
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Document } from '../../common/api';
-import { checkJsonAnswer } from '../api/check';
-import { MalformedResponseError } from '../api/errors';
-import { listMemberTexts } from '../api/json-members';
-import { CLOSE, type ParsedDocuments, type WriterData, type WriterError, type WriterReply, type WriterRequest } from './background';
-import { applyPreparedPage, prepareDocument, type PreparedDocument, type PreparedPage } from './pull-apply';
+import { applyPreparedPage, type PreparedDocument, type PreparedPage } from './pull-apply';
 import { configure } from './open';
+import { CLOSE, testExitAt, toWriterError, type HeldDocuments, type WriterData, type WriterReply, type WriterRequest } from './worker-protocol';
 
 const data = workerData as WriterData;
 const db = new Database(data.file, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {});
@@ -20,52 +16,49 @@ configure(db);
 /** Checked documents waiting for the page that names them, by ref. */
 const held = new Map<number, { batch: number; docs: PreparedDocument[] }>();
 const forgotten = new Set<number>();
-let nextRef = 1;
-/** For the crash tests only: `parse:N` or `apply:N` ends the thread abruptly on receiving that request (test/main/sync/parse-worker.test.ts). */
-const [exitKind, exitAt] = (process.env.S2T_TEST_PULL_WORKER_EXIT_AT ?? ':0').split(':');
-const received = { parse: 0, apply: 0 };
+/**
+ * The page waiting for documents still on their way from the parse thread. The parse thread sends
+ * a page's documents before the main thread hears of them, but the two ports' messages may be
+ * taken in either order. The main thread sends one page at a time, so there is at most one.
+ */
+let waiting: { id: number; accountId: number; page: PreparedPage; refs: number[] } | null = null;
+const exitAt = testExitAt('apply');
+let applies = 0;
 
-function parse(m: Extract<WriterRequest, { kind: 'parse' }>): ParsedDocuments {
-  const { data: checked, text } = checkJsonAnswer('documents.list', m.status, m.bytes);
-  const page = checked as { result: Document[]; total_results: number };
-  // Each body stored as the service wrote it, cut out of the checked bytes (json-members.ts).
-  const texts = listMemberTexts({ bytes: m.bytes, text }, 'result', 'document');
-  const usable = texts?.length === page.result.length;
-  const docs = page.result.map((doc, i) => prepareDocument(doc, m.sessionId, usable && doc.document ? texts[i] : undefined));
-  const ref = nextRef++;
-  if (!forgotten.has(m.batch)) held.set(ref, { batch: m.batch, docs });
-  return { ref, count: page.result.length, total: page.total_results };
-}
-
-function apply(accountId: number, page: PreparedPage) {
-  const refs = [...(page.parsed?.values() ?? [])].flat();
+function apply(accountId: number, page: PreparedPage, refs: number[]) {
   try {
-    for (const [sessionId, list] of page.parsed ?? []) {
-      const docs: PreparedDocument[] = [];
-      for (const ref of list) {
-        const h = held.get(ref);
-        if (!h) throw new Error(`the documents of session ${sessionId} are not held by the background writer`);
-        docs.push(...h.docs);
-      }
-      page.docs.set(sessionId, docs);
-    }
+    for (const [sessionId, list] of page.parsed ?? []) page.docs.set(sessionId, list.flatMap((ref) => held.get(ref)!.docs));
     return applyPreparedPage(db, accountId, page);
   } finally {
     for (const ref of refs) held.delete(ref);
   }
 }
 
-function errorOf(err: unknown): WriterError {
-  if (err instanceof MalformedResponseError) {
-    // The same error is made again on the other side from its parts; the problem is what follows them in the message.
-    const lead = `malformed response from ${err.routeId}: ${err.field ? `field "${err.field}"` : 'body'} `;
-    return { message: err.message, malformed: { status: err.status, field: err.field, problem: err.message.slice(lead.length) } };
+/** Applies the waiting page once every document it names is here. */
+function applyWhenHeld(): void {
+  if (!waiting || waiting.refs.some((ref) => !held.has(ref))) return;
+  const { id, accountId, page, refs } = waiting;
+  waiting = null;
+  let reply: WriterReply;
+  try {
+    reply = { id, ok: apply(accountId, page, refs) };
+  } catch (err) {
+    reply = { id, error: toWriterError(err) };
   }
-  return { message: (err as Error).message, code: (err as { code?: string }).code };
+  parentPort!.postMessage(reply);
 }
+
+data.parsed.on('message', (m: HeldDocuments) => {
+  if (forgotten.has(m.batch)) return;
+  held.set(m.ref, { batch: m.batch, docs: m.docs });
+  applyWhenHeld();
+});
 
 parentPort!.on('message', (m: WriterRequest | typeof CLOSE) => {
   if (m === CLOSE) {
+    // A page still waiting is dropped: the main thread has given up on this writer and applies it itself.
+    waiting = null;
+    data.parsed.close();
     db.close();
     Atomics.store(data.closed, 0, 1);
     Atomics.notify(data.closed, 0);
@@ -76,12 +69,7 @@ parentPort!.on('message', (m: WriterRequest | typeof CLOSE) => {
     for (const [ref, h] of held) if (h.batch === m.batch) held.delete(ref);
     return;
   }
-  if (++received[m.kind] === Number(exitAt) && m.kind === exitKind) process.exit(70);
-  let reply: WriterReply;
-  try {
-    reply = { id: m.id, ok: m.kind === 'parse' ? parse(m) : apply(m.accountId, m.page) };
-  } catch (err) {
-    reply = { id: m.id, error: errorOf(err) };
-  }
-  parentPort!.postMessage(reply);
+  if (++applies === exitAt) process.exit(70);
+  waiting = { id: m.id, accountId: m.accountId, page: m.page, refs: [...(m.page.parsed?.values() ?? [])].flat() };
+  applyWhenHeld();
 });

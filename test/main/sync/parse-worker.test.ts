@@ -1,6 +1,6 @@
 /**
- * The pull's background worker checks document pages and writes them (main/cache/background.ts).
- * When it dies mid-page, or a pull is cancelled, what the cache holds afterwards — and after the
+ * The pull's background threads check document pages (the parse thread) and write them (the
+ * writer) (main/cache/background.ts). When either dies mid-page, or a pull is cancelled, what the cache holds afterwards — and after the
  * next sync — must be exactly what a sync on the main thread alone makes: nothing lost, nothing
  * twice, the search index included.
  */
@@ -61,7 +61,7 @@ async function withEnv<T>(name: string, value: string, fn: () => Promise<T>): Pr
   }
 }
 
-describe('the pull worker', () => {
+describe('the pull\'s parse thread and writer', () => {
   let reference: ReturnType<typeof contents>;
 
   beforeAll(async () => {
@@ -84,9 +84,9 @@ describe('the pull worker', () => {
     cache.close();
   });
 
-  it('killed mid-page: the sync goes on without it, and the next one (with a new worker) has nothing left to do', async () => {
+  it('the parse thread killed mid-page: the sync goes on without it, and the next one (with new threads) has nothing left to do', async () => {
     const { cache, accountId, file } = openCache();
-    // The worker ends abruptly on its 150th document page: page two, with page one applied or being applied.
+    // The parse thread ends abruptly on its 150th document page: page two, with page one applied or being applied.
     const first = await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', 'parse:150', () => pull({ client, cache, accountId }));
     expect(cache.backgroundWriter()).toBeNull(); // it did die, and the main thread did the rest
     expect(first.sessions).toBe(SESSIONS);
@@ -102,7 +102,7 @@ describe('the pull worker', () => {
     again.close();
   });
 
-  it('killed on its first page of a first sync: the next sync brings everything', async () => {
+  it('the parse thread killed on its first page of a first sync: the sync brings everything', async () => {
     const { cache, accountId } = openCache();
     await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', 'parse:1', () => pull({ client, cache, accountId }));
     expect(cache.backgroundWriter()).toBeNull();
@@ -110,7 +110,7 @@ describe('the pull worker', () => {
     cache.close();
   });
 
-  it('killed while applying a page: the documents it held for that page are fetched again', async () => {
+  it('the writer killed while applying a page: the documents it held for that page are fetched again', async () => {
     const { cache, accountId } = openCache();
     await withEnv('S2T_TEST_PULL_WORKER_EXIT_AT', 'apply:2', () => pull({ client, cache, accountId }));
     expect(cache.backgroundWriter()).toBeNull();
