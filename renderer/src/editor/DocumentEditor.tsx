@@ -129,6 +129,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
         onToggleFind={() => setFind(find ? null : NO_FIND)}
         menu={{
           onEdit: edit,
+          onSave: save,
           onStatus: say,
           onOpenDocument,
           onMutated: (op) => {
@@ -153,7 +154,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
           <CueWaveform readOnly={finished} sessionId={record.session_id} cues={content.cues} currentCue={currentCue} nowMs={nowMs} onSeek={seek} onRetime={cueActions.setTimes} />
         </>
       )}
-      {find && <FindBar state={find} count={matches.length} onChange={setFind} onStep={step} onReplaceAll={finished ? () => say('This document is marked finished: reopen it to replace.', true) : replaceAll} onClose={() => setFind(null)} />}
+      {find && <FindBar readOnly={finished} state={find} count={matches.length} onChange={setFind} onStep={step} onReplaceAll={finished ? () => say('This document is marked finished: reopen it to replace.', true) : replaceAll} onClose={() => setFind(null)} />}
       <div className="doc-scroll" ref={setScroller}>
         {summary && (
           <details className="summary">

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { DocumentMutation, DocumentSummary } from '../../../common/ipc';
+import { FINISHED_REFUSAL } from '../../../common/ipc/finished';
 import { shiftTimings, type DocumentContent } from '../../../common/transcript';
 import { call } from '../lib/bridge';
 import { useOnline } from '../lib/useSyncState';
@@ -16,6 +17,8 @@ type MoreAction = 'rename' | 'timecode' | 'shift' | 'rebuild';
 type AnyAction = Action | MoreAction;
 
 const TIMECODE = /^\d{2}:\d{2}:\d{2}[:;]\d{2}$/;
+/** What changes the document without going through its undo history (which a finished document locks): shown, not offered, while finished. */
+const CHANGING: ReadonlySet<AnyAction> = new Set(['reset', 'clear', 'timecode', 'shift', 'rebuild']);
 
 export interface DocumentMenuProps {
   doc: DocumentSummary;
@@ -24,6 +27,8 @@ export interface DocumentMenuProps {
   compact?: boolean;
   /** A content edit that goes through undo/redo (shifting times is one). */
   onEdit: (label: string, fn: (c: DocumentContent) => DocumentContent) => void;
+  /** Saves unsaved edits (false when that failed): marking finished keeps them first, since a finished document takes none. */
+  onSave: () => Promise<boolean>;
   onStatus: (message: string, isError?: boolean) => void;
   onOpenDocument: (documentId: string) => void;
   /** A mutation went through (the editor drops its edits after delete, clear and reset). */
@@ -35,11 +40,14 @@ export interface DocumentMenuProps {
  * away (reset, clear, delete) ask first; those the service computes (summary, reset, share) say
  * that the result comes with the next sync.
  */
-export function DocumentMenu({ doc, dirty, compact = false, onEdit, onStatus, onOpenDocument, onMutated }: DocumentMenuProps) {
+export function DocumentMenu({ doc, dirty, compact = false, onEdit, onSave, onStatus, onOpenDocument, onMutated }: DocumentMenuProps) {
   const [open, setOpen] = useState<Action | null>(null);
   const close = () => setOpen(null);
   const online = useOnline();
   const unsaved = dirty ? ' Your unsaved edits in this window are dropped too.' : '';
+  // A finished document is read-only until reopened: what would change it is shown greyed, saying why.
+  const locked = (id: AnyAction) => doc.finished && CHANGING.has(id);
+  const why = (id: AnyAction, title?: string) => (locked(id) ? FINISHED_REFUSAL : title);
 
   async function mutate(mutation: DocumentMutation, done: string): Promise<string | null> {
     try {
@@ -65,12 +73,14 @@ export function DocumentMenu({ doc, dirty, compact = false, onEdit, onStatus, on
     { id: 'clear', label: 'Clear text…', title: 'Remove every word, keep the times', danger: true },
     { id: 'delete', label: 'Delete…', title: 'Delete this document', danger: true },
   ];
-  const more: MenuItem<MoreAction>[] = [
-    { id: 'rename', label: 'Rename…' },
-    { id: 'timecode', label: 'Timecode offset…' },
-    { id: 'shift', label: 'Shift all times…' },
-    ...(doc.type === 'caption' ? [{ id: 'rebuild' as const, label: 'Rebuild captions from transcript' }] : []),
-  ];
+  const more: MenuItem<MoreAction>[] = (
+    [
+      { id: 'rename', label: 'Rename…' },
+      { id: 'timecode', label: 'Timecode offset…' },
+      { id: 'shift', label: 'Shift all times…' },
+      ...(doc.type === 'caption' ? [{ id: 'rebuild' as const, label: 'Rebuild captions from transcript' }] : []),
+    ] satisfies MenuItem<MoreAction>[]
+  ).map((m) => (locked(m.id) ? { ...m, disabled: true, title: FINISHED_REFUSAL } : m));
 
   // Cut again from the transcript with the caption profile in settings, hand edits over unchanged words kept (main/captions).
   async function rebuild() {
@@ -82,18 +92,24 @@ export function DocumentMenu({ doc, dirty, compact = false, onEdit, onStatus, on
     }
   }
 
+  async function finish() {
+    if (!doc.finished && dirty && !(await onSave())) return;
+    await mutate({ op: 'finalize', finished: !doc.finished }, doc.finished ? 'Reopened: marked as not finished.' : 'Marked as finished.');
+  }
+
   const choose = (id: Action) => {
-    if (id === 'finish') void mutate({ op: 'finalize', finished: !doc.finished }, doc.finished ? 'Reopened: marked as not finished.' : 'Marked as finished.');
+    if (locked(id)) return onStatus(FINISHED_REFUSAL, true);
+    if (id === 'finish') void finish();
     else if (id === 'summarize') void mutate({ op: 'summarize' }, 'Summary requested: it appears here after the next sync.');
     else setOpen(id);
   };
 
-  const chooseAny = (id: AnyAction) => (id === 'rebuild' ? void rebuild() : choose(id));
+  const chooseAny = (id: AnyAction) => (locked(id) ? onStatus(FINISHED_REFUSAL, true) : id === 'rebuild' ? void rebuild() : choose(id));
   // Folded: the same actions in the same order, the rare ones and then the destructive ones each set apart by a line.
   const folded: MenuItem<AnyAction>[] = [
     ...buttons.filter((b) => !b.danger).map((b) => ({ id: b.id, label: b.label })),
     ...more.map((m, i) => ({ ...m, separated: i === 0 })),
-    ...buttons.filter((b) => b.danger).map((b, i) => ({ id: b.id, label: b.label, danger: true, separated: i === 0 })),
+    ...buttons.filter((b) => b.danger).map((b, i) => ({ id: b.id, label: b.label, danger: true, separated: i === 0, disabled: locked(b.id), title: why(b.id) })),
   ];
 
   return (
@@ -104,7 +120,7 @@ export function DocumentMenu({ doc, dirty, compact = false, onEdit, onStatus, on
         ) : (
           <>
             {buttons.map((b) => (
-              <button key={b.id} type="button" className={b.danger ? 'danger' : undefined} title={b.title} onClick={() => choose(b.id)}>
+              <button key={b.id} type="button" className={b.danger ? 'danger' : undefined} title={why(b.id, b.title)} disabled={locked(b.id)} onClick={() => choose(b.id)}>
                 {b.label}
               </button>
             ))}

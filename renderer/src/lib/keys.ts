@@ -1,8 +1,12 @@
 /** Keyboard helpers shared by the shortcut handlers. */
 
-/** Whether a key press is meant for a field being typed into (so shortcuts must leave it alone). */
+/**
+ * Whether a key press is meant for a field being typed into (so shortcuts must leave it alone). A
+ * read-only field (a finished document's cue or segment) takes no typing, so Space and K play there.
+ */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
+  if ((target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) && target.readOnly) return false;
   return target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], audio, video') !== null;
 }
 

@@ -7,6 +7,9 @@ export interface MenuItem<K extends string> {
   danger?: boolean;
   /** A line before this item, to set destructive items apart. */
   separated?: boolean;
+  /** Shown but not chosen (still reached by the arrows, as ARIA's menu pattern has it), with `title` saying why. */
+  disabled?: boolean;
+  title?: string;
 }
 
 /**
@@ -61,7 +64,10 @@ export function Menu<K extends string>({ label, items, onChoose }: { label: stri
                 role="menuitem"
                 tabIndex={-1}
                 className={item.danger ? 'danger' : undefined}
+                aria-disabled={item.disabled || undefined}
+                title={item.title}
                 onClick={() => {
+                  if (item.disabled) return;
                   close();
                   onChoose(item.id);
                 }}

@@ -14,9 +14,10 @@ export const NO_FIND: FindState = { query: '', replacement: '', caseSensitive: f
 /**
  * Find and replace within the open document. Matching and replacing are common/transcript's
  * findText and replaceText; this bar only holds the query and shows how many places it found.
+ * On a read-only document (marked finished) it only finds: replace is not offered.
  */
-export function FindBar(props: { state: FindState; count: number; onChange: (next: FindState) => void; onStep: (delta: number) => void; onReplaceAll: () => void; onClose: () => void }) {
-  const { state, count, onChange } = props;
+export function FindBar(props: { state: FindState; count: number; readOnly?: boolean; onChange: (next: FindState) => void; onStep: (delta: number) => void; onReplaceAll: () => void; onClose: () => void }) {
+  const { state, count, onChange, readOnly = false } = props;
   const input = useRef<HTMLInputElement>(null);
   const countId = useId();
   useEffect(() => input.current?.focus(), []);
@@ -24,7 +25,7 @@ export function FindBar(props: { state: FindState; count: number; onChange: (nex
   const summary = !state.query ? '' : count === 0 ? 'Not found' : `${count} found${count > 1 ? ` · ${state.at + 1} of ${count}` : ''}`;
 
   return (
-    <div role="search" className="find-bar" aria-label="Find and replace">
+    <div role="search" className="find-bar" aria-label={readOnly ? 'Find' : 'Find and replace'}>
       <input
         ref={input}
         type="search"
@@ -45,20 +46,24 @@ export function FindBar(props: { state: FindState; count: number; onChange: (nex
       <button type="button" className="icon" aria-label="Next match" title="Next match (Enter)" disabled={count < 2} onClick={() => props.onStep(1)}><span aria-hidden="true">↓</span></button>
       <label className="check"><input type="checkbox" checked={state.wholeWord} onChange={(e) => set({ wholeWord: e.target.checked })} /> Whole words</label>
       <label className="check"><input type="checkbox" checked={state.caseSensitive} onChange={(e) => set({ caseSensitive: e.target.checked })} /> Match case</label>
-      <input
-        type="text"
-        aria-label="Replace with"
-        placeholder="Replace with"
-        value={state.replacement}
-        onChange={(e) => onChange({ ...state, replacement: e.target.value })}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') props.onClose();
-          else if (e.key === 'Enter' && count > 0) props.onReplaceAll();
-          else return;
-          e.preventDefault();
-        }}
-      />
-      <button type="button" disabled={count === 0} onClick={props.onReplaceAll}>Replace all</button>
+      {!readOnly && (
+        <>
+          <input
+            type="text"
+            aria-label="Replace with"
+            placeholder="Replace with"
+            value={state.replacement}
+            onChange={(e) => onChange({ ...state, replacement: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') props.onClose();
+              else if (e.key === 'Enter' && count > 0) props.onReplaceAll();
+              else return;
+              e.preventDefault();
+            }}
+          />
+          <button type="button" disabled={count === 0} onClick={props.onReplaceAll}>Replace all</button>
+        </>
+      )}
       <button type="button" className="icon" aria-label="Close find" title="Close (Escape)" onClick={props.onClose}><span aria-hidden="true">×</span></button>
     </div>
   );

@@ -1,0 +1,203 @@
+/**
+ * A document marked finished is read-only until reopened (issue 19): the changes that do not go
+ * through the editor's locked history. End to end in real Chromium against the app in browser mode
+ * and its local service, on real speech (two phrases) the service transcribed and cut captions
+ * from. Finished, the Document menu shows Reset, Clear text, Timecode offset, Shift all times and
+ * Rebuild captions greyed with the reason, and trying them changes nothing on the service; find
+ * finds but offers no replace; Space and K play and pause from inside a read-only cue. Reopened,
+ * the same items work and reach the service.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FINISHED_REFUSAL } from '../../common/ipc/finished';
+import type { DocumentBody } from '../../common/transcript';
+import { LOCAL_DEMO } from '../helpers/app';
+import { serviceLogin } from '../helpers/service';
+import { twoPhraseWav } from '../helpers/speech';
+import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { openCompletedSession, syncUntil } from './look-fixture';
+
+const NAME = 'finished-document.wav';
+const SHOTS = '/tmp/shots/finished-rest';
+const STT = '/api/v3/speech-to-text';
+
+const run = appAndBrowserPerFile();
+let page: Page;
+let sessionId: string;
+let jwt: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  jwt = await serviceLogin(run.app.serviceUrl, LOCAL_DEMO);
+  sessionId = await uploadWav(run.app.serviceUrl, await batchKey(run.app.serviceUrl, 'e2e-finished-document'), NAME, readFileSync(await twoPhraseWav('finished-document')));
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+}, 120_000);
+
+interface StoredDocument {
+  finished: boolean;
+  timecode_offset: string;
+  document?: DocumentBody;
+}
+
+/** The session's document of a kind as the service stores it. */
+async function stored(kind: 'transcript' | 'caption'): Promise<StoredDocument> {
+  const res = await fetch(`${run.app.serviceUrl}${STT}/session/${sessionId}/document?include_content=true`, { headers: { authorization: `Bearer ${jwt}` } });
+  expect(res.ok).toBe(true);
+  const docs = ((await res.json()) as { result: StoredDocument[] }).result;
+  const doc = docs.find((d) => d.document?.content.kind === kind);
+  expect(doc).toBeDefined();
+  return doc!;
+}
+
+const actions = () => page.getByRole('group', { name: 'Document actions' });
+const button = (name: string) => actions().getByRole('button', { name, exact: true });
+const notice = () => page.getByRole('status').filter({ hasText: 'marked finished, so it is read-only' });
+const menuItem = (name: string) => page.getByRole('menuitem', { name, exact: true });
+const mediaPaused = () => page.evaluate(() => document.querySelector('audio')!.paused);
+
+/** Opens the "More" menu (wide window) or the folded "Document" menu (narrow). */
+async function openMenu(label: 'More' | 'Document'): Promise<void> {
+  await actions().getByRole('button', { name: label }).click();
+  await page.getByRole('menu', { name: label }).waitFor({ timeout: 10_000 });
+}
+
+/** Clicks even when disabled (as a person can), which must do nothing. */
+const tryClick = (l: Locator) => l.click({ force: true });
+
+/** Asks for a sync and waits until nothing is left to send. */
+async function synced(): Promise<void> {
+  await syncUntil(page, () => page.locator('.sync .pending').count()).toBe(0);
+}
+
+async function finalize(): Promise<void> {
+  await button('Finalize').click();
+  await notice().waitFor({ timeout: 20_000 });
+}
+
+describe('a finished document: the Document menu, find, and playback keys', () => {
+  it('finished, Reset, Clear text, Timecode offset and Shift all times are shown greyed with the reason, and trying them changes nothing', async () => {
+    await page.goto(run.app.url);
+    await submitSignIn(page);
+    await openCompletedSession(page, NAME);
+    await finalize();
+    await syncUntil(page, async () => (await stored('transcript')).finished).toBe(true);
+    const before = await stored('transcript');
+
+    for (const name of ['Reset…', 'Clear text…']) {
+      expect(await button(name).isDisabled()).toBe(true);
+      expect(await button(name).getAttribute('title')).toBe(FINISHED_REFUSAL);
+      await tryClick(button(name));
+    }
+    // What does not change the document stays open.
+    for (const name of ['Reopen', 'Copy…', 'Share…', 'Delete…']) expect(await button(name).isDisabled()).toBe(false);
+    await openMenu('More');
+    for (const name of ['Timecode offset…', 'Shift all times…']) {
+      expect(await menuItem(name).getAttribute('aria-disabled')).toBe('true');
+      expect(await menuItem(name).getAttribute('title')).toBe(FINISHED_REFUSAL);
+      await tryClick(menuItem(name));
+    }
+    expect(await menuItem('Rename…').getAttribute('aria-disabled')).toBeNull();
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.getByText('Unsaved changes').count()).toBe(0);
+
+    await synced();
+    const after = await stored('transcript');
+    expect(after.finished).toBe(true);
+    expect(after.timecode_offset).toBe(before.timecode_offset);
+    expect(after.document).toEqual(before.document);
+    expect(pageErrors).toEqual([]);
+  }, 300_000);
+
+  it('finished, find finds and offers no replace', async () => {
+    const word = (await page.locator('.segment .word').first().textContent())!.trim();
+    await page.getByRole('heading', { level: 2 }).click();
+    await page.keyboard.press('Control+f');
+    const find = page.getByRole('search', { name: 'Find' });
+    await find.getByRole('searchbox', { name: 'Find' }).fill(word);
+    await expect.poll(() => find.getByRole('status').textContent()).toMatch(/found/);
+    expect(await find.getByRole('textbox', { name: 'Replace with' }).count()).toBe(0);
+    expect(await find.getByRole('button', { name: 'Replace all' }).count()).toBe(0);
+    await find.getByRole('button', { name: 'Close find' }).click();
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('the menu open on the finished document, light and dark, wide and narrow', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => void (document.documentElement.dataset.theme = t), theme);
+      for (const [w, h, menu] of [[1280, 800, 'More'], [800, 600, 'Document']] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await openMenu(menu);
+        await menuItem('Shift all times…').hover();
+        await page.screenshot({ path: join(SHOTS, `finished-menu-${theme}-${w}x${h}.png`) });
+        if (menu === 'Document') {
+          for (const name of ['Reset…', 'Clear text…', 'Timecode offset…', 'Shift all times…']) expect(await menuItem(name).getAttribute('aria-disabled')).toBe('true');
+          expect(await menuItem('Reopen').getAttribute('aria-disabled')).toBeNull();
+        }
+        await page.keyboard.press('Escape');
+      }
+    }
+    await page.evaluate(() => void delete document.documentElement.dataset.theme);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('finished captions: Rebuild is greyed, and Space and K play and pause from inside a read-only cue', async () => {
+    await page.getByRole('tab', { name: /^Captions/ }).click();
+    const cue = page.getByLabel('Text of cue 1', { exact: true });
+    await cue.waitFor({ timeout: 20_000 });
+    await finalize();
+    await openMenu('More');
+    expect(await menuItem('Rebuild captions from transcript').getAttribute('aria-disabled')).toBe('true');
+    expect(await menuItem('Rebuild captions from transcript').getAttribute('title')).toBe(FINISHED_REFUSAL);
+    await page.keyboard.press('Escape');
+
+    await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
+    expect(await cue.getAttribute('readonly')).not.toBeNull();
+    const text = await cue.inputValue();
+    await cue.click();
+    expect(await mediaPaused()).toBe(true);
+    await page.keyboard.press('Space');
+    await expect.poll(mediaPaused, { timeout: 10_000 }).toBe(false);
+    await page.keyboard.press('k');
+    await expect.poll(mediaPaused, { timeout: 10_000 }).toBe(true);
+    expect(await cue.inputValue()).toBe(text);
+    expect(await cue.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('reopened, the timecode offset and Clear text work and reach the service; replace is back', async () => {
+    await page.getByRole('tab', { name: /^Transcript/ }).click();
+    await page.locator('.segment .word').first().waitFor({ timeout: 20_000 });
+    await notice().getByRole('button', { name: 'Reopen to edit' }).click();
+    await notice().waitFor({ state: 'detached', timeout: 20_000 });
+    await expect.poll(() => button('Clear text…').isDisabled()).toBe(false);
+    expect(await button('Clear text…').getAttribute('title')).toBe('Remove every word, keep the times');
+
+    await openMenu('More');
+    expect(await menuItem('Timecode offset…').getAttribute('aria-disabled')).toBeNull();
+    await menuItem('Timecode offset…').click();
+    const offset = page.getByRole('dialog', { name: 'Timecode offset' });
+    await offset.getByRole('textbox').fill('01:00:00:00');
+    await offset.getByRole('button', { name: 'Set offset' }).click();
+    await syncUntil(page, async () => (await stored('transcript')).timecode_offset).toBe('01:00:00:00');
+
+    await button('Clear text…').click();
+    await page.getByRole('dialog', { name: 'Clear the text?' }).getByRole('button', { name: 'Clear text' }).click();
+    const words = async () => {
+      const c = (await stored('transcript')).document!.content;
+      return c.kind === 'transcript' ? c.segments.flatMap((s) => s.words).filter((w) => w.text.trim() !== '').length : -1;
+    };
+    await syncUntil(page, words).toBe(0);
+    expect((await stored('transcript')).finished).toBe(false);
+
+    await page.getByRole('heading', { level: 2 }).click();
+    await page.keyboard.press('Control+f');
+    expect(await page.getByRole('search', { name: 'Find and replace' }).getByRole('textbox', { name: 'Replace with' }).count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+});
