@@ -135,6 +135,11 @@ describe('a finished document: the Document menu, find, and playback keys', () =
     await expect.poll(() => find.getByRole('status').textContent()).toMatch(/found/);
     expect(await find.getByRole('textbox', { name: 'Replace with' }).count()).toBe(0);
     expect(await find.getByRole('button', { name: 'Replace all' }).count()).toBe(0);
+    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: join(SHOTS, `finished-find-${w}x${h}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
     await find.getByRole('button', { name: 'Close find' }).click();
     expect(pageErrors).toEqual([]);
   }, 60_000);
