@@ -2,24 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context';
 import { handle, JsonText } from '../http/handle';
 import { listRows } from '../http/listing';
-import { registerSignedUrlSql, SESSION_WIRE_SQL, wireSession, type WireSessionRow } from './present';
+import { LISTED_SESSIONS, registerSignedUrlSql } from './present';
 
-/** The list answers the JSON text SQLite builds for each session (README: Session list, where a request's time went). */
+/** The list answers each session's stored JSON text (LISTED_SESSIONS) in the envelope, unparsed. */
 export function registerSessionList(app: FastifyInstance, ctx: ServiceContext): void {
   registerSignedUrlSql(ctx);
   handle(app, ctx, 'sessions.list', async ({ query, principal }) => {
-    const page = listRows<WireSessionRow>(
+    const page = listRows<{ json: string }>(
       ctx.db,
       {
-        select: SESSION_WIRE_SQL,
-        from: 'FROM sessions',
-        where: ['org_id = ?'],
+        ...LISTED_SESSIONS,
+        where: ['s.org_id = ?'],
         args: [principal.orgId],
-        searchable: ['filename', 'language', 'status'],
-        sortable: { created_at: 'created_at', last_modified: 'last_modified', filename: 'filename', duration: 'duration', status: 'status' },
+        searchable: ['s.filename', 's.language', 's.status'],
+        sortable: { created_at: 's.created_at', last_modified: 's.last_modified', filename: 's.filename', duration: 's.duration', status: 's.status' },
       },
       query,
     );
-    return new JsonText(`{"count":${page.count},"total_results":${page.total_results},"result":[${page.result.map(wireSession).join(',')}]}`);
+    return new JsonText(`{"count":${page.count},"total_results":${page.total_results},"result":[${page.result.map((r) => r.json).join(',')}]}`);
   });
 }

@@ -83,41 +83,28 @@ export function toSession(ctx: ServiceContext, row: SessionRow): Session {
   };
 }
 
-/**
- * A session row as its wire resource (toSession's answer), built by SQLite as JSON text, for
- * lists: making 25 row objects, checking them and serializing them again was most of a list
- * request's time. SESSION_WIRE_SQL selects two columns: `json`, every key that is always there,
- * and `extra`, null unless the session has a waveform or meta_data, then an object of those keys
- * (json_patch('{}', ...) leaves out a null one); wireSession joins them. (One CASE choosing between
- * two copies of the json_object made SQLite's program a third slower, though it runs only one.)
- * Same keys and values as toSession, except that the two optional keys come last and a whole
- * number of seconds in duration reads 99.0 (the same JSON number). The signed links come from the
- * SQL function registerSignedUrlSql puts on the connection. A test pins the two presenters
- * together (test/service/sessions/list.test.ts).
- */
 const SIGNED_URL_SQL = 's2t_signed_url';
-const SQL_BOOL = (column: string) => `CASE ${column} WHEN 1 THEN json('true') ELSE json('false') END`;
-export const SESSION_WIRE_SQL = `json_object(${[
-  `'id', id`, `'session_id', session_id`, `'duration', duration`, `'error', error`, `'filename', filename`, `'media_type', media_type`,
-  `'media_url', CASE WHEN kept_path <> '' THEN ${SIGNED_URL_SQL}('sessions.media', session_id) ELSE '' END`,
-  `'language', language`, `'language_key', language`, `'status', status`, `'last_modified', last_modified`, `'date_upload', date_upload`,
-  `'date_finished', date_finished`, `'date_retried', date_retried`, `'date_session_start', date_session_start`,
-  `'keep_media', ${SQL_BOOL('keep_media')}`, `'diarization', ${SQL_BOOL('diarization')}`, `'session_mode', session_mode`,
-  `'allow_magic_link_export', ${SQL_BOOL('allow_magic_link_export')}`,
-].join(', ')}) AS json, CASE WHEN waveform_path <> '' OR meta_data <> '' THEN json_patch('{}', json_object(${[
-  `'wave_info_url', CASE WHEN waveform_path <> '' THEN ${SIGNED_URL_SQL}('sessions.waveform', session_id) END`,
-  `'meta_data', CASE WHEN meta_data <> '' THEN json(meta_data) END`,
-].join(', ')})) END AS extra`;
 
-export interface WireSessionRow {
-  json: string;
-  extra: string | null;
-}
+/**
+ * The session list's rows: each session's wire JSON as the session_wire table keeps it (triggers
+ * write it with every change of the session: migrations/core.ts, 152), with the signed links
+ * added for the time of the request, by the SQL function registerSignedUrlSql puts on the
+ * connection. Reading stored text instead of building 25 objects, checking them and serializing
+ * them again per request was most of a list request's time. Same keys and values as toSession,
+ * except that wave_info_url and meta_data, when present, come last and a whole number of seconds
+ * in duration reads 99.0 (the same JSON number); test/service/sessions/list.test.ts pins the two.
+ * The join is a LEFT JOIN on session_wire's key so that SQLite leaves it out of the list's count.
+ */
+export const LISTED_SESSIONS = {
+  select: `CASE WHEN w.media OR w.wave THEN json_patch(w.json, json_object(${[
+    `'media_url', CASE WHEN w.media THEN ${SIGNED_URL_SQL}('sessions.media', w.session_id) ELSE '' END`,
+    `'wave_info_url', CASE WHEN w.wave THEN ${SIGNED_URL_SQL}('sessions.waveform', w.session_id) END`,
+  ].join(', ')})) ELSE w.json END AS json`,
+  from: 'FROM sessions s LEFT JOIN session_wire w ON w.id = s.id',
+  tieBreak: 's.rowid',
+};
 
-/** One session's JSON text from a SESSION_WIRE_SQL row: `{...json, ...extra}`. */
-export const wireSession = (row: WireSessionRow): string => (row.extra === null ? row.json : `${row.json.slice(0, -1)},${row.extra.slice(1)}`);
-
-/** Gives this connection the SQL function SESSION_WIRE_SQL signs its links with (this service's key and address). */
+/** Gives this connection the SQL function LISTED_SESSIONS signs its links with (this service's key and address). */
 export function registerSignedUrlSql(ctx: ServiceContext): void {
   ctx.db.function(SIGNED_URL_SQL, { deterministic: false }, (routeId: unknown, sessionId: unknown) => {
     if ((routeId !== 'sessions.media' && routeId !== 'sessions.waveform') || typeof sessionId !== 'string') throw new TypeError(`${SIGNED_URL_SQL}: bad arguments`);

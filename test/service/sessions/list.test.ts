@@ -73,29 +73,57 @@ afterAll(async () => {
 /** A signed link without its signature (exp and sig differ between two readings a second apart). */
 const unsigned = (url: unknown) => (typeof url === 'string' ? url.replace(/\?exp=\d+&sig=[\w-]+$/, '') : url);
 
+type Listed = ReturnType<typeof ListPage.parse>['result'][number];
+
+/** Lists every session and compares each with its single read (toSession, checked by zod); returns the list. */
+async function expectListMatchesSingleReads(): Promise<Listed[]> {
+  const list = await getJson(`${LIST}?limit=100`);
+  expect(list.status).toBe(200);
+  const page = ListPage.parse(list.body);
+  expect(page.count).toBe(page.result.length);
+  for (const listed of page.result) {
+    const one = await getJson(`${LIST}/${listed.session_id}`);
+    expect(one.status).toBe(200);
+    const single = OnePage.parse(one.body).result;
+    const [a, b] = [listed, single].map((s) => ({ ...s, media_url: unsigned(s.media_url), wave_info_url: unsigned(s.wave_info_url) }));
+    expect(a, listed.session_id).toEqual(b);
+    expect(Object.keys(listed).sort(), listed.session_id).toEqual(Object.keys(single).sort());
+  }
+  return page.result;
+}
+
 describe('session list', () => {
   it('lists every session as the single read presents it, and the envelope fits the contract', async () => {
-    const list = await getJson(`${LIST}?limit=100`);
-    expect(list.status).toBe(200);
-    const page = ListPage.parse(list.body);
-    expect(page.total_results).toBe(seeded.length);
-    expect(page.count).toBe(seeded.length);
-    expect(page.result.map((s) => s.session_id).sort()).toEqual([...seeded].sort());
-    for (const listed of page.result) {
-      const one = await getJson(`${LIST}/${listed.session_id}`);
-      expect(one.status).toBe(200);
-      const single = OnePage.parse(one.body).result;
-      const [a, b] = [listed, single].map((s) => ({ ...s, media_url: unsigned(s.media_url), wave_info_url: unsigned(s.wave_info_url) }));
-      expect(a, listed.session_id).toEqual(b);
-      expect(Object.keys(listed).sort(), listed.session_id).toEqual(Object.keys(single).sort());
-    }
+    const result = await expectListMatchesSingleReads();
+    expect(result.map((s) => s.session_id).sort()).toEqual([...seeded].sort());
     // The shapes are really there, so the comparison above covered them.
-    const of = (pred: (s: (typeof page.result)[number]) => boolean) => page.result.filter(pred).length;
+    const of = (pred: (s: Listed) => boolean) => result.filter(pred).length;
     expect(of((s) => s.media_url !== '')).toBeGreaterThan(0);
     expect(of((s) => s.wave_info_url !== undefined)).toBeGreaterThan(0);
     expect(of((s) => 'meta_data' in s)).toBeGreaterThan(0);
     expect(of((s) => s.error !== null && s.error.includes('🎙️'))).toBeGreaterThan(0);
     expect(of((s) => s.keep_media === true) * of((s) => s.keep_media === false)).toBeGreaterThan(0);
+  });
+
+  it('follows every change and deletion of a session (the stored JSON is rewritten with the row)', async () => {
+    db.prepare(
+      `UPDATE sessions SET status = 'failed', error = 'went "wrong" \\ here', filename = filename || ' (renamed)', duration = duration + 0.5,
+         keep_media = 1 - keep_media, diarization = 1 - diarization, allow_magic_link_export = 1 - allow_magic_link_export,
+         session_mode = 'align', date_retried = '2026-02-02T00:00:00.000Z', last_modified = '2026-02-02T00:00:00.000Z' WHERE session_id IN ('shape-1', 'shape-2')`,
+    ).run();
+    db.prepare("UPDATE sessions SET kept_path = NULL, waveform_path = NULL, meta_data = NULL WHERE session_id = 'shape-0'").run();
+    writeFileSync(join(svc.dataDir, 'shape-4.json'), JSON.stringify({ sessionId: 'shape-4' }));
+    db.prepare("UPDATE sessions SET meta_data = '{\"added\":\"later\"}', waveform_path = ? WHERE session_id = 'shape-4'").run(join(svc.dataDir, 'shape-4.json'));
+    db.prepare("DELETE FROM sessions WHERE session_id = 'shape-5'").run();
+    const result = await expectListMatchesSingleReads();
+    const byId = new Map(result.map((s) => [s.session_id, s]));
+    expect(byId.has('shape-5')).toBe(false);
+    expect(result.length).toBe(seeded.length - 1);
+    expect(byId.get('shape-1')).toMatchObject({ status: 'failed', error: 'went "wrong" \\ here', session_mode: 'align' });
+    expect(byId.get('shape-0')).toMatchObject({ media_url: '' });
+    expect(byId.get('shape-0')).not.toHaveProperty('wave_info_url');
+    expect(byId.get('shape-4')).toMatchObject({ meta_data: { added: 'later' }, wave_info_url: expect.stringContaining('/waveform?exp=') });
+    seeded = seeded.filter((id) => id !== 'shape-5');
   });
 
   it("answers signed media and waveform links that open this session's files", async () => {
