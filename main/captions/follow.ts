@@ -119,10 +119,12 @@ export class CaptionFollower {
    * (pendingCaptions, captionPending: SQLite compares the bodies, so it is asked once, not again here).
    * `explicit`: asked for by the user, so it runs even when the transcript did not move on (a
    * deleted cue comes back) and always reports; a caption document with no link is linked to its
-   * session's transcript, taking its own words as what it was built from.
+   * session's transcript, taking its own words as what it was built from. Captions marked
+   * finished are final: they are not rebuilt, and the rebuild stays due until they are reopened.
    */
   follow(captionId: string, explicit: boolean): CaptionsRebuilt | null {
     const { cache } = this.o;
+    if (!explicit && cache.getDocument(captionId)?.finished) return null;
     const captions = contentOf(cache, captionId, 'caption');
     const link = captionLink(cache.db, captionId);
     if (!captions) {

@@ -208,4 +208,23 @@ describe('captions follow the transcript', () => {
     expect(after.cues.find((q) => q.id === r.changed[0])!.lines.join(' ')).toContain('we will walk to the river');
     expect(after.cues.find((q) => q.id === editedCue)!.lines.join(' ')).toContain("water's edge");
   }, 60_000);
+
+  it('captions marked finished stay as they are when the transcript changes, and follow it once reopened', async () => {
+    const s = seedSession('finished');
+    await c.h['sync.now']({});
+    await c.h['documents.mutate']({ documentId: s.captionId, mutation: { op: 'finalize', finished: true } });
+    const final = JSON.stringify(await captionsOf(s.captionId));
+    c.events.length = 0;
+    await c.h['documents.save']({ documentId: s.transcriptId, content: corrected(await transcriptOf(s.transcriptId)) });
+    expect(JSON.stringify(await captionsOf(s.captionId))).toBe(final);
+    expect(c.events.some((e) => e.event === 'captions.rebuilt')).toBe(false);
+    // An export takes the finished captions as they are.
+    expect(await srtOf(s.captionId)).not.toMatch(/weather/);
+    expect(await c.h['sync.now']({})).toMatchObject({ pending: 0, blocked: 0, lastError: null });
+    expect(await captionsOnService(await otherDevice(svc.url), s.sessionId, s.captionId)).toBe(final);
+
+    // Reopened: the rebuild that was due is done at the next export.
+    await c.h['documents.mutate']({ documentId: s.captionId, mutation: { op: 'finalize', finished: false } });
+    expect(await srtOf(s.captionId)).toMatch(/Anna: the weather is nice today/);
+  }, 60_000);
 });
