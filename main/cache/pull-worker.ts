@@ -16,6 +16,8 @@ configure(db);
 /** Checked documents waiting for the page that names them, by ref. */
 const held = new Map<number, { batch: number; docs: PreparedDocument[] }>();
 const forgotten = new Set<number>();
+/** Refs of forgotten batches: a page naming one is refused rather than applied without its documents (or left waiting). */
+const dropped = new Set<number>();
 /**
  * The page waiting for documents still on their way from the parse thread. The parse thread sends
  * a page's documents before the main thread hears of them, but the two ports' messages may be
@@ -36,11 +38,14 @@ function apply(accountId: number, page: PreparedPage, refs: number[]) {
 
 /** Applies the waiting page once every document it names is here. */
 function applyWhenHeld(): void {
-  if (!waiting || waiting.refs.some((ref) => !held.has(ref))) return;
+  if (!waiting) return;
+  const lost = [...(waiting.page.parsed ?? [])].find(([, refs]) => refs.some((ref) => dropped.has(ref)));
+  if (!lost && waiting.refs.some((ref) => !held.has(ref))) return;
   const { id, accountId, page, refs } = waiting;
   waiting = null;
   let reply: WriterReply;
   try {
+    if (lost) throw new Error(`the documents of session ${lost[0]} are not held by the background writer`);
     reply = { id, ok: apply(accountId, page, refs) };
   } catch (err) {
     reply = { id, error: toWriterError(err) };
@@ -49,8 +54,8 @@ function applyWhenHeld(): void {
 }
 
 data.parsed.on('message', (m: HeldDocuments) => {
-  if (forgotten.has(m.batch)) return;
-  held.set(m.ref, { batch: m.batch, docs: m.docs });
+  if (forgotten.has(m.batch)) dropped.add(m.ref);
+  else held.set(m.ref, { batch: m.batch, docs: m.docs });
   applyWhenHeld();
 });
 
@@ -66,7 +71,12 @@ parentPort!.on('message', (m: WriterRequest | typeof CLOSE) => {
   }
   if (m.kind === 'forget') {
     forgotten.add(m.batch);
-    for (const [ref, h] of held) if (h.batch === m.batch) held.delete(ref);
+    for (const [ref, h] of held) {
+      if (h.batch !== m.batch) continue;
+      held.delete(ref);
+      dropped.add(ref);
+    }
+    applyWhenHeld();
     return;
   }
   if (++applies === exitAt) process.exit(70);
