@@ -1,4 +1,3 @@
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { authPlugin } from './auth/plugin';
@@ -14,11 +13,23 @@ import { sessionsPlugin } from './sessions/plugin';
 import { sharedViewerPlugin } from './shared-viewer/plugin';
 import { workPlugin } from './work/plugin';
 
-/** Loopback names a client may use in Host, and the public URL's host when one is set (a reverse proxy's); anything else (DNS rebinding) is refused. */
-function allowedHost(host: string | undefined, port: number, publicUrl: string | undefined): boolean {
-  if (!host) return false;
-  const h = host.toLowerCase();
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(h) || (publicUrl !== undefined && h === new URL(publicUrl).host);
+/**
+ * Loopback names a client may use in Host, and the public URL's host when one is set (a reverse
+ * proxy's); anything else (DNS rebinding) is refused. The set is made again only when the listen
+ * address changes (it is known once listening), not parsed from the URL on every request.
+ */
+function hostCheck(ctx: ServiceContext): (host: string | undefined) => boolean {
+  let madeFor: string | undefined;
+  let allowed = new Set<string>();
+  return (host) => {
+    const base = ctx.baseUrl();
+    if (base !== madeFor) {
+      const port = new URL(base).port;
+      allowed = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...(ctx.config.publicUrl ? [new URL(ctx.config.publicUrl).host] : [])]);
+      madeFor = base;
+    }
+    return host !== undefined && allowed.has(host.toLowerCase());
+  };
 }
 
 /**
@@ -36,14 +47,13 @@ function malformedMultipart(err: Error): boolean {
 export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   const app = Fastify({ bodyLimit: ctx.config.bodyLimitBytes, logger: false, trustProxy: false, return503OnClosing: true });
 
-  app.addHook('onRequest', async (req) => {
-    const port = Number(new URL(ctx.baseUrl()).port);
-    if (!allowedHost(req.headers.host, port, ctx.config.publicUrl)) throw new HttpError(421, { error: 'unexpected Host header' });
+  const allowedHost = hostCheck(ctx);
+  app.addHook('onRequest', (req, _reply, done) => {
+    done(allowedHost(req.headers.host) ? undefined : new HttpError(421, { error: 'unexpected Host header' }));
   });
 
   app.decorate('rateLimiter', newRateLimiter(ctx));
   await app.register(formbody);
-  await app.register(cookie);
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     const status = err instanceof HttpError ? err.status : (err as FastifyError).statusCode;
