@@ -1,12 +1,14 @@
 /**
- * Throughput of an authenticated session-list request (JWT verified, session row checked, rate
- * limit counted, listing query, response validated) against a bare Fastify handler that returns
- * the same JSON bytes, both in their own process, driven by the same keep-alive load loop in
- * alternating slices. S2T_BENCH_CPU_PROF=DIR profiles the service.
+ * Throughput of an authenticated session-list request (JWT verified, login session and user
+ * checked, rate limit counted, the page of stored session JSON read) against a bare Fastify
+ * handler that returns the same JSON bytes, both in their own process, driven by the same
+ * keep-alive load loop in alternating slices. Beside it, each server's CPU time per request (from
+ * /proc), which moves far less with the machine's load than throughput does. S2T_BENCH_CPU_PROF=DIR
+ * profiles the service.
  */
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -57,8 +59,16 @@ function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<{
   });
 }
 
+/** CPU time (user + system, µs) the process has used so far; /proc counts in clock ticks of 10 ms. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 /** One side of the comparison: a server, the headers its requests carry, and what it measured. */
 interface Side {
+  pid: number;
+  cpuMicros: number;
   agent: Agent;
   url: URL;
   headers: Record<string, string>;
@@ -70,6 +80,7 @@ interface Side {
 async function load(side: Side, ms: number, record: boolean): Promise<void> {
   const t0 = performance.now();
   const end = t0 + ms;
+  const cpu0 = cpuMicros(side.pid);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (performance.now() < end) {
@@ -80,7 +91,10 @@ async function load(side: Side, ms: number, record: boolean): Promise<void> {
       }
     }),
   );
-  if (record) side.seconds += (performance.now() - t0) / 1000;
+  if (record) {
+    side.seconds += (performance.now() - t0) / 1000;
+    side.cpuMicros += cpuMicros(side.pid) - cpu0;
+  }
 }
 
 /**
@@ -96,7 +110,7 @@ async function compare(ours: Side, peer: Side): Promise<void> {
   }
 }
 
-const figures = (s: Side) => ({ rps: s.latencies.length / s.seconds, p50: percentile(s.latencies, 50), p99: percentile(s.latencies, 99) });
+const figures = (s: Side) => ({ cpuPerRequest: s.cpuMicros / s.latencies.length, rps: s.latencies.length / s.seconds, p50: percentile(s.latencies, 50), p99: percentile(s.latencies, 99) });
 
 export const serviceAuthBench: BenchModule = {
   name: 'service-auth',
@@ -132,9 +146,11 @@ export const serviceAuthBench: BenchModule = {
       const check = await get(new Agent(), new URL(PATH, peer.url), {});
       if (check.body !== sample.body) throw new Error('peer answers different bytes');
 
-      const side = (base: string, headers: Record<string, string>): Side => ({ agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }), url: new URL(PATH, base), headers, latencies: [], seconds: 0 });
-      const oursSide = side(svc.url, auth);
-      const peerSide = side(peer.url, {});
+      const side = (child: ChildProcess, base: string, headers: Record<string, string>): Side => ({
+        pid: child.pid!, cpuMicros: 0, agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }), url: new URL(PATH, base), headers, latencies: [], seconds: 0,
+      });
+      const oursSide = side(svc.child, svc.url, auth);
+      const peerSide = side(peer.child, peer.url, {});
       await compare(oursSide, peerSide);
       oursSide.agent.destroy();
       peerSide.agent.destroy();
@@ -144,6 +160,7 @@ export const serviceAuthBench: BenchModule = {
         row({ name: 'session list (JWT, 25 rows): throughput', unit: 'req/s', ours: ours.rps, peer: bare.rps, target: 'ratio >= 0.2 of bare Fastify', met: ours.rps / bare.rps >= 0.2 }),
         row({ name: 'session list (JWT, 25 rows): p50 latency', unit: 'ms', ours: ours.p50, peer: bare.p50, target: `p50 < 20 ms at ${CONCURRENCY} concurrent`, met: ours.p50 < 20 }),
         row({ name: 'session list (JWT, 25 rows): p99 latency', unit: 'ms', ours: ours.p99, peer: bare.p99, target: `p99 < 50 ms at ${CONCURRENCY} concurrent`, met: ours.p99 < 50 }),
+        row({ name: 'session list (JWT, 25 rows): server CPU per request', unit: 'µs', ours: ours.cpuPerRequest, peer: bare.cpuPerRequest, target: 'report (less load-bound than req/s)', met: null }),
       ];
     } finally {
       for (const c of children) c.kill('SIGTERM');
