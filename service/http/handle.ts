@@ -24,10 +24,10 @@ export interface HandlerInput<K extends RouteId> {
 export const SENT = Symbol('sent');
 
 /**
- * A JSON answer already serialized (a list SQLite built as JSON text): sent as it is. Its check
+ * A JSON answer already serialized (the session list's stored JSON): sent as it is. Its check
  * against the response schema (parse and zod, as much as the list cost without it) runs under
- * test only, where vitest sets NODE_ENV=test and the service it starts inherits it; the code that
- * builds the text fixes its shape, and tests pin it to the object presenter.
+ * test only, where vitest sets NODE_ENV=test and the service it starts inherits it; the SQL that
+ * makes the text fixes its shape, and tests pin it to the object presenter.
  */
 export class JsonText {
   constructor(readonly text: string) {}
@@ -42,8 +42,8 @@ const issueText = (error: z.ZodError) => zodIssueText(error, 'body');
  * Registers one route of the table: parses params, query and body with the route's zod schemas
  * (422 with `{error}` when they do not fit; 404 for a malformed path id), authenticates for the
  * route's auth kind, checks the route's roles, runs the handler and validates what it answers
- * against the response schema, so the service can never send what the contract does not allow;
- * a good JSON answer gets the route's status.
+ * against the response schema, so the service can never send what the contract does not allow
+ * (a JsonText answer: under test only, see there); a good JSON answer gets the route's status.
  */
 export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceContext, id: K, handler: Handler<K>): void {
   const def = routes[id];
