@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { MediaOrigin } from '../../../common/ipc';
 import { CaptionOverlay } from '../editor/captions/CaptionOverlay';
 import { SKIP_MS, type Player } from './usePlayer';
@@ -19,15 +19,24 @@ function playError(code: number | undefined, origin: MediaOrigin): string {
 }
 
 /**
+ * How the session page lays out around the player (app/fit.css): told to the page rather than
+ * found by a `:has()` rule there, which made every keystroke in an editor restyle the whole page.
+ */
+export type MediaLayout = 'video' | 'audio' | null;
+
+/**
  * The session's player: an audio player for audio (no black video box), a video for video, with
  * skip buttons beside it (the keys do the same: J and L). Where the media comes from is main's
  * choice (media.source, asked by usePlayer); when there is nothing to play, the reason is shown instead.
  */
-export function MediaBar({ player }: { player: Player }) {
+export function MediaBar({ player, onLayout }: { player: Player; onLayout?: (layout: MediaLayout) => void }) {
   const { source } = player;
   const [failed, setFailed] = useState<{ url: string; message: string } | null>(null);
   // A video file without a picture (an audio-only MP4) shows as an audio player once its metadata says so.
   const [noPicture, setNoPicture] = useState<string | null>(null);
+  const shown = source.value;
+  const layout: MediaLayout = !shown?.url || source.error || failed?.url === shown.url ? null : shown.kind === 'video' && noPicture !== shown.url ? 'video' : 'audio';
+  useEffect(() => onLayout?.(layout), [layout, onLayout]);
 
   if (source.error) return <p className="media-missing" role="status">The media could not be looked up: {source.error}</p>;
   const s = source.value;
@@ -35,7 +44,7 @@ export function MediaBar({ player }: { player: Player }) {
   if (s.url === null) return <p className="media-missing" role="status">{s.reason}</p>;
   if (failed?.url === s.url) return <p className="media-missing" role="status">{failed.message}</p>;
 
-  const isVideo = s.kind === 'video' && noPicture !== s.url;
+  const isVideo = layout === 'video';
   const url = s.url;
   const events = {
     ...player.mediaEvents,

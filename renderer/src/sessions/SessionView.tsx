@@ -3,7 +3,7 @@ import { DocumentEditor } from '../editor/DocumentEditor';
 import { ConflictCopyBadge } from '../editor/conflicts/ConflictCopyBadge';
 import { ConflictView } from '../editor/conflicts/ConflictView';
 import { OpenConflictContext, useConflictPairs } from '../editor/conflicts/context';
-import { MediaBar } from './MediaBar';
+import { MediaBar, type MediaLayout } from './MediaBar';
 import { usePlaybackKeys, usePlayer } from './usePlayer';
 import { useChannel } from '../lib/useChannel';
 import { SessionHead } from './SessionHead';
@@ -24,6 +24,7 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
   const [docId, setDocId] = useState<string | null>(null);
   // A conflict copy (or its original) shown side by side instead of the editor.
   const [resolving, setResolving] = useState<string | null>(null);
+  const [mediaLayout, setMediaLayout] = useState<MediaLayout>(null);
   const conflictPairs = useConflictPairs(sessionId);
   const player = usePlayer(sessionId);
   const { seek } = player;
@@ -51,9 +52,9 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
   if (!detail.value) return detail.loading ? <div className="loading">Loading…</div> : <p className="muted">This session is not in the local cache (or it was deleted).</p>;
 
   return (
-    <section className="session-view" aria-label={session?.filename}>
+    <section className="session-view" data-media={mediaLayout ?? undefined} aria-label={session?.filename}>
       {session && <SessionHead session={session} documentCount={docs.length} onDeleted={() => onClosed?.()} />}
-      <MediaBar player={player} />
+      <MediaBar player={player} onLayout={setMediaLayout} />
       <nav ref={tabs} className="tabs" role="tablist" aria-label="Documents">
         {docs.map((d) => (
           <button key={d.id} type="button" role="tab" aria-selected={d.id === current} className={d.id === current ? 'active' : ''} onClick={() => { setDocId(d.id); setResolving(null); }}>
