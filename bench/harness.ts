@@ -2,6 +2,8 @@
  * The benchmark harness: each bench module returns rows that put our figure beside a peer's
  * measured in the same run. `npm run bench` prints them as a table and writes them as JSON.
  */
+import { readFileSync } from 'node:fs';
+
 export interface BenchRow {
   name: string;
   unit: string;
@@ -60,4 +62,10 @@ export async function runRepeated(m: BenchModule, runs = Number(process.env.BENC
     const met = first.met === null ? null : each.every((e) => e.met === true);
     return { ...first, ours, peer, ratio: peer ? Math.round((ours / peer) * 1000) / 1000 : first.ratio, met, runs: each.length, each };
   });
+}
+
+/** CPU time (user + system, µs, every thread) the process has used so far; /proc counts in clock ticks of 10 ms. */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }

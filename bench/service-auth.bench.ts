@@ -8,13 +8,13 @@
  */
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { serviceLogin } from '../test/helpers/service';
-import { percentile, row, type BenchModule, type BenchRow } from './harness';
+import { cpuMicros, percentile, row, type BenchModule, type BenchRow } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONCURRENCY = 16;
@@ -59,11 +59,6 @@ function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<{
   });
 }
 
-/** CPU time (user + system, µs) the process has used so far; /proc counts in clock ticks of 10 ms. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /** One side of the comparison: a server, the headers its requests carry, and what it measured. */
 interface Side {

@@ -5,7 +5,7 @@
  */
 import { buildPath, routes, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf, type RouteDef, type RouteId, type Routes } from '../../common/api';
 import { checkJsonAnswer, firstIssue } from './check';
-import { ApiError, MalformedResponseError } from './errors';
+import { ApiError, cancelledError, MalformedResponseError } from './errors';
 
 export type RouteResponse<K extends RouteId> = ResponseOf<Routes[K]>;
 
@@ -312,7 +312,7 @@ export class ApiClient {
   }
 
   private noAnswer(id: RouteId, err: unknown, user: AbortSignal | undefined, timeout: AbortSignal): ApiError {
-    if (user?.aborted) return new ApiError(id, { status: 0, code: 'ABORTED', message: `${id} was cancelled`, details: {} });
+    if (user?.aborted) return cancelledError(id);
     if (timeout.aborted) {
       this.opts.observe?.('unreachable', id);
       return new ApiError(id, { status: 0, code: 'TIMEOUT', message: `${id} timed out`, details: {} });

@@ -29,6 +29,11 @@ export class ApiError extends Error implements NormalizedError {
   }
 }
 
+/** A request the app cancelled (its AbortSignal), as ApiClient reports one. */
+export function cancelledError(routeId: string): ApiError {
+  return new ApiError(routeId, { status: 0, code: 'ABORTED', message: `${routeId} was cancelled`, details: {} });
+}
+
 /** The service answered, but not in the shape the route table promises. */
 export class MalformedResponseError extends ApiError {
   readonly field: string;

@@ -8,10 +8,11 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Document } from '../../common/api';
 import { checkJsonAnswer } from '../api/check';
 import { listMemberTexts } from '../api/json-members';
-import { testExitAt, toWriterError, type HeldDocuments, type ParseReply, type ParseRequest } from './worker-protocol';
+import { runInBackground, testExitAt, toWriterError, type HeldDocuments, type ParseReply, type ParseRequest } from './worker-protocol';
 import { prepareDocument } from './pull-apply';
 
 const { writer } = workerData as { writer: MessagePort };
+runInBackground();
 const exitAt = testExitAt('parse');
 let received = 0;
 

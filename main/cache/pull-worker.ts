@@ -7,9 +7,10 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyPreparedPage, type PreparedDocument, type PreparedPage } from './pull-apply';
 import { configure } from './open';
-import { CLOSE, testExitAt, toWriterError, type HeldDocuments, type WriterData, type WriterReply, type WriterRequest } from './worker-protocol';
+import { CLOSE, runInBackground, testExitAt, toWriterError, type HeldDocuments, type WriterData, type WriterReply, type WriterRequest } from './worker-protocol';
 
 const data = workerData as WriterData;
+runInBackground();
 const db = new Database(data.file, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {});
 configure(db);
 

@@ -2,6 +2,7 @@
  * The messages between the main thread and the pull's two threads (background.ts): the parse
  * thread (parse-worker.ts) and the writer thread (pull-worker.ts), and between the two of them.
  */
+import { setPriority } from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import { MalformedResponseError } from '../api/errors';
 import type { PreparedDocument, PreparedPage, PulledChanges } from './pull-apply';
@@ -61,4 +62,21 @@ export function fromWriterError(e: WriterError): Error {
 export function testExitAt(kind: 'parse' | 'apply'): number {
   const [k, n] = (process.env.S2T_TEST_PULL_WORKER_EXIT_AT ?? ':0').split(':');
   return k === kind ? Number(n) : 0;
+}
+
+/**
+ * Lowers the calling thread's scheduling priority, on Linux, where the nice value belongs to a
+ * thread (elsewhere it is the whole process's, which must keep its own). The parse thread and the
+ * writer are background work: the main thread, which answers the window, and the embedded local
+ * service, which paces the downloads, go first, and the sync's threads take what CPU is left.
+ */
+const BACKGROUND_NICE = 10;
+
+export function runInBackground(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(0, BACKGROUND_NICE);
+  } catch {
+    // Not permitted: run at the usual priority.
+  }
 }

@@ -21,6 +21,7 @@
  */
 import type { Session } from '../../common/api';
 import type { ApiClient } from '../api/client';
+import { cancelledError } from '../api/errors';
 import { listMemberTexts } from '../api/json-members';
 import { WriterFailure, type BackgroundWriter } from '../cache/background';
 import { prepareDocument, preparePullPage, type Cache, type PreparedDocument, type PreparedPage, type PulledChanges } from '../cache/cache';
@@ -256,6 +257,8 @@ export async function pull(ctx: PullContext, opts: { full?: boolean } = {}): Pro
         next?.catch(() => {}); // awaited on the next turn; this only keeps an early failure from going unhandled
         // One page in the writer at a time: the previous one is done before this one goes.
         await applying;
+        // Cancelled while this page was on its way: it is not applied (its downloads may all have ended before the cancel).
+        if (ctx.signal?.aborted) throw cancelledError('sessions.list');
         applying = apply(fetched.page).then((changed) => applied(items, changed));
         applying.catch(() => {}); // awaited before the next page goes and after the loop
       }

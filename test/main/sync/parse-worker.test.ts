@@ -5,6 +5,7 @@
  * twice, the search index included.
  */
 import Database from 'better-sqlite3';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, SyncState } from '../../../common/ipc';
@@ -73,6 +74,17 @@ describe('the pull\'s parse thread and writer', () => {
     cache.close();
     expect(reference.sessions).toHaveLength(SESSIONS);
     expect(reference.documents).toHaveLength(SESSIONS);
+  });
+
+  it.runIf(process.platform === 'linux')('runs both threads below the main thread\'s priority (Linux: a nice value per thread)', async () => {
+    const niceOf = () => readdirSync('/proc/self/task').map((t) => Number(readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+    const before = niceOf().filter((n) => n > 0).length;
+    const { cache, accountId } = openCache();
+    await pull({ client, cache, accountId });
+    expect(cache.backgroundWriter()).not.toBeNull();
+    expect(niceOf().filter((n) => n === 10).length - before).toBe(2); // the parse thread and the writer
+    expect(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[16])).toBe(0); // the process (its main thread) keeps its own
+    cache.close();
   });
 
   it('checks and writes a first sync the main thread would make byte for byte', async () => {
