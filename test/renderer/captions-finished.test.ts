@@ -12,11 +12,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionContent, DocumentBody } from '../../common/transcript';
-import { LOCAL_DEMO } from '../helpers/app';
-import { serviceLogin } from '../helpers/service';
-import { twoPhraseWav } from '../helpers/speech';
-import { appAndBrowserPerFile, batchKey, signIn, submitSignIn, uploadWav } from '../helpers/ui';
-import { openCompletedSession, syncUntil } from './look-fixture';
+import { appAndBrowserPerFile, signIn, submitSignIn } from '../helpers/ui';
+import { openCompletedSession, spokenSessionAndPage, syncUntil } from './look-fixture';
 
 const NAME = 'captions-finished.wav';
 const SHOTS = '/tmp/shots/captions-lock';
@@ -33,10 +30,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  jwt = await serviceLogin(run.app.serviceUrl, LOCAL_DEMO);
-  sessionId = await uploadWav(run.app.serviceUrl, await batchKey(run.app.serviceUrl, 'e2e-captions-finished'), NAME, readFileSync(await twoPhraseWav('captions-finished')));
-  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ jwt, sessionId, page } = await spokenSessionAndPage(run, NAME, pageErrors, { acceptDownloads: true }));
 }, 120_000);
 
 const captions = () => page.getByRole('list', { name: 'Captions' });

@@ -7,17 +7,14 @@
  * finds but offers no replace; Space and K play and pause from inside a read-only cue. Reopened,
  * the same items work and reach the service.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FINISHED_REFUSAL } from '../../common/ipc/finished';
 import type { DocumentBody } from '../../common/transcript';
-import { LOCAL_DEMO } from '../helpers/app';
-import { serviceLogin } from '../helpers/service';
-import { twoPhraseWav } from '../helpers/speech';
-import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
-import { openCompletedSession, syncUntil } from './look-fixture';
+import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
+import { openCompletedSession, spokenSessionAndPage, syncUntil } from './look-fixture';
 
 const NAME = 'finished-document.wav';
 const SHOTS = '/tmp/shots/finished-rest';
@@ -33,10 +30,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  jwt = await serviceLogin(run.app.serviceUrl, LOCAL_DEMO);
-  sessionId = await uploadWav(run.app.serviceUrl, await batchKey(run.app.serviceUrl, 'e2e-finished-document'), NAME, readFileSync(await twoPhraseWav('finished-document')));
-  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ jwt, sessionId, page } = await spokenSessionAndPage(run, NAME, pageErrors));
 }, 120_000);
 
 interface StoredDocument {

@@ -6,16 +6,30 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { PromisifyAssertion } from '@vitest/expect';
 import { expect } from 'vitest';
 import type { DocumentBody } from '../../common/transcript';
-import type { RunningApp } from '../helpers/app';
+import { LOCAL_DEMO, type RunningApp } from '../helpers/app';
+import { serviceLogin } from '../helpers/service';
 import { bridgeClient, tokenOf } from '../security/bridge-wire';
-import { speechWav } from '../helpers/speech';
+import { speechWav, twoPhraseWav } from '../helpers/speech';
 import { batchKey, uploadWav } from '../helpers/ui';
 
 export const SPEECH = 'the weather is nice today and the sun is shining';
+
+/**
+ * A test file's session of two spoken phrases (espeak-ng), uploaded as `name` for transcription,
+ * and a 1280×800 page whose errors go into `pageErrors`; with the service's token for the demo user.
+ */
+export async function spokenSessionAndPage(run: { app: RunningApp; browser: Browser }, name: string, pageErrors: string[], pageOptions: BrowserContextOptions = {}): Promise<{ jwt: string; sessionId: string; page: Page }> {
+  const stem = name.replace(/\.wav$/, '');
+  const jwt = await serviceLogin(run.app.serviceUrl, LOCAL_DEMO);
+  const sessionId = await uploadWav(run.app.serviceUrl, await batchKey(run.app.serviceUrl, `e2e-${stem}`), name, readFileSync(await twoPhraseWav(stem)));
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 }, ...pageOptions });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  return { jwt, sessionId, page };
+}
 
 /** Uploads speech for transcription the way the batch API does; the service transcribes it with pocketsphinx. */
 export async function seedSessions(serviceUrl: string, which: { audio: string }): Promise<void> {
