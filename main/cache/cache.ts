@@ -24,7 +24,7 @@ import { shareLinks, type StoredShareLink } from './share-links';
 // What callers took from this file before the split, so their imports stay as they are.
 export { clearedContent, type DocumentRow } from './documents';
 export { MAX_FAILURES, type OutboxEntry, type OutboxOp } from './outbox';
-export { prepareDocument, preparePullPage, type PreparedDocument, type PreparedPage, type PulledChanges } from './pull-apply';
+export { prepareDocumentsPage, preparePullPage, type PreparedDocument, type PreparedPage, type PulledChanges } from './pull-apply';
 
 export class Cache {
   readonly recovery: Recovery | null;

@@ -7,9 +7,8 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Document } from '../../common/api';
 import { checkJsonAnswer } from '../api/check';
-import { listMemberTexts } from '../api/json-members';
 import { runInBackground, testExitAt, toWriterError, type HeldDocuments, type ParseReply, type ParseRequest } from './worker-protocol';
-import { prepareDocument } from './pull-apply';
+import { prepareDocumentsPage } from './pull-apply';
 
 const { writer } = workerData as { writer: MessagePort };
 runInBackground();
@@ -22,10 +21,7 @@ parentPort!.on('message', (m: ParseRequest) => {
   try {
     const { data: checked, text } = checkJsonAnswer('documents.list', m.status, m.bytes);
     const page = checked as { result: Document[]; total_results: number };
-    // Each body stored as the service wrote it, cut out of the checked bytes (json-members.ts).
-    const texts = listMemberTexts({ bytes: m.bytes, text }, 'result', 'document');
-    const usable = texts?.length === page.result.length;
-    const docs = page.result.map((doc, i) => prepareDocument(doc, m.sessionId, usable && doc.document ? texts[i] : undefined));
+    const docs = prepareDocumentsPage(page.result, m.sessionId, { bytes: m.bytes, text });
     // To the writer before the answer: whatever ref the main thread learns is already on its way there.
     writer.postMessage({ ref: m.id, batch: m.batch, docs } satisfies HeldDocuments);
     reply = { id: m.id, ok: { ref: m.id, count: page.result.length, total: page.total_results } };

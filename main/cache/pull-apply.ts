@@ -4,6 +4,7 @@
  * IMMEDIATE transaction.
  */
 import type { Document, Session } from '../../common/api';
+import { listMemberTexts } from '../api/json-members';
 import { stmt, type WritableDb } from './db';
 import { documentRow, deleteDocumentRow, metaOf, type DocumentRow } from './documents';
 import { outboxCountOfDocument, unfinishedCreations } from './outbox';
@@ -42,6 +43,17 @@ export function prepareDocument(d: Document, sessionId: string, bodyText?: strin
     finished: d.finished ? 1 : 0, timecode_offset: d.timecode_offset, meta: metaOf(d),
     body: d.document ? (bodyText ?? JSON.stringify(d.document)) : null, segments: d.document ? segmentRows(d.document) : null,
   };
+}
+
+/**
+ * A checked documents page's documents as rows. `answer`: the page's bytes and the text they
+ * decode to, from which each body is cut as the service wrote it (json-members.ts); without it,
+ * or where the cut does not match the list, a body is serialised again.
+ */
+export function prepareDocumentsPage(docs: Document[], sessionId: string, answer: { bytes: Uint8Array; text: string } | undefined): PreparedDocument[] {
+  const texts = answer ? listMemberTexts(answer, 'result', 'document') : null;
+  const usable = texts?.length === docs.length;
+  return docs.map((doc, i) => prepareDocument(doc, sessionId, usable && doc.document ? texts[i] : undefined));
 }
 
 export function preparePullPage(sessions: Session[], docs: Map<string, Document[]>): PreparedPage {

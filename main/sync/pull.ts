@@ -22,9 +22,8 @@
 import type { Session } from '../../common/api';
 import type { ApiClient } from '../api/client';
 import { cancelledError } from '../api/errors';
-import { listMemberTexts } from '../api/json-members';
 import { WriterFailure, type BackgroundWriter } from '../cache/background';
-import { prepareDocument, preparePullPage, type Cache, type PreparedDocument, type PreparedPage, type PulledChanges } from '../cache/cache';
+import { prepareDocumentsPage, preparePullPage, type Cache, type PreparedDocument, type PreparedPage, type PulledChanges } from '../cache/cache';
 
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
 export const PAGE_SIZE = 100;
@@ -149,9 +148,7 @@ async function documentsOf(ctx: PullContext, sessionId: string, bg: Background |
   const onThisThread = async (): Promise<SessionDocs> => {
     const prepared: PreparedDocument[] = [];
     for await (const page of ctx.client.pages('documents.list', input, { signal: ctx.signal, pageSize: PAGE_SIZE })) {
-      const texts = page.body ? listMemberTexts(page.body, 'result', 'document') : null;
-      const usable = texts?.length === page.items.length;
-      page.items.forEach((doc, i) => prepared.push(prepareDocument(doc, sessionId, usable && doc.document ? texts[i] : undefined)));
+      prepared.push(...prepareDocumentsPage(page.items, sessionId, page.body ?? undefined));
     }
     return { prepared };
   };

@@ -129,10 +129,14 @@ describe('a finished document: the Document menu, find, and playback keys', () =
     await expect.poll(() => find.getByRole('status').textContent()).toMatch(/found/);
     expect(await find.getByRole('textbox', { name: 'Replace with' }).count()).toBe(0);
     expect(await find.getByRole('button', { name: 'Replace all' }).count()).toBe(0);
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `finished-find-${w}x${h}.png`) });
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => void (document.documentElement.dataset.theme = t), theme);
+      for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.screenshot({ path: join(SHOTS, `finished-find-${theme}-${w}x${h}.png`) });
+      }
     }
+    await page.evaluate(() => void delete document.documentElement.dataset.theme);
     await page.setViewportSize({ width: 1280, height: 800 });
     await find.getByRole('button', { name: 'Close find' }).click();
     expect(pageErrors).toEqual([]);

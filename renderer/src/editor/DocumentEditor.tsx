@@ -81,7 +81,6 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
   const rules = useCaptionRules(history, say);
   useCueTiming({ content, edit, profile: rules.profile, nowMs, currentCue, say, readOnly: finished });
   useShowCaption(content?.kind === 'caption' ? (content.cues[currentCue]?.lines ?? null) : null);
-  // Finished, replace-all would be dropped by the lock while saying it replaced: it says why not instead.
   const { find, setFind, matches, selectedMatch, step, replaceAll } = useFind(history, rows, say, pauseFollowing);
 
   const save = useCallback(async () => {
@@ -154,7 +153,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
           <CueWaveform readOnly={finished} sessionId={record.session_id} cues={content.cues} currentCue={currentCue} nowMs={nowMs} onSeek={seek} onRetime={cueActions.setTimes} />
         </>
       )}
-      {find && <FindBar readOnly={finished} state={find} count={matches.length} onChange={setFind} onStep={step} onReplaceAll={finished ? () => say('This document is marked finished: reopen it to replace.', true) : replaceAll} onClose={() => setFind(null)} />}
+      {find && <FindBar readOnly={finished} state={find} count={matches.length} onChange={setFind} onStep={step} onReplaceAll={replaceAll} onClose={() => setFind(null)} />}
       <div className="doc-scroll" ref={setScroller}>
         {summary && (
           <details className="summary">
