@@ -1,9 +1,8 @@
 import { memo, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { CaptionViolation, Cue } from '../../../../common/transcript';
 import { cueTimeProblem } from './cueTiming';
-import { parseClock, preciseClock } from '../../lib/format';
+import { parseClock, preciseClock, sentence } from '../../lib/format';
 import { useDraft } from '../../lib/useDraft';
-import { sentence } from '../../lib/format';
 
 export interface CueActions {
   seek(ms: number, play?: boolean): void;
@@ -138,10 +137,10 @@ function TimeField({ label, ms, readOnly, invalid, describedBy, onCommit, onRese
  * back, and split() cuts at the caret, taking the typed text first.
  *
  * The typed text lives in the textarea, not in React state, and its input events stop at it: after
- * every input event React sets the default value (the child text) of a textarea it manages, which
- * Chromium takes as a change to the DOM inside the session view, whose `:has()` rules (app/fit.css)
- * then recalculate the style of the whole view, some 500 elements (1.4 of the 3.3 ms a key took
- * before its frame). So a key re-renders nothing unless it changes the line count.
+ * every input event React sets the default value (the child text) of a textarea it manages, a DOM
+ * change that made Chromium restyle the whole session view while app/fit.css chose the layout with
+ * `:has()` (now `data-media`, set by SessionView). So a key changes no DOM and re-renders nothing
+ * unless it changes the line count.
  */
 function useCueDraft(cue: Cue, actions: CueActions) {
   const committed = cue.lines.join('\n');
