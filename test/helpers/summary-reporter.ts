@@ -1,4 +1,8 @@
-/** Ends the run with the plain closing line CI reads: `tests: N passed, N failed, N skipped`. */
+/**
+ * Ends the run with the ten slowest test files (where the suite's time goes, so it stays within
+ * CI's budget) and the plain closing line CI reads: `tests: N passed, N failed, N skipped`.
+ */
+import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -13,6 +17,14 @@ export default class SummaryReporter implements Reporter {
         else if (s === 'failed') failed++;
         else skipped++;
       }
+    }
+    const slowest = [...modules]
+      .map((m) => ({ file: relative(process.cwd(), m.moduleId), ms: m.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 10);
+    if (slowest.length) {
+      process.stdout.write('\nslowest test files:\n');
+      for (const s of slowest) process.stdout.write(`  ${(s.ms / 1000).toFixed(1).padStart(6)} s  ${s.file}\n`);
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
