@@ -28,16 +28,6 @@ export class SchemaTooNewError extends Error {
   }
 }
 
-/**
- * better-sqlite3's options with the native binding to load. Under `npm start`, Electron's Node has
- * another ABI than the one npm built better-sqlite3 for, so scripts/electron-native.mjs builds a
- * copy for Electron and names it in S2T_SQLITE_BINDING; packaged apps are rebuilt in place instead.
- */
-export function sqliteOptions(options: Database.Options = {}): Database.Options {
-  const nativeBinding = process.env.S2T_SQLITE_BINDING;
-  return nativeBinding ? { ...options, nativeBinding } : options;
-}
-
 export interface ConfigureOptions {
   /** Page size for a file that has no tables yet (only then can it take one, and only before WAL). */
   pageSize?: number;
@@ -81,13 +71,13 @@ export function migrate(db: Db, migrations: readonly Migration[], options: Migra
 }
 
 export interface OpenOptions extends ConfigureOptions, Omit<MigrateOptions, 'file'> {
-  /** better-sqlite3's own options (read-only, ...); the native binding is added by sqliteOptions. */
+  /** better-sqlite3's own options (read-only, ...). */
   database?: Database.Options;
 }
 
 /** Opens `file`, configures it and migrates it; closes it again when any of that fails. */
 export function openDatabase(file: string, migrations: readonly Migration[], options: OpenOptions = {}): Db {
-  const db = new Database(file, sqliteOptions(options.database));
+  const db = new Database(file, options.database);
   try {
     configure(db, options);
     migrate(db, migrations, { ...options, file });

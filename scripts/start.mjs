@@ -1,7 +1,6 @@
 // `npm start`: opens the Electron app; where Electron cannot start (no binary, no display), says
 // so in one line and serves the same app in browser mode on 127.0.0.1 instead.
 import { spawn, spawnSync } from 'node:child_process';
-import { electronSqliteBinding } from './electron-native.mjs';
 
 function electronBinary() {
   const r = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], { encoding: 'utf8', timeout: 120_000 });
@@ -23,15 +22,11 @@ function browserMode(reason) {
 const found = electronBinary();
 if (found.error) browserMode(found.error);
 else if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) browserMode('no display');
-else {
-  const sqlite = electronSqliteBinding();
-  if (sqlite.error) browserMode(sqlite.error);
-  else startElectron(found.path, sqlite.path);
-}
+else startElectron(found.path);
 
-function startElectron(binary, sqliteBinding) {
+function startElectron(binary) {
   const started = Date.now();
-  const child = spawn(binary, ['.'], { stdio: 'inherit', env: { ...process.env, S2T_SQLITE_BINDING: sqliteBinding } });
+  const child = spawn(binary, ['.'], { stdio: 'inherit' });
   child.on('exit', (code) => {
     if (code && Date.now() - started < 10_000) browserMode(`Electron exited with code ${code}`);
     else process.exit(code ?? 0);

@@ -20,7 +20,6 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
-import { sqliteOptions } from '../platform/sqlite';
 import type { Db } from './db';
 import type { PreparedPage, PulledChanges } from './pull-apply';
 import { CLOSE, fromWriterError, type ParsedDocuments, type ParseReply, type ParseRequest, type WriterData, type WriterReply, type WriterRequest } from './worker-protocol';
@@ -96,7 +95,7 @@ export function startBackgroundWriter(db: Db): BackgroundWriter | null {
   let writer: Worker | null = null;
   let parser: Worker | null = null;
   try {
-    const data: WriterData = { file: db.name, nativeBinding: sqliteOptions().nativeBinding as string | undefined, closed, parsed };
+    const data: WriterData = { file: db.name, closed, parsed };
     writer = spawn('pull-worker.ts', 'cache-worker.js', { workerData: data, transferList: [parsed] });
     parser = writer && spawn('parse-worker.ts', 'parse-worker.js', { workerData: { writer: toWriter }, transferList: [toWriter], resourceLimits: PARSE_LIMITS });
   } catch {

@@ -15,7 +15,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, unlinkSync } from 'node:fs';
 import { configure as configureDb, migrate as migrateDb, SchemaTooNewError } from '../../node/sqlite';
 import type { Db } from './db';
-import { sqliteOptions } from '../platform/sqlite';
 import { cacheMigrations, type CacheMigration } from './migrations';
 
 export type { Db };
@@ -80,7 +79,7 @@ function checkIntegrity(db: Db): void {
 }
 
 function openChecked(file: string): Db {
-  const db = new Database(file, sqliteOptions());
+  const db = new Database(file);
   try {
     configure(db);
     checkIntegrity(db);
@@ -106,7 +105,7 @@ function salvage(file: string): Salvage {
   const out: Salvage = { accounts: [], sessions: [], documents: [], outbox: [], aliases: [], shareLinks: [] };
   let db: Db | undefined;
   try {
-    db = new Database(file, sqliteOptions({ readonly: true, fileMustExist: true }));
+    db = new Database(file, { readonly: true, fileMustExist: true });
     const read = (sql: string, ...args: unknown[]) => {
       try {
         return db!.prepare(sql).all(...args) as Record<string, unknown>[];
@@ -235,7 +234,7 @@ const MEMORY = ':memory:';
 /** A new, empty cache; in memory as the last resort, so a start never fails on the disk. */
 function openFresh(path: string): { db: Db; openedAt: string } {
   try {
-    const db = new Database(path, sqliteOptions());
+    const db = new Database(path);
     configure(db);
     migrate(db, path);
     return { db, openedAt: path };

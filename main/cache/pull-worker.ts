@@ -11,7 +11,7 @@ import { CLOSE, runInBackground, testExitAt, toWriterError, type HeldDocuments, 
 
 const data = workerData as WriterData;
 runInBackground();
-const db = new Database(data.file, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {});
+const db = new Database(data.file);
 configure(db);
 
 /** Checked documents waiting for the page that names them, by ref. */

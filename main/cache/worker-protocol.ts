@@ -31,7 +31,6 @@ export type WriterReply = { id: number; ok: PulledChanges } | { id: number; erro
 
 export interface WriterData {
   file: string;
-  nativeBinding?: string;
   /** Set to 1 by the writer once its connection is closed (close() waits on it). */
   closed: Int32Array;
   /** Where the parse thread's documents arrive. */

@@ -4,7 +4,6 @@
  * main entry starts the real backend (the embedded local service, the cache) underneath.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -35,14 +34,6 @@ describe('Electron main entry under a fake electron', () => {
     expect(report.ipc.trusted).toMatchObject({ ok: true, value: { signedIn: true, mode: 'local' } });
     expect(report.ipc.foreignFrame).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     expect(report.ipc.badArgs).toMatchObject({ ok: false });
-  });
-
-  it('opens its databases with the better-sqlite3 named in S2T_SQLITE_BINDING, and says so when it is missing', async () => {
-    const missing = join(tmpdir(), 'no-such-dir', 'better_sqlite3.node');
-    const { code, stderr } = await runMain(missing);
-    expect(code).toBe(1);
-    expect(stderr).toContain(missing);
-    expect(stderr).toMatch(/S2T Desktop could not start/);
   });
 });
 

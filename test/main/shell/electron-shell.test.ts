@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventChannel } from '../../../common/ipc';
-import { runFakeElectronMain, sqliteBindingCopy } from '../../fixtures/fake-electron/run';
+import { runFakeElectronMain } from '../../fixtures/fake-electron/run';
 
 describe('Electron shell under a fake electron', () => {
   it('has the usual roles and our commands in the menu, sends app.command, focuses on a second start, and passes dialogs through', async () => {
@@ -49,9 +49,8 @@ describe('Electron shell under a fake electron', () => {
 
   it('remembers the window bounds across starts, and clamps them to a display that is still there', async () => {
     const userData = mkdtempSync(join(tmpdir(), 's2t-fake-electron-'));
-    const binding = sqliteBindingCopy();
     const twoScreens = JSON.stringify([{ x: 0, y: 0, width: 1920, height: 1080 }, { x: 1920, y: 0, width: 2560, height: 1440 }]);
-    const first = await runFakeElectronMain(binding, { userData, env: { FAKE_ELECTRON_DISPLAYS: twoScreens, FAKE_ELECTRON_MOVE_TO: JSON.stringify({ x: 2200, y: 150, width: 1500, height: 900 }) } });
+    const first = await runFakeElectronMain({ userData, env: { FAKE_ELECTRON_DISPLAYS: twoScreens, FAKE_ELECTRON_MOVE_TO: JSON.stringify({ x: 2200, y: 150, width: 1500, height: 900 }) } });
     expect(first.code, first.stderr).toBe(0);
     // No bounds saved yet: the default size, centred by Electron (no x/y given).
     expect(first.report.windows[0].options).toMatchObject({ width: 1280, height: 820 });
@@ -59,12 +58,12 @@ describe('Electron shell under a fake electron', () => {
     expect(JSON.parse(readFileSync(join(userData, 'settings.json'), 'utf8')).window).toEqual({ x: 2200, y: 150, width: 1500, height: 900, maximized: false });
 
     // Both screens still there: exactly where it was.
-    const again = await runFakeElectronMain(binding, { userData, env: { FAKE_ELECTRON_DISPLAYS: twoScreens } });
+    const again = await runFakeElectronMain({ userData, env: { FAKE_ELECTRON_DISPLAYS: twoScreens } });
     expect(again.report.windows[0].options).toMatchObject({ x: 2200, y: 150, width: 1500, height: 900 });
 
     // The second screen is gone and the first is small: the window comes back whole on the first.
     const small = JSON.stringify([{ x: 0, y: 0, width: 1366, height: 728 }]);
-    const clamped = await runFakeElectronMain(binding, { userData, env: { FAKE_ELECTRON_DISPLAYS: small } });
+    const clamped = await runFakeElectronMain({ userData, env: { FAKE_ELECTRON_DISPLAYS: small } });
     expect(clamped.report.windows[0].options).toMatchObject({ x: 0, y: 0, width: 1366, height: 728 });
   });
 });
