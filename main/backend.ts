@@ -16,6 +16,7 @@ import { noDialogs, type Dialogs } from './platform/dialogs';
 import type { SecretStore } from './platform/secrets';
 import { confSettingsFile, type SettingsFile } from './platform/settings-file';
 import { superviseEmbeddedService, type ServiceSupervisor, type SupervisorOptions } from './service-supervisor';
+import { useBundledTools } from './platform/tools-dir';
 import { effectiveServiceUrl, settingsHandlers, SettingsStore } from './settings';
 import { shellHandlers } from './shell-handlers';
 
@@ -56,6 +57,7 @@ export interface BackendOptions {
 
 export async function startBackend(opts: BackendOptions): Promise<Backend> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  useBundledTools();
   const settings = new SettingsStore(opts.settingsFile ?? confSettingsFile(opts.dataDir));
   const cloudUrl = effectiveServiceUrl(settings.get());
   let service: ServiceSupervisor | undefined;

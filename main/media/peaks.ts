@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { toolPath } from '../../node/tools';
 import { isFile } from '../platform/is-file';
 import { writeAtomic } from '../platform/write-atomic';
 
@@ -17,7 +18,7 @@ const RATE = 8000;
 const SAMPLES_PER_PEAK = RATE / PEAKS_PER_SECOND;
 
 /** Peaks of a media file decoded by ffmpeg (any format it reads, video's first audio stream). */
-export function computePeaks(path: string, ffmpeg = 'ffmpeg'): Promise<Uint8Array> {
+export function computePeaks(path: string, ffmpeg = toolPath('ffmpeg')): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const proc = spawn(ffmpeg, ['-nostdin', '-v', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(RATE), '-f', 's16le', 'pipe:1'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: number[] = [];

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { toolPath } from '../../node/tools';
 
 export class ToolError extends Error {
   constructor(
@@ -17,12 +18,13 @@ export interface RunOptions {
 }
 
 /**
- * Runs an installed command line tool (ffmpeg, pocketsphinx, apertium) without a shell, collects
+ * Runs a command line tool (ffmpeg, pocketsphinx, apertium; the app's own copy where it carries
+ * one, node/tools.ts) without a shell, collects
  * stdout and the tail of stderr, and stops it when the signal aborts (job cancelled, shutdown).
  */
 export function runTool(cmd: string, args: string[], opts: RunOptions = {}): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], signal: opts.signal, timeout: opts.timeoutMs });
+    const child = spawn(toolPath(cmd), args, { stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], signal: opts.signal, timeout: opts.timeoutMs });
     const out: Buffer[] = [];
     let err = '';
     child.stdout!.on('data', (d: Buffer) => out.push(d));

@@ -14,10 +14,6 @@ describe('electron-builder.yml', () => {
     expect(cfg.win.target).toContain('nsis');
     expect(cfg.mac.target).toContain('dmg');
   });
-  it('unpacks better-sqlite3 from asar and rebuilds it for Electron', () => {
-    expect(cfg.asarUnpack.some((p: string) => p.includes('better-sqlite3'))).toBe(true);
-    expect(cfg.npmRebuild).toBe(true);
-  });
   it('points at files that exist', () => {
     for (const icon of [cfg.icon, cfg.linux.icon, cfg.win.icon, cfg.mac.icon]) expect(existsSync(join(ROOT, icon)), icon).toBe(true);
     const png = readFileSync(join(ROOT, cfg.icon));
