@@ -79,7 +79,7 @@ describe('the kept copy of a video', () => {
 
     const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
     const captions = captionOf(docOf(result.body.documents, 'caption'));
-    const name = (id: string | null) => captions.speakers.find((s) => s.id === id)?.name ?? null;
+    const name = (id: string | null | undefined) => captions.speakers.find((s) => s.id === id)?.name ?? null;
     expect(captions.cues.map((q) => [name(q.speaker_id), q.lines.join(' ')])).toEqual([
       ['Narrator', 'The river'],
       ['Narrator', 'is calm today.'],
