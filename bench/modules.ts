@@ -5,6 +5,7 @@ import { captionsFollowBench } from './captions-follow.bench';
 import { documentsBench } from './documents.bench';
 import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
+import { keptCopyBench } from './kept-copy.bench';
 import { peaksBench } from './peaks.bench';
 import { sessionListBench } from './session-list.bench';
 import { serviceAuthBench } from './service-auth.bench';
@@ -12,4 +13,4 @@ import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench, keptCopyBench];

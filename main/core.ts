@@ -18,7 +18,7 @@ import { describeRecovery } from './cache/open';
 import { accountHandlers } from './ipc/handlers/account';
 import { authHandlers, SignIn } from './ipc/handlers/auth';
 import { conflictsHandlers } from './ipc/handlers/conflicts';
-import type { CoreContext, CoreHandlers } from './ipc/handlers/context';
+import { accountIdentity, type CoreContext, type CoreHandlers } from './ipc/handlers/context';
 import { documentsHandlers } from './ipc/handlers/documents';
 import { exportHandlers } from './ipc/handlers/export';
 import { mediaAccount, mediaHandlers } from './ipc/handlers/media';
@@ -83,7 +83,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   let engine: SyncEngine | null = null;
   const connectivity = new Connectivity(() => engine?.onConnectivityChange());
   const client = new ApiClient({ baseUrl: serviceUrl, timeoutMs: opts.timeoutMs, retries: opts.retries, observe: (o) => connectivity.report(o) });
-  const credentials = new Credentials(opts.secrets, serviceUrl, client, () => signIn.ended());
+  const identity = accountIdentity(opts.mode, serviceUrl);
+  const credentials = new Credentials(opts.secrets, identity, client, () => signIn.ended(), opts.mode === 'local');
   client.setAuth(credentials);
 
   // Signed in at start when a token outlived the last run and the cache knows the account (works offline).
@@ -119,6 +120,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     captions,
     emit,
     serviceUrl,
+    identity,
     accountId,
     changedLocally(documents, sessionId) {
       emit('cache.changed', { documents, ...(sessionId ? { sessions: [sessionId] } : {}) });
@@ -147,7 +149,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     media,
     mediaAccount: () => {
       const id = accountId();
-      return id === null ? null : mediaAccount(serviceUrl, id);
+      return id === null ? null : mediaAccount(identity, id);
     },
     async close() {
       await media.close();

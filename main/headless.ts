@@ -38,6 +38,13 @@ async function browserMode(argv: string[]): Promise<void> {
   if (Number(values.port) && bridge.port !== Number(values.port)) process.stderr.write(`s2t: port ${values.port} is taken; serving on ${bridge.port} instead\n`);
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
   if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}\n`);
+  // A restart that found its port taken runs the service elsewhere: say where, as at start.
+  let printed = backend.serviceUrl;
+  backend.service?.onStatus((status) => {
+    if (status.state !== 'running' || backend.serviceUrl === printed) return;
+    printed = backend.serviceUrl;
+    process.stdout.write(`Local service moved to ${printed}\n`);
+  });
   let stopping = false;
   const stop = async () => {
     // Ctrl+C reaches us twice under npm start (the terminal's and the launcher's): stop once.

@@ -44,7 +44,8 @@ app.on('web-contents-created', (_e, contents) => {
   contents.on('will-redirect', stayHome);
   contents.on('will-frame-navigate', stayHome);
   contents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    // A web page, or a message to write in the person's mail app (a share e-mail that was not sent).
+    if (url.startsWith('https://') || url.startsWith('mailto:')) void shell.openExternal(url);
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (ev) => ev.preventDefault());

@@ -1,14 +1,23 @@
 // `npm start`: opens the Electron app; where Electron cannot start (no binary, no display), says
 // so in one line and serves the same app in browser mode on 127.0.0.1 instead.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
+// The binary's path as the electron package records it, read without require('electron'): that
+// downloads a missing binary from the internet and, offline, fails with only "fetch failed".
 function electronBinary() {
-  const r = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], { encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0 || !r.stdout) {
-    const reason = (r.stderr || '').split('\n').find((l) => /Error|failed/i.test(l)) || 'the Electron binary is not installed';
-    return { error: reason.trim() };
+  let pkgDir;
+  try {
+    pkgDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+  } catch {
+    return { error: 'the electron package is not installed; run npm install' };
   }
-  return { path: r.stdout };
+  const pathFile = join(pkgDir, 'path.txt');
+  const binary = existsSync(pathFile) ? join(pkgDir, 'dist', readFileSync(pathFile, 'utf8').trim()) : null;
+  if (!binary || !existsSync(binary)) return { error: `the Electron binary is missing from ${join(pkgDir, 'dist')}; "npx install-electron" downloads it` };
+  return { path: binary };
 }
 
 function browserMode(reason) {

@@ -1,3 +1,4 @@
+import type { SmtpConfig } from './mail/send';
 import type { Db } from './db';
 import type { OutboundNetwork } from './net/ssrf';
 
@@ -19,6 +20,8 @@ export interface ServiceConfig {
   ssoRedirectUris: string[];
   /** The address recipients of a magic link open (--public-url or S2T_PUBLIC_URL, e.g. a reverse proxy); unset: the listen address. */
   publicUrl?: string;
+  /** The mail server share e-mails go through (--smtp-url or S2T_SMTP_URL); unset: they are saved as drafts. */
+  smtp?: SmtpConfig;
 }
 
 export interface Logger {

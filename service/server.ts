@@ -12,6 +12,7 @@ import { setOwnerAccount } from './auth/owner-account';
 import { createUser, findUserByEmail } from './auth/users';
 import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuning } from './context';
 import { openDb } from './db';
+import { parseSmtp } from './mail/send';
 import { migrations } from './migrations';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
 
@@ -71,6 +72,9 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'max-media-hours': { type: 'string', default: '12' },
       'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
       'public-url': { type: 'string' },
+      // Credentials in the URL are better given as S2T_SMTP_URL: a flag shows in the process list.
+      'smtp-url': { type: 'string' },
+      'smtp-from': { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -88,6 +92,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     maxMediaSeconds: positiveNumber('--max-media-hours', values['max-media-hours']!) * 3600,
     ssoRedirectUris: values['sso-redirect-uri']!,
     publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
+    smtp: parseSmtp(values['smtp-url'] ?? process.env.S2T_SMTP_URL, values['smtp-from'] ?? process.env.S2T_SMTP_FROM),
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';

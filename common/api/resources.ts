@@ -237,7 +237,19 @@ export const MfaState = z.object({ two_factor_active: z.boolean() });
 export const MfaVerify = z.object({ valid: z.boolean() });
 
 export const SummarizeResult = z.object({ summary: z.string(), document: Document });
-export const EmailShareResult = z.object({ sent: z.literal(true), message_id: z.string() });
+/**
+ * What became of a share e-mail: sent (through the service's mail server), or, on a service with
+ * none, saved as a draft (draft_path, on the service's computer) and not sent. link_url is the
+ * link the message carries; local_only: it opens only on the service's computer.
+ */
+export const EmailShareResult = z.object({
+  sent: z.boolean(),
+  message_id: z.string().max(1000),
+  delivery: z.enum(['smtp', 'draft']).optional(),
+  draft_path: z.string().max(4096).optional(),
+  link_url: z.string().max(4096).optional(),
+  local_only: z.boolean().optional(),
+});
 
 /** Interface choice: each of the spec's translation languages for one document, and whether the installed engine can serve it (and if not, why). */
 export const TranslationTargets = z.object({

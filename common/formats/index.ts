@@ -13,6 +13,7 @@ import { writeHtml } from './html';
 import { writePdf } from './pdf';
 import { outputCues, resolveSource, type ExportInput, type ExportOptions } from './source';
 import { readSbv, writeSbv } from './sbv';
+import { readSpeakerPrefixes } from './speaker-prefix';
 import { readSrt, writeSrt } from './srt';
 import { readStl, writeStl } from './stl';
 import { utf8 } from './text';
@@ -75,6 +76,8 @@ export interface ParseOptions {
   /** Subtract this timecode (HH:MM:SS:FF) from every time read, e.g. the document's offset. */
   timecodeOffset?: string;
   frameRate?: number;
+  /** SRT and SBV: a "Name: " at a cue's start is its speaker (as our writers mark turns). */
+  speakerPrefixes?: boolean;
 }
 
 /** Read a caption file. Malformed input throws a FormatError naming the line or byte offset. */
@@ -100,6 +103,7 @@ export function parseCaptions(format: ExportFormat | string, input: Uint8Array |
     default:
       throw new FormatError(String(format), `cannot read "${format}" as captions (readable: ${CAPTION_FORMATS.join(', ')})`);
   }
+  if (options.speakerPrefixes && (format === 'srt' || format === 'sbv')) content = readSpeakerPrefixes(content);
   if (options.timecodeOffset) {
     let ms: number;
     try {

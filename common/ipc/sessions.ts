@@ -7,6 +7,20 @@
 import { z } from 'zod';
 import { ExportFormat, SessionMode, SessionStatus, TranslationLanguage } from '../api';
 
+/**
+ * What became of a link sent by e-mail: sent, or (a service with no mail server) saved as a draft
+ * at draftPath and not sent. linkUrl is the link itself, to copy; localOnly: it opens only on the
+ * service's computer; mailto writes the same message in the person's own mail app.
+ */
+export const EmailShareOutcome = z.object({
+  sent: z.boolean(),
+  draftPath: z.string().max(4096).nullable(),
+  linkUrl: z.string().max(4096).nullable(),
+  localOnly: z.boolean(),
+  mailto: z.string().max(16_384).nullable(),
+});
+export type EmailShareOutcome = z.infer<typeof EmailShareOutcome>;
+
 export const SessionSort = z.enum(['date', 'name', 'duration', 'status']);
 export type SessionSort = z.infer<typeof SessionSort>;
 
@@ -72,7 +86,7 @@ export const sessionsChannels = {
   'documents.translate': { args: z.object({ documentId: z.string().min(1), targetLanguage: TranslationLanguage }), result: z.object({ documentId: z.string() }) },
   'documents.translateLanguages': { args: z.object({ documentId: z.string().min(1) }), result: z.object({ languages: z.array(TranslationChoice) }) },
   'documents.revokeShare': { args: z.object({ documentId: z.string().min(1), url: z.string().min(1).max(4096) }), result: z.object({ revoked: z.boolean() }) },
-  'documents.shareEmail': { args: z.object({ documentId: z.string().min(1), email: z.email().max(320), message: z.string().max(5000).default('') }), result: z.object({ sent: z.boolean() }) },
+  'documents.shareEmail': { args: z.object({ documentId: z.string().min(1), email: z.email().max(320), message: z.string().max(5000).default('') }), result: EmailShareOutcome },
   /** Renders one document from the cache and writes it to `path` (Electron's save dialog chose it). */
   'export.toFile': {
     args: z.object({ documentId: z.string().min(1), format: ExportFormat, options: ExportRenderOptions.default({}), path: FilePath, progressId: ProgressId.optional() }),

@@ -6,7 +6,8 @@ import type { ApiClient, AuthSource } from './client';
 export const batchTokenName = () => `S2T Desktop on ${hostname()}`.slice(0, 100);
 
 /**
- * Credentials over the SecretStore, one set per service URL: the session token from login and
+ * Credentials over the SecretStore, one set per account identity (the service URL; this
+ * computer's service has one name whatever its port): the session token from login and
  * the batch API key the app creates for x-svc-s2t-key routes. The key's value is kept only as a
  * secret and never returned to the renderer.
  */
@@ -17,13 +18,15 @@ export class Credentials implements AuthSource {
 
   constructor(
     private readonly secrets: SecretStore,
-    private readonly serviceUrl: string,
+    private readonly identity: string,
     private readonly client: ApiClient,
     private readonly onUnauthorized: (routeId: string) => void,
+    /** This computer's own service, where no other copy of the app shares the account. */
+    private readonly ownService = false,
   ) {}
 
   private name(kind: 'access-token' | 'batch-key') {
-    return `${kind}@${this.serviceUrl}`;
+    return `${kind}@${this.identity}`;
   }
 
   async accessToken(): Promise<string | null> {
@@ -44,6 +47,7 @@ export class Credentials implements AuthSource {
     // One creation at a time, however many calls are waiting for a key.
     this.creating ??= (async () => {
       try {
+        if (this.ownService) await this.revokeEarlierKeys(signal);
         const created = await this.client.call('tokens.create', { body: { name: batchTokenName(), type: 'batch', years_valid: 1 } }, { signal });
         if (!created.token_value) return null;
         await this.secrets.set(this.name('batch-key'), created.token_value);
@@ -54,6 +58,22 @@ export class Credentials implements AuthSource {
       }
     })();
     return this.creating;
+  }
+
+  /**
+   * On this computer's own service, keys this app made earlier whose values it no longer holds (a
+   * new start in browser mode, a sign-out): one app key, so they go before the next is made. A key
+   * that cannot be deleted stays listed, where the person can delete it. (On a shared service
+   * another copy of the app on a computer of the same name may use its key: those stay.)
+   */
+  private async revokeEarlierKeys(signal?: AbortSignal): Promise<void> {
+    try {
+      const ids: string[] = [];
+      for await (const t of this.client.items('tokens.list', {}, { signal })) if (t.name === batchTokenName() && t.type === 'batch') ids.push(String(t.id));
+      for (const id of ids) await this.client.call('tokens.delete', { params: { tokenId: id } }, { signal });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+    }
   }
 
   async invalidateBatchKey(): Promise<void> {

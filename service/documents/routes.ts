@@ -11,7 +11,7 @@ import type { ServiceContext } from '../context';
 import { translateContent, translationTargets } from '../engines/translate';
 import { documentError, validationError } from '../http/errors';
 import { handle } from '../http/handle';
-import { spoolMail } from '../mail/spool';
+import { deliverMail, MailDeliveryError } from '../mail/send';
 import { refreshDocumentDuration } from '../sessions/duration';
 import { requireSession } from '../sessions/repo';
 import { checkPreconditions, withValidators } from './conditions';
@@ -122,8 +122,21 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     const link = createShare(ctx, doc, { allow_editing: false, allow_export: true });
     const reach = link.local_only ? ' It opens only on the computer it was shared from (the service has no public address).' : '';
     const text = [body.message.trim(), '', `"${doc.filename}" was shared with you:`, link.url, '', `The link works until ${link.expires}.${reach}`].join('\n');
-    const { messageId } = await spoolMail(ctx.config.dataDir, { to: body.email, subject: `Shared transcript: ${doc.filename}`, text });
-    return { sent: true as const, message_id: messageId };
+    let mail;
+    try {
+      mail = await deliverMail(ctx.config.dataDir, ctx.config.smtp, { to: body.email, subject: `Shared transcript: ${doc.filename}`, text });
+    } catch (e) {
+      if (e instanceof MailDeliveryError) throw documentError(502, 'mail_not_sent', e.message);
+      throw e;
+    }
+    return {
+      sent: mail.delivery === 'smtp',
+      message_id: mail.messageId,
+      delivery: mail.delivery,
+      ...(mail.delivery === 'draft' ? { draft_path: mail.path } : {}),
+      link_url: link.url,
+      local_only: link.local_only === true,
+    };
   });
 
   handle(app, ctx, 'documents.export', async ({ params, query, principal, reply }) => sendExport(reply, owned(params, principal), params.format, query));

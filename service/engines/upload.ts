@@ -42,7 +42,7 @@ export const uploadEngine: Engine = {
     if (format) {
       let captions;
       try {
-        captions = parseCaptions(format, text);
+        captions = parseCaptions(format, text, { speakerPrefixes: true });
       } catch (e) {
         throw new PermanentEngineError(`The uploaded ${format.toUpperCase()} file could not be read: ${(e as Error).message}`);
       }

@@ -14,7 +14,7 @@ import { insertDocument } from '../documents/store';
 import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
 import { assertTimesInMedia } from '../engines/time-guard';
-import { decodeToWav, encodeKeptCopy, MediaError, probe } from '../media/decode';
+import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
@@ -128,20 +128,28 @@ export class JobRunner {
       await writeFile(wfPath, JSON.stringify(await computeWaveform(wavPath)));
       touchSession(this.ctx.db, session.id, { waveform_path: wfPath });
     }
-    if (session.keep_media && !session.kept_path) {
-      const keptPath = join(dir, 'kept.mp3');
-      await encodeKeptCopy(session.media_path, keptPath, signal, this.ctx.config.maxMediaSeconds);
-      touchSession(this.ctx.db, session.id, { kept_path: keptPath });
-    }
+    await this.keepCopy(session, info.hasVideo, signal);
     this.progress(job.job_id, 15);
     return { wavPath, durationMs };
   }
 
-  /** Upload mode with a given text beside real media: the media's duration bounds the given times (null: no media). */
+  /** keep_source: the copy the editors play, made once per session. */
+  private async keepCopy(session: SessionRow, hasVideo: boolean, signal: AbortSignal): Promise<void> {
+    if (!session.keep_media || session.kept_path || !session.media_path) return;
+    const keptPath = join(sessionMediaDir(this.ctx.config.dataDir, session.session_id), keptCopyOf(hasVideo).file);
+    await encodeKeptCopy(session.media_path, keptPath, hasVideo, signal, this.ctx.config.maxMediaSeconds);
+    touchSession(this.ctx.db, session.id, { kept_path: keptPath });
+  }
+
+  /**
+   * Upload mode with a given text beside real media: the media's duration bounds the given times
+   * (null: no media), and keep_source keeps it to play as any other session's.
+   */
   private async uploadMediaMs(session: SessionRow, signal: AbortSignal): Promise<number | null> {
     if (!session.transcript_text || !session.media_path || !/^(audio|video)\//.test(session.media_type ?? '')) return null;
-    const info = await probe(session.media_path, signal);
+    const info = await probe(session.media_path, signal, this.ctx.config.maxMediaSeconds);
     touchSession(this.ctx.db, session.id, { duration: info.durationSec });
+    await this.keepCopy(session, info.hasVideo, signal);
     return info.durationSec > 0 ? Math.round(info.durationSec * 1000) : null;
   }
 

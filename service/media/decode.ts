@@ -30,9 +30,23 @@ export async function decodeToWav(input: string, output: string, signal?: AbortS
   }
 }
 
-/** The low-bitrate copy kept for the editors (keep_source): 32 kb/s mono MP3, which every browser plays. */
-export async function encodeKeptCopy(input: string, output: string, signal?: AbortSignal, maxSeconds?: number): Promise<void> {
-  await runTool('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...(await inputArgs(input)), ...capArgs(maxSeconds), '-vn', '-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '32k', output], { signal });
+/** What the editors play: the kept copy's file name and media type, by whether the source has a picture. */
+export const keptCopyOf = (hasVideo: boolean) => (hasVideo ? { file: 'kept.mp4', mediaType: 'video/mp4' } : { file: 'kept.mp3', mediaType: 'audio/mpeg' });
+
+/** The kept copy's media type, from the file name keptCopyOf gave it. */
+export const keptMediaType = (path: string) => (path.endsWith('.mp4') ? 'video/mp4' : 'audio/mpeg');
+
+/**
+ * The low-bitrate copy kept for the editors (keep_source), which every browser plays: a video keeps
+ * its picture at 360p at most (H.264 + AAC, moov first so playback starts before the end arrives),
+ * audio becomes 32 kb/s mono MP3. Both keep the source's full length, so the player's duration is
+ * the session's.
+ */
+export async function encodeKeptCopy(input: string, output: string, hasVideo: boolean, signal?: AbortSignal, maxSeconds?: number): Promise<void> {
+  const encode = hasVideo
+    ? ['-map', '0:v:0', '-map', '0:a:0?', '-vf', "scale=-2:'min(360,ih)':flags=bilinear,format=yuv420p", '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-c:a', 'aac', '-ac', '1', '-b:a', '64k', '-movflags', '+faststart', '-f', 'mp4']
+    : ['-vn', '-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '32k', '-f', 'mp3'];
+  await runTool('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...(await inputArgs(input)), ...capArgs(maxSeconds), ...encode, output], { signal });
 }
 
 export interface Probe {

@@ -14,6 +14,7 @@ import { handle, SENT } from '../http/handle';
 import { transition } from '../jobs/states';
 import type { JobRunner } from '../jobs/runner';
 import { sanitizeFilename, sessionMediaDir } from '../media/paths';
+import { keptMediaType } from '../media/decode';
 import { serveFileWithRanges } from '../media/range';
 import { directUploadTooLarge, MAX_DIRECT_UPLOAD_BYTES, receiveToFile } from '../media/receive';
 import { invalidFileFormat } from '../media/sniff';
@@ -176,7 +177,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     if (!verifySigned(ctx.secret, 'media', params.sessionId, query.exp, query.sig)) throw plainError(403, 'the media link is invalid or expired');
     const s = findSession(ctx.db, params.sessionId);
     if (!s?.kept_path) throw documentError(404, 'not_found', 'this session keeps no media');
-    await serveFileWithRanges(req, reply, s.kept_path, 'audio/mpeg');
+    await serveFileWithRanges(req, reply, s.kept_path, keptMediaType(s.kept_path));
     return SENT;
   });
 

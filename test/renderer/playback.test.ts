@@ -55,7 +55,7 @@ async function openSession(page: Page, filename: string): Promise<void> {
   await expect.poll(() => page.getByRole('heading', { level: 2, name: filename }).count(), { timeout: 20_000 }).toBe(1);
 }
 
-const names = { talk: 'local-talk.wav', video: 'local-video.webm', moved: 'moved-away.wav', service: 'service-copy.wav' };
+const names = { talk: 'local-talk.wav', video: 'local-video.webm', moved: 'moved-away.wav', service: 'service-copy.wav', serviceVideo: 'made-elsewhere.mp4' };
 let ids: Record<keyof typeof names, string>;
 
 beforeAll(async () => {
@@ -76,7 +76,15 @@ beforeAll(async () => {
   await call('watch.addFolder', { path: folder, profile: { language: 'en', formats: [{ format: 'txt', options: {} }] } });
 
   // One session made through the service alone (no file on this computer), its media kept there.
-  await uploadWav(svc.url, await batchKey(svc.url, 'playback', DEMO), names.service, readFileSync(await speechWav('kept on this computer for later')));
+  const key = await batchKey(svc.url, 'playback', DEMO);
+  await uploadWav(svc.url, key, names.service, readFileSync(await speechWav('kept on this computer for later')));
+  // A video made elsewhere (no file of it on this computer), its picture two seconds longer than its speech.
+  const elsewhere = join(work, names.serviceVideo);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=15:duration=5.5', '-i', await speechWav('a video made elsewhere'), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', elsewhere]);
+  const created = await fetch(`${svc.url}/api/v3/speech-to-text/session`, { method: 'POST', headers: { 'x-svc-s2t-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en', keep_source: true }) });
+  const sessionId = ((await created.json()) as { result: { session_id: string } }).result.session_id;
+  const put = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sessionId}`, { method: 'PUT', headers: { 'x-svc-s2t-key': key, 'x-filename': names.serviceVideo, 'content-type': 'video/mp4' }, body: readFileSync(elsewhere) });
+  expect(put.ok).toBe(true);
 }, 120_000);
 
 afterAll(async () => {
@@ -89,7 +97,7 @@ afterAll(async () => {
 
 describe('playback', () => {
   it('has every session completed, the watched ones known by their files', async () => {
-    ids = { talk: await completed(names.talk), video: await completed(names.video), moved: await completed(names.moved), service: await completed(names.service) };
+    ids = { talk: await completed(names.talk), video: await completed(names.video), moved: await completed(names.moved), service: await completed(names.service), serviceVideo: await completed(names.serviceVideo) };
     const talk = await call<ResultOf<'media.source'>>('media.source', { sessionId: ids.talk });
     expect(talk).toMatchObject({ kind: 'audio', origin: 'local' });
     expect(await call('media.source', { sessionId: ids.video })).toMatchObject({ kind: 'video', origin: 'local' });
@@ -103,6 +111,38 @@ describe('playback', () => {
     await playPast(page, 300);
     // The copy is downloaded in the background; the next look finds it kept.
     await expect.poll(async () => (await call<{ origin?: string }>('media.source', { sessionId: ids.service })).origin, { timeout: 60_000, interval: 500 }).toBe('cache');
+    await page.close();
+  }, 120_000);
+
+  it('plays a video made elsewhere, kept by the service, as a video with the captions over it; the header and the player agree on its length', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.url);
+    await openSession(page, names.serviceVideo);
+    await expect.poll(async () => (await mediaState(page))?.tag, { timeout: 20_000 }).toBe('video');
+    await page.getByRole('tab', { name: /^Captions/ }).click();
+    // Played from the start: the picture shows, and the caption of the speech is drawn over it.
+    await playPast(page, 300);
+    await expect.poll(() => page.locator('.media-bar .video-frame [data-testid="caption-now"]').count(), { timeout: 10_000 }).toBe(1);
+    await page.keyboard.press('k');
+    await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('.media-bar video')?.videoWidth ?? 0) > 0);
+    const [shownDuration, playerDuration] = await page.evaluate(() => {
+      const dd = Array.from(document.querySelectorAll('dt')).find((d) => d.textContent === 'Duration')?.nextElementSibling?.textContent;
+      const s = Math.floor(document.querySelector<HTMLVideoElement>('.media-bar video')!.duration);
+      return [dd, `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`];
+    });
+    expect(shownDuration).toBe(playerDuration);
+    expect(shownDuration).toBe('0:05');
+    mkdirSync('/tmp/shots/truth-media', { recursive: true });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [w, h] of [[1280, 800], [800, 600]]) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.screenshot({ path: join('/tmp/shots/truth-media', `video-kept-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
+      }
+    }
+    // The copy kept on this computer is the video too.
+    await expect.poll(async () => (await call<{ origin?: string; kind?: string }>('media.source', { sessionId: ids.serviceVideo })).origin, { timeout: 60_000, interval: 500 }).toBe('cache');
+    expect(await call('media.source', { sessionId: ids.serviceVideo })).toMatchObject({ kind: 'video' });
     await page.close();
   }, 120_000);
 
@@ -153,6 +193,42 @@ describe('playback', () => {
       await page.keyboard.press('j');
       await expect.poll(at, { timeout: 10_000 }).toBeLessThanOrEqual(Math.max(0, forward - 5000) + 20);
     }, 120_000);
+
+    it('plays at the speed chosen, 0.5× to 2×, by the keys (< and >) or the list', async () => {
+      await openSession(page, names.talk);
+      await page.waitForFunction(() => (document.querySelector<HTMLMediaElement>('.media-bar audio')?.readyState ?? 0) >= 1);
+      const speed = page.getByRole('combobox', { name: 'Playback speed' });
+      const rate = () => page.evaluate(() => document.querySelector<HTMLMediaElement>('.media-bar audio')!.playbackRate);
+      expect(await speed.inputValue()).toBe('1');
+      expect(await rate()).toBe(1);
+      await page.getByRole('heading', { level: 2 }).click();
+      await page.keyboard.press('>');
+      await page.keyboard.press('>');
+      expect(await speed.inputValue()).toBe('1.5');
+      expect(await rate()).toBe(1.5);
+      for (let i = 0; i < 6; i++) await page.keyboard.press('<');
+      expect(await speed.inputValue()).toBe('0.5');
+      expect(await rate()).toBe(0.5);
+      await speed.selectOption('2');
+      expect(await rate()).toBe(2);
+      // It stays while playing.
+      await page.getByRole('heading', { level: 2 }).click();
+      await page.keyboard.press('k');
+      await expect.poll(async () => (await mediaState(page))?.paused, { timeout: 20_000 }).toBe(false);
+      expect(await rate()).toBe(2);
+      await page.keyboard.press('k');
+      mkdirSync('/tmp/shots/truth-media', { recursive: true });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [w, h] of [[1280, 800], [800, 600]]) {
+          await page.setViewportSize({ width: w, height: h });
+          await page.screenshot({ path: join('/tmp/shots/truth-media', `speed-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
+        }
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await speed.selectOption('1');
+    }, 60_000);
 
     it('plays a video file as a video', async () => {
       await openSession(page, names.video);

@@ -6,7 +6,7 @@
  * after a reload. Screenshots of the list and the page go to /tmp/shots/sessions/.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -57,13 +57,13 @@ async function openSession(name: string) {
   await expect.poll(() => page.getByRole('heading', { level: 2, name }).count(), { timeout: 20_000 }).toBe(1);
 }
 
-async function shoot(name: string, schemes: ('light' | 'dark')[] = ['light']) {
-  mkdirSync(SHOTS, { recursive: true });
+async function shoot(name: string, schemes: ('light' | 'dark')[] = ['light'], dir = SHOTS) {
+  mkdirSync(dir, { recursive: true });
   for (const scheme of schemes) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [w, h] of [[1280, 800], [800, 600]]) {
       await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
+      await page.screenshot({ path: join(dir, `${name}-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -194,6 +194,28 @@ describe('session page and list, against the local service', () => {
     const after = await fetch(url);
     expect(after.status).toBe(410);
     expect(await after.text()).toMatch(/expired/i);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  }, 90_000);
+
+  it('a link sent by e-mail where the service has no mail server: "not sent", where the draft is, the link to copy', async () => {
+    await openSession('lecture.wav');
+    await page.getByRole('button', { name: 'Share…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share' });
+    await dialog.getByRole('textbox', { name: /Send a read-only link by e-mail/ }).fill('colleague@example.com');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    const outcome = dialog.locator('.mail-draft');
+    await expect.poll(() => outcome.count(), { timeout: 30_000 }).toBe(1);
+    expect(await outcome.locator('p').textContent()).toMatch(/^Not sent: the service has no mail server set up\. Saved as a draft e-mail in \S+\.eml; this link opens only on this computer\.$/);
+    expect(await dialog.getByText(/Link sent to/).count()).toBe(0);
+    const draft = (await outcome.locator('code').textContent())!;
+    expect(draft.startsWith(join(serviceDir, 'mail-spool'))).toBe(true);
+    expect(readFileSync(draft, 'utf8')).toMatch(/^To: colleague@example\.com$/m);
+    await outcome.getByRole('button', { name: 'Copy the link' }).click();
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/transcripts\/shared\/.*token=/);
+    expect((await fetch(url)).status).toBe(200);
+    expect(await outcome.getByRole('link', { name: 'Write it in your mail app' }).getAttribute('href')).toMatch(/^mailto:colleague%40example\.com\?subject=.*&body=.*token%3D/);
+    await shoot('share-email-draft', ['light', 'dark'], '/tmp/shots/truth-media');
     await dialog.getByRole('button', { name: 'Close' }).click();
   }, 90_000);
 

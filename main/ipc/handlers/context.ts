@@ -25,6 +25,11 @@ export interface CoreContext {
   captions: CaptionFollower;
   emit: Emit;
   serviceUrl: string;
+  /**
+   * What credentials and kept media are filed under: the service's address, but for the
+   * embedded service one name, as its port may change at each start (accountIdentity).
+   */
+  identity: string;
   /** The signed-in account's cache id, or null when nobody is signed in. */
   accountId(): number | null;
   /** A local write: the UI hears of it, watch folders refresh their exports, and the outbox goes soon. */
@@ -37,3 +42,6 @@ export function requireAccount(ctx: Pick<CoreContext, 'accountId'>): number {
   if (id === null) throw new UserFacingError('NOT_SIGNED_IN', 'Please sign in first.');
   return id;
 }
+
+/** The identity of an account (CoreContext.identity): this computer's service is one whatever its port. */
+export const accountIdentity = (mode: 'local' | 'cloud', serviceUrl: string) => (mode === 'local' ? 'local:this-computer' : serviceUrl);

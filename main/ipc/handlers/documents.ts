@@ -113,7 +113,11 @@ export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
     'documents.shareEmail': async ({ documentId, email, message }) => {
       const { params } = onService(documentId);
       const r = await client.call('documents.shareEmail', { params, body: { email, message } });
-      return { sent: r.sent };
+      const linkUrl = r.link_url ?? null;
+      // Not sent: the same message, to send from the person's own mail app.
+      const body = [message.trim(), linkUrl].filter(Boolean).join('\n\n');
+      const mailto = !r.sent && linkUrl ? `mailto:${encodeURIComponent(email)}?subject=${encodeURIComponent('A shared transcript')}&body=${encodeURIComponent(body)}` : null;
+      return { sent: r.sent, draftPath: r.draft_path ?? null, linkUrl, localOnly: r.local_only === true, mailto: mailto && mailto.length <= 16_384 ? mailto : null };
     },
   };
 }

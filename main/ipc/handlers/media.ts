@@ -21,10 +21,10 @@ function linkQuery(link: string): { exp: string; sig: string } {
 }
 
 /** Media is kept per account: the same session id on two services is two sessions. */
-export const mediaAccount = (serviceUrl: string, accountId: number) => `${serviceUrl}#${accountId}`;
+export const mediaAccount = (identity: string, accountId: number) => `${identity}#${accountId}`;
 
 export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: PeakCache }): AreaHandlers<'media'> {
-  const { cache, client, accountId, serviceUrl, media, peaks } = ctx;
+  const { cache, client, accountId, serviceUrl, identity, media, peaks } = ctx;
   return {
     'media.source': async ({ sessionId }: { sessionId: string }) => {
       const id = accountId();
@@ -42,13 +42,13 @@ export function mediaHandlers(ctx: CoreContext & { media: MediaLibrary; peaks: P
         }
         return { mediaUrl: s?.media_url ? new URL(s.media_url, serviceUrl).toString() : '' };
       };
-      return media.source(mediaAccount(serviceUrl, id), sessionId, askService);
+      return media.source(mediaAccount(identity, id), sessionId, askService);
     },
     // The service's waveform when it has one; else computed from the file here or the kept copy.
     'media.peaks': async ({ sessionId }: { sessionId: string }) => {
       const id = accountId();
       if (id === null) return { peaks: null, reason: 'Sign in to see the waveform.' };
-      const account = mediaAccount(serviceUrl, id);
+      const account = mediaAccount(identity, id);
       const key = `${account}|${sessionId}`;
       const asPeaks = (p: Uint8Array, from: 'service' | 'local' | 'cache') => ({ peaks: Buffer.from(p).toString('base64'), perSecond: PEAKS_PER_SECOND, from });
       const kept = await peaks.keptSession(key);

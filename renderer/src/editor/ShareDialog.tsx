@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { ShareLinkRecord } from '../../../common/ipc';
+import type { EmailShareOutcome, ShareLinkRecord } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { useCacheChanged } from '../lib/useChannel';
 import { CopyButton } from '../ui/CopyButton';
@@ -26,6 +26,8 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
   const [note, setNote] = useState<{ text: string; error?: boolean; about: 'links' | 'email' } | null>(null);
   const [email, setEmail] = useState('');
   const [message, setMessage] = useState('');
+  // What the last send did: it went, or it became a draft (no mail server), said as such.
+  const [mailed, setMailed] = useState<(EmailShareOutcome & { to: string }) | null>(null);
 
   const refresh = () => call('documents.shareLinks', { documentId }).then((r) => { setLinks(r.links); setPending(r.pending); }, () => {});
   useEffect(() => void refresh(), [documentId]);
@@ -79,10 +81,12 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
   };
   const send = (e: FormEvent) => {
     e.preventDefault();
-    void attempt(() => call('documents.shareEmail', { documentId, email: email.trim(), message }), `Link sent to ${email.trim()}.`, 'email').then((ok) => ok && setEmail(''));
+    const to = email.trim();
+    setMailed(null);
+    void attempt(async () => setMailed({ to, ...(await call('documents.shareEmail', { documentId, email: to, message })) }), '', 'email').then((ok) => ok && setEmail(''));
   };
   const noteAbout = (about: 'links' | 'email') =>
-    note?.about === about && <p className={note.error ? 'error' : 'ok small'} role={note.error ? 'alert' : 'status'}>{note.text}</p>;
+    note?.about === about && note.text && <p className={note.error ? 'error' : 'ok small'} role={note.error ? 'alert' : 'status'}>{note.text}</p>;
 
   return (
     <Dialog title="Share" onClose={onClose} className="share-dialog">
@@ -114,6 +118,7 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
           <textarea aria-label="Message" rows={2} placeholder="A note to go with it (optional)" value={message} onChange={(e) => setMessage(e.target.value)} />
           <button type="submit" disabled={busy || !email.trim()}>Send</button>
           {noteAbout('email')}
+          {mailed && note?.about === 'email' && !note.error && <MailOutcome outcome={mailed} />}
         </form>
         {/* Once a link exists, making another is no longer the main thing to do here. */}
         <div className="dialog-actions">
@@ -122,5 +127,22 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
         </div>
       </div>
     </Dialog>
+  );
+}
+
+/** The e-mail's fate in words: sent, or saved as a draft that nobody received, with what to do instead. */
+function MailOutcome({ outcome }: { outcome: EmailShareOutcome & { to: string } }) {
+  if (outcome.sent) return <p className="ok small" role="status">Sent to {outcome.to} by e-mail.{outcome.localOnly && ' The link in it opens only on this computer.'}</p>;
+  return (
+    <div className="mail-draft" role="status">
+      <p className="small">
+        Not sent: the service has no mail server set up. Saved as a draft e-mail{outcome.draftPath ? <> in <code>{outcome.draftPath}</code></> : null}
+        {outcome.localOnly ? '; this link opens only on this computer.' : '.'}
+      </p>
+      <span className="share-link-row">
+        {outcome.linkUrl && <CopyButton text={outcome.linkUrl} label="Copy the link" />}
+        {outcome.mailto && <a className="button" href={outcome.mailto} target="_blank" rel="noreferrer">Write it in your mail app</a>}
+      </span>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { MediaOrigin } from '../../../common/ipc';
 import { CaptionOverlay } from '../editor/captions/CaptionOverlay';
-import { SKIP_MS, type Player } from './usePlayer';
+import { SKIP_MS, SPEEDS, type Player } from './usePlayer';
 import './media-bar.css';
 
 const FROM: Record<MediaOrigin, string> = {
@@ -26,7 +26,7 @@ export type MediaLayout = 'video' | 'audio' | null;
 
 /**
  * The session's player: an audio player for audio (no black video box), a video for video, with
- * skip buttons beside it (the keys do the same: J and L). Where the media comes from is main's
+ * skip buttons and the playback speed beside it (the keys do the same: J and L, < and >). Where the media comes from is main's
  * choice (media.source, asked by usePlayer); when there is nothing to play, the reason is shown instead.
  */
 export function MediaBar({ player, onLayout }: { player: Player; onLayout?: (layout: MediaLayout) => void }) {
@@ -72,6 +72,11 @@ export function MediaBar({ player, onLayout }: { player: Player; onLayout?: (lay
         <button type="button" className="icon" aria-label={`Forward ${SKIP_MS / 1000} seconds`} title="Forward 5 s (L)" onClick={() => player.skip(SKIP_MS)}>
           +5
         </button>
+        <select className="speed" aria-label="Playback speed" title="Playback speed (< slower, > faster)" value={player.speed} onChange={(e) => player.setSpeed(Number(e.target.value))}>
+          {SPEEDS.map((v) => (
+            <option key={v} value={v}>{v}×</option>
+          ))}
+        </select>
       </div>
       <span className="media-origin muted small">{FROM[s.origin]}</span>
       {!isVideo && <CaptionOverlay audio />}

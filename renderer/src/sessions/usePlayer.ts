@@ -6,6 +6,9 @@ import { matches } from '../ui/shortcuts';
 /** How far J / L and the arrow keys jump. */
 export const SKIP_MS = 5000;
 
+/** The playback speeds offered, slowest first; < and > step through them. */
+export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+
 export interface Player {
   /** Where the session's media plays from (main's media.source), or why there is none. */
   source: ReturnType<typeof useChannel<'media.source'>>;
@@ -28,6 +31,11 @@ export interface Player {
   seek(ms: number, play?: boolean): void;
   toggle(): void;
   skip(deltaMs: number): void;
+  /** The playback speed (one of SPEEDS); it stays while the session is open, whichever element plays. */
+  speed: number;
+  setSpeed(speed: number): void;
+  /** One step slower (-1) or faster (+1) in SPEEDS, stopping at either end. */
+  stepSpeed(direction: -1 | 1): void;
 }
 
 /**
@@ -42,6 +50,15 @@ export function usePlayer(sessionId: string): Player {
   const [nowMs, setNowMs] = useState(0);
   const [playing, setPlaying] = useState(false);
   const pendingSeek = useRef<number | null>(null);
+  const [speed, setSpeed] = useState(1);
+  const stepSpeed = useCallback((direction: -1 | 1) => {
+    setSpeed((now) => SPEEDS[Math.min(SPEEDS.length - 1, Math.max(0, SPEEDS.indexOf(now as (typeof SPEEDS)[number]) + direction))]);
+  }, []);
+  // A new element (another source) starts at its default rate: the chosen speed follows it there.
+  const playingUrl = source.value?.url;
+  useEffect(() => {
+    if (ref.current) ref.current.playbackRate = speed;
+  }, [speed, playingUrl]);
 
   const read = useCallback(() => {
     const el = ref.current;
@@ -95,20 +112,21 @@ export function usePlayer(sessionId: string): Player {
     onLoadedMetadata: () => {
       // A seek asked for before the media loaded (a search hit opened the session) lands now.
       const el = ref.current;
+      if (el) el.playbackRate = speed;
       if (el && pendingSeek.current !== null) el.currentTime = pendingSeek.current / 1000;
       pendingSeek.current = null;
     },
   };
 
-  return { source, hasMedia: !!source.value?.url, ref, nowMs, playing, mediaEvents, seek, toggle, skip };
+  return { source, hasMedia: !!source.value?.url, ref, nowMs, playing, mediaEvents, seek, toggle, skip, speed, setSpeed, stepSpeed };
 }
 
 /**
- * Space or K plays and pauses, J / L or the arrow keys skip back and forward; none of them fires
- * while typing (Space on a focused button keeps pressing that button).
+ * Space or K plays and pauses, J / L or the arrow keys skip back and forward, < and > play slower
+ * and faster; none of them fires while typing (Space on a focused button keeps pressing that button).
  */
-export function usePlaybackKeys(player: Pick<Player, 'toggle' | 'skip'>): void {
-  const { toggle, skip } = player;
+export function usePlaybackKeys(player: Pick<Player, 'toggle' | 'skip' | 'stepSpeed'>): void {
+  const { toggle, skip, stepSpeed } = player;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || commandKey(e) || e.altKey || modalOpen() || isTypingTarget(e.target)) return;
@@ -118,10 +136,12 @@ export function usePlaybackKeys(player: Pick<Player, 'toggle' | 'skip'>): void {
       if (matches('playPause', e) && !(e.key === ' ' && onButton)) toggle();
       else if (matches('back', e)) skip(-SKIP_MS);
       else if (matches('forward', e)) skip(SKIP_MS);
+      else if (matches('slower', e)) stepSpeed(-1);
+      else if (matches('faster', e)) stepSpeed(1);
       else handled = false;
       if (handled) e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [toggle, skip]);
+  }, [toggle, skip, stepSpeed]);
 }

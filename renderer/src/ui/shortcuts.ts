@@ -20,6 +20,8 @@ export const SHORTCUTS = {
   playPause: { chords: ['Space', 'K'], does: 'Play or pause', group: 'Playback' },
   back: { chords: ['J', 'ArrowLeft'], does: 'Back 5 seconds', group: 'Playback' },
   forward: { chords: ['L', 'ArrowRight'], does: 'Forward 5 seconds', group: 'Playback' },
+  slower: { chords: ['<'], does: 'Play slower (down to 0.5×)', group: 'Playback' },
+  faster: { chords: ['>'], does: 'Play faster (up to 2×)', group: 'Playback' },
   save: { chords: ['Mod+S'], does: 'Save the document (also while typing)', group: 'Editing' },
   undo: { chords: ['Mod+Z'], does: 'Undo the last edit', group: 'Editing' },
   redo: { chords: ['Mod+Shift+Z', 'Mod+Y'], does: 'Redo', group: 'Editing' },
