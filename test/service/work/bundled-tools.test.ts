@@ -16,14 +16,14 @@ const which = (cmd: string) => execFileSync('sh', ['-c', `command -v ${cmd}`], {
 const dir = tempDir('s2t-bundled-tools-');
 const tools = join(dir, 'tools');
 const emptyPath = join(dir, 'no-programs');
-let wav: Buffer;
+let wav: Uint8Array<ArrayBuffer>;
 const services: RunningService[] = [];
 
 beforeAll(async () => {
   mkdirSync(tools);
   mkdirSync(emptyPath);
   for (const t of ['ffmpeg', 'ffprobe']) symlinkSync(which(t), join(tools, t));
-  wav = readFileSync(await speechWav('The river is calm today.'));
+  wav = new Uint8Array(readFileSync(await speechWav('The river is calm today.')));
 });
 afterAll(async () => {
   for (const s of services) await stopAndRemove(s);
