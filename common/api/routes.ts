@@ -37,6 +37,7 @@ import {
   TranslationTargets,
 } from './resources';
 import { route } from './route';
+import { parseWebhookHeaders } from './webhook-headers';
 
 const id = z.string().min(1).max(128);
 const numericId = z.coerce.number().int().min(1);
@@ -92,6 +93,8 @@ export const LegacyCreateBody = z
     if (!b.webhook_url && (b.webhook_method || b.webhook_headers)) {
       ctx.addIssue({ code: 'custom', message: 'webhook_method and webhook_headers require webhook_url' });
     }
+    const headers = b.webhook_headers ? parseWebhookHeaders(b.webhook_headers) : null;
+    if (headers && 'error' in headers) ctx.addIssue({ code: 'custom', path: ['webhook_headers'], message: headers.error });
   });
 export type LegacyCreateBody = z.input<typeof LegacyCreateBody>;
 
