@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import type { TrustProxy } from './http/trust-proxy';
 import type { OutboundNetwork } from './net/ssrf';
 
 export interface ServiceConfig {
@@ -19,6 +20,8 @@ export interface ServiceConfig {
   ssoRedirectUris: string[];
   /** The address recipients of a magic link open (--public-url or S2T_PUBLIC_URL, e.g. a reverse proxy); unset: the listen address. */
   publicUrl?: string;
+  /** Reverse proxies whose X-Forwarded-For names the client (--trust-proxy: a hop count or addresses); unset: none, the peer is the client. */
+  trustProxy?: TrustProxy;
 }
 
 export interface Logger {

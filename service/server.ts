@@ -13,6 +13,7 @@ import { createUser, findUserByEmail } from './auth/users';
 import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuning } from './context';
 import { openDb } from './db';
 import { migrations } from './migrations';
+import { parseTrustProxy } from './http/trust-proxy';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
 
 function loadSecret(dataDir: string): Uint8Array {
@@ -71,6 +72,8 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'max-media-hours': { type: 'string', default: '12' },
       'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
       'public-url': { type: 'string' },
+      // The reverse proxy in front (the --public-url set-up): a hop count or its addresses.
+      'trust-proxy': { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -88,6 +91,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     maxMediaSeconds: positiveNumber('--max-media-hours', values['max-media-hours']!) * 3600,
     ssoRedirectUris: values['sso-redirect-uri']!,
     publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
+    trustProxy: parseTrustProxy(values['trust-proxy'] ?? process.env.S2T_TRUST_PROXY),
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';

@@ -32,7 +32,9 @@ import {
   OkResponse,
   Session,
   ShareLink,
+  ShareLinkList,
   ShareRevoked,
+  SharesRevoked,
   SummarizeResult,
   TranslationTargets,
 } from './resources';
@@ -326,7 +328,7 @@ export const routes = {
   }),
   'sessions.media': route({
     method: 'GET', path: `${STT}/session/{sessionId}/media`, auth: 'signed', summary: 'The kept media (range requests); media_url is this, signed',
-    params: SessionParams, query: z.object({ exp: z.string(), sig: z.string() }), response: { kind: 'binary', schema: Binary },
+    params: SessionParams, query: z.object({ exp: z.string().max(32), sig: z.string().max(128), share: z.string().max(64).optional() }), response: { kind: 'binary', schema: Binary },
   }),
   'sessions.waveform': route({
     method: 'GET', path: `${STT}/session/{sessionId}/waveform`, auth: 'signed', summary: 'Waveform peaks in audiowaveform JSON; wave_info_url is this, signed',
@@ -386,9 +388,17 @@ export const routes = {
     params: DocParams, body: { kind: 'json', schema: z.object({ allow_editing: z.boolean(), allow_export: z.boolean() }) },
     response: { kind: 'json', schema: ShareLink },
   }),
+  'documents.shareList': route({
+    method: 'GET', path: `${DOC}/share`, auth: 'bearer', summary: 'The document\'s live magic links (how made, rights, expiry, to whom mailed), never their tokens',
+    params: DocParams, response: { kind: 'json', schema: ShareLinkList },
+  }),
   'documents.shareRevoke': route({
-    method: 'DELETE', path: `${DOC}/share/{token}`, auth: 'bearer', summary: 'Revoke a magic link of this document; it then gets 401 on every shared route',
+    method: 'DELETE', path: `${DOC}/share/{token}`, auth: 'bearer', summary: 'Revoke a magic link of this document by its id (or its token); it then gets 401 on every shared route and its media links stop',
     params: DocParams.extend({ token: z.string().min(1).max(512) }), response: { kind: 'json', schema: ShareRevoked },
+  }),
+  'documents.shareRevokeAll': route({
+    method: 'DELETE', path: `${DOC}/share`, auth: 'bearer', summary: 'Revoke every live magic link of this document, mailed ones included',
+    params: DocParams, response: { kind: 'json', schema: SharesRevoked },
   }),
   'documents.shareEmail': route({
     method: 'POST', path: `${DOC}/share/email`, auth: 'bearer', summary: 'Send a magic link by e-mail',
