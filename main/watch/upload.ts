@@ -8,7 +8,8 @@
  *   instead of creating a second one; the PUT streams from disk with byte progress.
  * A 401 refreshes the token and resumes the same upload; no answer at all is "offline".
  */
-import { createReadStream, openAsBlob } from 'node:fs';
+import { openAsBlob } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as tus from 'tus-js-client';
 import { TUS_PATH, type LegacyCreateBody } from '../../common/api';
@@ -16,6 +17,7 @@ import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { WatchAuth } from './auth';
 import { countingBlob } from './counting-blob';
+import { READ_NO_FOLLOW } from './no-follow';
 
 export type Uploaded = { method: 'multipart' | 'tus'; fileId: string } | { method: 'legacy'; sessionId: string };
 
@@ -117,12 +119,14 @@ export class Uploader {
     }
   }
 
-  private tus(src: UploadSource, hooks: UploadHooks): Promise<string> {
+  private async tus(src: UploadSource, hooks: UploadHooks): Promise<string> {
+    const file = await open(src.path, READ_NO_FOLLOW);
     const endpoint = this.opts.client.baseUrl + TUS_PATH;
     const auth = this.opts.auth;
     let refreshing: Promise<boolean> | null = null;
+    // The handle is closed however the upload ends (the stream closes it only when read to the end).
     return new Promise<string>((resolve, reject) => {
-      const upload = new tus.Upload(createReadStream(src.path), {
+      const upload = new tus.Upload(file.createReadStream(), {
         endpoint,
         uploadUrl: src.tusUrl,
         uploadSize: src.size,
@@ -174,7 +178,7 @@ export class Uploader {
         }
         upload.start();
       })();
-    });
+    }).finally(() => file.close().catch(() => {}));
   }
 
   /** Creates the session (once: its id is saved through the hook), then PUTs the media into it; a 401 repeats only the step it hit. */
