@@ -160,7 +160,7 @@ export type JobResult = z.infer<typeof JobResult>;
 
 export const ShareLink = z.object({
   /** Interface choice: the link's id, to list and revoke it without its token (the service keeps only a hash of that). */
-  id: z.string(),
+  id: z.string().optional(),
   token: z.string(),
   url: z.string(),
   session_id: z.string(),
@@ -261,7 +261,7 @@ export const MfaVerify = z.object({ valid: z.boolean() });
 
 export const SummarizeResult = z.object({ summary: z.string(), document: Document });
 /** link_id (interface choice): the mailed link's id, to find it in the document's links and revoke it. */
-export const EmailShareResult = z.object({ sent: z.literal(true), message_id: z.string(), link_id: z.string(), expires: timestamp });
+export const EmailShareResult = z.object({ sent: z.literal(true), message_id: z.string(), link_id: z.string().optional(), expires: timestamp.optional() });
 
 /** Interface choice: each of the spec's translation languages for one document, and whether the installed engine can serve it (and if not, why). */
 export const TranslationTargets = z.object({
