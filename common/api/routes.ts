@@ -327,7 +327,7 @@ export const routes = {
     params: SessionParams, response: { kind: 'json', schema: single(Session) },
   }),
   'sessions.media': route({
-    method: 'GET', path: `${STT}/session/{sessionId}/media`, auth: 'signed', summary: 'The kept media (range requests); media_url is this, signed',
+    method: 'GET', path: `${STT}/session/{sessionId}/media`, auth: 'signed', summary: 'The kept media (range requests); media_url is this, signed; a shared page\'s link also names its magic link (share), which must still be live',
     params: SessionParams, query: z.object({ exp: z.string().max(32), sig: z.string().max(128), share: z.string().max(64).optional() }), response: { kind: 'binary', schema: Binary },
   }),
   'sessions.waveform': route({

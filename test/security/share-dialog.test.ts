@@ -107,4 +107,29 @@ describe('the Share dialog', () => {
     await shoot('share-dialog-all-revoked');
     for (const url of [asked, second]) expect((await fetch(url)).status).toBe(410);
   }, 120_000);
+
+  it('says when the list is only the links made on this computer (the service is gone), and lists again when it is back', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Share' });
+    const links = dialog.getByRole('list', { name: 'Share links' }).getByRole('listitem');
+    await dialog.getByRole('textbox', { name: /Send a read-only link by e-mail/ }).fill('friend@example.org');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog.getByRole('button', { name: 'Make link' }).click();
+    await expect.poll(() => links.count(), { timeout: 30_000 }).toBe(2);
+    const port = Number(new URL(svc.url).port);
+    await svc.stop();
+    // Asking for another kind of link queues it and reads the list again, which cannot reach the service.
+    await dialog.getByRole('checkbox', { name: 'People with the link may edit' }).check();
+    await dialog.getByRole('button', { name: 'Make link' }).click();
+    const note = dialog.getByText(/^The service cannot be reached: these are the links made on this computer\./);
+    await expect.poll(() => note.count(), { timeout: 30_000 }).toBe(1);
+    expect(await links.count()).toBe(1);
+    expect(await dialog.getByText('The link is made when the service is reached; it shows here then.').count()).toBe(1);
+    expect(await dialog.getByText('Link ready.').count()).toBe(0);
+    expect(await links.first().textContent()).toMatch(/Made on .* · read only · may export/);
+    expect(await links.first().getByLabel('Link', { exact: true }).count()).toBe(1);
+    await shoot('share-dialog-offline');
+    svc = await startService({ dataDir: svc.dataDir, port });
+    await expect.poll(() => note.count(), { timeout: 90_000, interval: 500 }).toBe(0);
+    await expect.poll(() => links.filter({ hasText: 'friend@example.org' }).count(), { timeout: 30_000 }).toBe(1);
+  }, 180_000);
 });

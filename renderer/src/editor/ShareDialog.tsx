@@ -2,8 +2,11 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ShareLinkRecord } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { useCacheChanged } from '../lib/useChannel';
+import { useOnline } from '../lib/useSyncState';
 import { Dialog } from '../ui/Dialog';
 import { linkKey, ShareLinkList } from './ShareLinkList';
+
+const LINK_READY = 'Link ready.';
 
 /**
  * Magic links of one document: make one with chosen rights, copy, send one by e-mail, see every
@@ -29,10 +32,13 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
         setLinks(r.links);
         setPending(r.pending);
         setListed(r.listed);
+        return r.pending;
       },
-      () => {},
+      () => false,
     );
-  useEffect(() => void refresh(), [documentId]);
+  // Again when the service comes or goes: the list (and the note that it is only this computer's) follows.
+  const online = useOnline();
+  useEffect(() => void refresh(), [documentId, online]);
   // A share request goes through the outbox: the link shows when the push brings it.
   useCacheChanged(() => void refresh(), (c) => !c.documents || c.documents.includes(documentId));
 
@@ -42,8 +48,9 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
     try {
       const result = await fn();
       const text = typeof done === 'string' ? done : done(result);
-      await refresh();
-      setNote({ text, about });
+      // A share still queued is said by the pending line: no "ready" for a link that is not.
+      const stillQueued = await refresh();
+      if (!(stillQueued && text === LINK_READY)) setNote({ text, about });
       return true;
     } catch (e) {
       setNote({ text: (e as Error).message, error: true, about });
@@ -75,7 +82,7 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
 
   const share = async () => {
     const known = new Set(links.map(linkKey));
-    const ok = await attempt(() => call('documents.mutate', { documentId, mutation: { op: 'share', allowEditing, allowExport } }), 'Link ready.', 'links');
+    const ok = await attempt(() => call('documents.mutate', { documentId, mutation: { op: 'share', allowEditing, allowExport } }), LINK_READY, 'links');
     setFocusNext(ok ? { to: 'new link', known } : { to: 'make' });
   };
   const revoke = async (l: ShareLinkRecord) => {
