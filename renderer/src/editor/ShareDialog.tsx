@@ -26,12 +26,18 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
   const [email, setEmail] = useState('');
   const [message, setMessage] = useState('');
 
+  // A link asked for while its request waits in the outbox: "Link ready." once it is there.
+  const awaitingLink = useRef(false);
   const refresh = () =>
     call('documents.shareLinks', { documentId }).then(
       (r) => {
         setLinks(r.links);
         setPending(r.pending);
         setListed(r.listed);
+        if (awaitingLink.current && !r.pending) {
+          awaitingLink.current = false;
+          setNote({ text: LINK_READY, about: 'links' });
+        }
         return r.pending;
       },
       () => false,
@@ -48,9 +54,10 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
     try {
       const result = await fn();
       const text = typeof done === 'string' ? done : done(result);
-      // A share still queued is said by the pending line: no "ready" for a link that is not.
-      const stillQueued = await refresh();
-      if (!(stillQueued && text === LINK_READY)) setNote({ text, about });
+      // A share goes through the outbox: "Link ready." waits for the link (refresh says it).
+      awaitingLink.current = text === LINK_READY;
+      await refresh();
+      if (text !== LINK_READY) setNote({ text, about });
       return true;
     } catch (e) {
       setNote({ text: (e as Error).message, error: true, about });
