@@ -8,8 +8,7 @@
  *   instead of creating a second one; the PUT streams from disk with byte progress.
  * A 401 refreshes the token and resumes the same upload; no answer at all is "offline".
  */
-import { openAsBlob } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { createReadStream, openAsBlob } from 'node:fs';
 import { basename } from 'node:path';
 import * as tus from 'tus-js-client';
 import { TUS_PATH, type LegacyCreateBody } from '../../common/api';
@@ -17,7 +16,6 @@ import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { WatchAuth } from './auth';
 import { countingBlob } from './counting-blob';
-import { READ_NO_FOLLOW } from './no-follow';
 
 export type Uploaded = { method: 'multipart' | 'tus'; fileId: string } | { method: 'legacy'; sessionId: string };
 
@@ -119,14 +117,14 @@ export class Uploader {
     }
   }
 
-  private async tus(src: UploadSource, hooks: UploadHooks): Promise<string> {
-    const file = await open(src.path, READ_NO_FOLLOW);
+  private tus(src: UploadSource, hooks: UploadHooks): Promise<string> {
     const endpoint = this.opts.client.baseUrl + TUS_PATH;
     const auth = this.opts.auth;
     let refreshing: Promise<boolean> | null = null;
-    // The handle is closed however the upload ends (the stream closes it only when read to the end).
+    // A path stream: tus-js-client reopens the path for each chunk (so it can seek on resume);
+    // the queue checked just before that the path is the folder's own file, not a link.
     return new Promise<string>((resolve, reject) => {
-      const upload = new tus.Upload(file.createReadStream(), {
+      const upload = new tus.Upload(createReadStream(src.path), {
         endpoint,
         uploadUrl: src.tusUrl,
         uploadSize: src.size,
@@ -178,7 +176,7 @@ export class Uploader {
         }
         upload.start();
       })();
-    }).finally(() => file.close().catch(() => {}));
+    });
   }
 
   /** Creates the session (once: its id is saved through the hook), then PUTs the media into it; a 401 repeats only the step it hit. */
