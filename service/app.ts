@@ -6,6 +6,7 @@ import type { ServiceContext } from './context';
 import { documentsPlugin } from './documents/plugin';
 import { HttpError } from './http/errors';
 import { newRateLimiter } from './http/rate-limit';
+import { fastifyTrustProxy } from './http/trust-proxy';
 import { drainRefusedBody } from './http/refused-body';
 import { listsPlugin } from './lists/plugin';
 import { modelsPlugin } from './models/plugin';
@@ -45,7 +46,7 @@ function malformedMultipart(err: Error): boolean {
  * plugin starts the job runner, webhook deliveries and tus clean-up on ready and stops them on close.
  */
 export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: ctx.config.bodyLimitBytes, logger: false, trustProxy: false, return503OnClosing: true });
+  const app = Fastify({ bodyLimit: ctx.config.bodyLimitBytes, logger: false, trustProxy: fastifyTrustProxy(ctx.config.trustProxy ?? false), return503OnClosing: true });
 
   const allowedHost = hostCheck(ctx);
   app.addHook('onRequest', (req, _reply, done) => {

@@ -1,5 +1,6 @@
 import type { SmtpConfig } from './mail/send';
 import type { Db } from './db';
+import type { TrustProxy } from './http/trust-proxy';
 import type { OutboundNetwork } from './net/ssrf';
 
 export interface ServiceConfig {
@@ -22,6 +23,8 @@ export interface ServiceConfig {
   publicUrl?: string;
   /** The mail server share e-mails go through (--smtp-url or S2T_SMTP_URL); unset: they are saved as drafts. */
   smtp?: SmtpConfig;
+  /** Reverse proxies whose X-Forwarded-For names the client (--trust-proxy: a hop count or addresses); unset: none, the peer is the client. */
+  trustProxy?: TrustProxy;
 }
 
 export interface Logger {

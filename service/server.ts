@@ -14,6 +14,7 @@ import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuni
 import { openDb } from './db';
 import { parseSmtp } from './mail/send';
 import { migrations } from './migrations';
+import { parseTrustProxy } from './http/trust-proxy';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
 
 function loadSecret(dataDir: string): Uint8Array {
@@ -75,6 +76,8 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       // Credentials in the URL are better given as S2T_SMTP_URL: a flag shows in the process list.
       'smtp-url': { type: 'string' },
       'smtp-from': { type: 'string' },
+      // The reverse proxy in front (the --public-url set-up): a hop count or its addresses.
+      'trust-proxy': { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -93,6 +96,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     ssoRedirectUris: values['sso-redirect-uri']!,
     publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
     smtp: parseSmtp(values['smtp-url'] ?? process.env.S2T_SMTP_URL, values['smtp-from'] ?? process.env.S2T_SMTP_FROM),
+    trustProxy: parseTrustProxy(values['trust-proxy'] ?? process.env.S2T_TRUST_PROXY),
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';

@@ -159,6 +159,8 @@ export const JobResult = z.object({
 export type JobResult = z.infer<typeof JobResult>;
 
 export const ShareLink = z.object({
+  /** Interface choice: the link's id, to list and revoke it without its token (the service keeps only a hash of that). */
+  id: z.string().optional(),
   token: z.string(),
   url: z.string(),
   session_id: z.string(),
@@ -175,6 +177,27 @@ export type ShareLink = z.infer<typeof ShareLink>;
 /** Answer to revoking a magic link; revoking it again answers the same. */
 export const ShareRevoked = z.object({ revoked: z.literal(true), document_id: z.string(), revoked_at: timestamp });
 export type ShareRevoked = z.infer<typeof ShareRevoked>;
+
+/** Interface choice: one live magic link of a document, as its owner sees it (never its token). */
+export const ShareLinkInfo = z.object({
+  id: z.string(),
+  /** How it was made: asked for as a link, or sent by e-mail (to `mailed_to`). */
+  via: z.enum(['link', 'email']),
+  mailed_to: z.string().nullable(),
+  allow_editing: z.boolean(),
+  allow_export: z.boolean(),
+  created: timestamp,
+  expires: timestamp,
+});
+export type ShareLinkInfo = z.infer<typeof ShareLinkInfo>;
+/** A document's live magic links, newest first (at most MAX_LIVE_SHARE_LINKS). */
+export const ShareLinkList = z.object({ document_id: z.string(), links: z.array(ShareLinkInfo).max(1000) });
+export type ShareLinkList = z.infer<typeof ShareLinkList>;
+/** Interface choice: answer to revoking every live link of a document; `revoked` counts them (0 when there were none). */
+export const SharesRevoked = z.object({ revoked: z.number().int().min(0), document_id: z.string(), revoked_at: timestamp });
+export type SharesRevoked = z.infer<typeof SharesRevoked>;
+/** Live magic links one document may have at once; past it, revoke some first. */
+export const MAX_LIVE_SHARE_LINKS = 100;
 
 /** Newer webhook payload (interface choice; the spec does not show it). */
 export const WebhookPayload = z.object({
@@ -240,7 +263,8 @@ export const SummarizeResult = z.object({ summary: z.string(), document: Documen
 /**
  * What became of a share e-mail: sent (through the service's mail server), or, on a service with
  * none, saved as a draft (draft_path, on the service's computer) and not sent. link_url is the
- * link the message carries; local_only: it opens only on the service's computer.
+ * link the message carries; local_only: it opens only on the service's computer. link_id
+ * (interface choice): the mailed link's id, to find it in the document's links and revoke it.
  */
 export const EmailShareResult = z.object({
   sent: z.boolean(),
@@ -249,6 +273,8 @@ export const EmailShareResult = z.object({
   draft_path: z.string().max(4096).optional(),
   link_url: z.string().max(4096).optional(),
   local_only: z.boolean().optional(),
+  link_id: z.string().optional(),
+  expires: timestamp.optional(),
 });
 
 /** Interface choice: each of the spec's translation languages for one document, and whether the installed engine can serve it (and if not, why). */

@@ -32,11 +32,14 @@ import {
   OkResponse,
   Session,
   ShareLink,
+  ShareLinkList,
   ShareRevoked,
+  SharesRevoked,
   SummarizeResult,
   TranslationTargets,
 } from './resources';
 import { route } from './route';
+import { parseWebhookHeaders } from './webhook-headers';
 
 const id = z.string().min(1).max(128);
 const numericId = z.coerce.number().int().min(1);
@@ -92,6 +95,8 @@ export const LegacyCreateBody = z
     if (!b.webhook_url && (b.webhook_method || b.webhook_headers)) {
       ctx.addIssue({ code: 'custom', message: 'webhook_method and webhook_headers require webhook_url' });
     }
+    const headers = b.webhook_headers ? parseWebhookHeaders(b.webhook_headers) : null;
+    if (headers && 'error' in headers) ctx.addIssue({ code: 'custom', path: ['webhook_headers'], message: headers.error });
   });
 export type LegacyCreateBody = z.input<typeof LegacyCreateBody>;
 
@@ -322,8 +327,8 @@ export const routes = {
     params: SessionParams, response: { kind: 'json', schema: single(Session) },
   }),
   'sessions.media': route({
-    method: 'GET', path: `${STT}/session/{sessionId}/media`, auth: 'signed', summary: 'The kept media (range requests); media_url is this, signed',
-    params: SessionParams, query: z.object({ exp: z.string(), sig: z.string() }), response: { kind: 'binary', schema: Binary },
+    method: 'GET', path: `${STT}/session/{sessionId}/media`, auth: 'signed', summary: 'The kept media (range requests); media_url is this, signed; a shared page\'s link also names its magic link (share), which must still be live',
+    params: SessionParams, query: z.object({ exp: z.string().max(32), sig: z.string().max(128), share: z.string().max(64).optional() }), response: { kind: 'binary', schema: Binary },
   }),
   'sessions.waveform': route({
     method: 'GET', path: `${STT}/session/{sessionId}/waveform`, auth: 'signed', summary: 'Waveform peaks in audiowaveform JSON; wave_info_url is this, signed',
@@ -383,9 +388,17 @@ export const routes = {
     params: DocParams, body: { kind: 'json', schema: z.object({ allow_editing: z.boolean(), allow_export: z.boolean() }) },
     response: { kind: 'json', schema: ShareLink },
   }),
+  'documents.shareList': route({
+    method: 'GET', path: `${DOC}/share`, auth: 'bearer', summary: 'The document\'s live magic links (how made, rights, expiry, to whom mailed), never their tokens',
+    params: DocParams, response: { kind: 'json', schema: ShareLinkList },
+  }),
   'documents.shareRevoke': route({
-    method: 'DELETE', path: `${DOC}/share/{token}`, auth: 'bearer', summary: 'Revoke a magic link of this document; it then gets 401 on every shared route',
+    method: 'DELETE', path: `${DOC}/share/{token}`, auth: 'bearer', summary: 'Revoke a magic link of this document by its id (or its token); it then gets 401 on every shared route and its media links stop',
     params: DocParams.extend({ token: z.string().min(1).max(512) }), response: { kind: 'json', schema: ShareRevoked },
+  }),
+  'documents.shareRevokeAll': route({
+    method: 'DELETE', path: `${DOC}/share`, auth: 'bearer', summary: 'Revoke every live magic link of this document, mailed ones included',
+    params: DocParams, response: { kind: 'json', schema: SharesRevoked },
   }),
   'documents.shareEmail': route({
     method: 'POST', path: `${DOC}/share/email`, auth: 'bearer', summary: 'Send a magic link by e-mail',

@@ -113,10 +113,16 @@ export const SyncState = z.object({
 });
 export type SyncState = z.infer<typeof SyncState>;
 
-/** A magic link the service made for one of our share requests. */
+/** A magic link of a document: one the service made for our share requests, or one it lists (mailed ones too). */
 export const ShareLinkRecord = z.object({
   documentId: z.string(),
-  url: z.string(),
+  /** The service's id of the link; null for one made before links had ids that the service's list has not matched yet. */
+  id: z.string().nullable(),
+  /** How it was made: asked for as a link, or sent by e-mail to mailedTo. */
+  via: z.enum(['link', 'email']),
+  mailedTo: z.string().nullable(),
+  /** The address to copy; null when only its recipient has it (a mailed link). */
+  url: z.string().nullable(),
   allowEditing: z.boolean(),
   allowExport: z.boolean(),
   created: z.string(),
@@ -221,8 +227,13 @@ export const channels = {
   /**
    * A document's magic links (ask for one with documents.mutate {op: 'share'}; asking again for
    * the same rights reuses the link). `pending`: a share request is still waiting to be sent.
+   * `listed`: the list is the service's (every live link, mailed ones included); false: the
+   * service could not be asked, so these are the links made on this computer.
    */
-  'documents.shareLinks': { args: z.object({ documentId: z.string().min(1) }), result: z.object({ links: z.array(ShareLinkRecord), pending: z.boolean() }) },
+  'documents.shareLinks': {
+    args: z.object({ documentId: z.string().min(1) }),
+    result: z.object({ links: z.array(ShareLinkRecord).max(1000), pending: z.boolean(), listed: z.boolean() }),
+  },
   /** Renders an export from the cache (works offline) and hands the bytes to the renderer. */
   'export.render': {
     args: z.object({ documentId: z.string().min(1), format: ExportFormat, options: ExportOptions.default({}) }),

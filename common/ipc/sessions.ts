@@ -85,7 +85,10 @@ export const sessionsChannels = {
   /** Needs the service: the engine makes a new document in the target language. */
   'documents.translate': { args: z.object({ documentId: z.string().min(1), targetLanguage: TranslationLanguage }), result: z.object({ documentId: z.string() }) },
   'documents.translateLanguages': { args: z.object({ documentId: z.string().min(1) }), result: z.object({ languages: z.array(TranslationChoice) }) },
-  'documents.revokeShare': { args: z.object({ documentId: z.string().min(1), url: z.string().min(1).max(4096) }), result: z.object({ revoked: z.boolean() }) },
+  /** Revokes one link by its service id (ShareLinkRecord.id); its page, exports and media stop at once. */
+  'documents.revokeShare': { args: z.object({ documentId: z.string().min(1), linkId: z.string().min(1).max(512) }), result: z.object({ revoked: z.boolean() }) },
+  /** Revokes every live link of the document, mailed ones included; `revoked` counts them. */
+  'documents.revokeAllShares': { args: z.object({ documentId: z.string().min(1) }), result: z.object({ revoked: z.number().int().min(0) }) },
   'documents.shareEmail': { args: z.object({ documentId: z.string().min(1), email: z.email().max(320), message: z.string().max(5000).default('') }), result: EmailShareOutcome },
   /** Renders one document from the cache and writes it to `path` (Electron's save dialog chose it). */
   'export.toFile': {

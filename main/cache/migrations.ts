@@ -228,4 +228,10 @@ export const cacheMigrations: CacheMigration[] = [
     // account-wide counts use sessions_account_language; it was only one more write per upsert.
     up: 'DROP INDEX sessions_account_order;',
   },
+  {
+    version: 13,
+    name: "share links keep the service's id of each link (to revoke it, and to match the service's list)",
+    // Links made before are matched to the service's list by when they were made and their rights.
+    up: 'ALTER TABLE share_links ADD COLUMN link_id TEXT;',
+  },
 ];

@@ -3,7 +3,7 @@
  * the language against the service's list, a text for align and a document for upload (read now,
  * so the item carries it across restarts), and each file by its content (media or not).
  */
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { parseCaptions } from '../../common/formats';
 import type { CompanionFile, ImportSource, ModelChoice, TranscriptionOptions } from '../../common/ipc';
@@ -107,7 +107,8 @@ export async function checkSource(source: ImportSource, dataDir: string): Promis
     return { ok: true, path: '', size: 0, mediaType: '', name: source.url, staged: false, source };
   }
   const staged = source.kind === 'staged';
-  const path = staged ? stagedPath(dataDir, source.stagedId) : source.path;
+  // A link the person chose is read as the file it names (the watch queue reads no links).
+  const path = staged ? stagedPath(dataDir, source.stagedId) : await realpath(source.path).catch(() => source.path);
   const name = staged ? source.name : basename(source.path);
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) return { ok: false, name, reason: staged ? 'the file did not reach S2T Desktop; add it again' : 'the file is not there (or is a folder)', source };

@@ -1,15 +1,18 @@
 /**
  * Finds finished media in one watched folder: chokidar (with its write-finish check) reports a
  * file, then a size-and-mtime stability window confirms nobody is still writing it, then the
- * content is sniffed (media only) and hashed (its identity for exactly-once).
+ * content is sniffed (media only) and hashed (its identity for exactly-once). Links are never
+ * followed (no-follow.ts): chokidar does not descend through them, and a file that is a link, or
+ * whose real place is outside the folder, is skipped with a reason.
  */
 import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { WatchFolder } from '../../common/ipc';
 import { ignoreRule } from './ignore';
 import { expectedBesideMedia, hashFile, sniffMedia } from './media';
+import { LINK_REASON, ownFileOf } from './no-follow';
 
 export interface FinishedFile {
   path: string;
@@ -59,6 +62,7 @@ export class FolderDetector {
       depth: this.folder.profile.subfolders ? 64 : 0,
       awaitWriteFinish: { stabilityThreshold: this.opts.stabilityMs, pollInterval: this.opts.pollMs ?? 100 },
       alwaysStat: true,
+      followSymlinks: false,
     });
     this.watcher = w;
     const seen = (p: string, s?: Stats) => this.consider(p, s);
@@ -94,11 +98,18 @@ export class FolderDetector {
    * Only timers wait here, so a thousand files settle side by side.
    */
   private async settle(path: string, seen?: Stats): Promise<Stats | null> {
-    let before = seen ?? (await stat(path));
+    if (!(await ownFileOf(this.folder.path, path))) {
+      // A link, or a file whose real place is outside the folder, is named once; one gone meanwhile is just gone.
+      const st = await lstat(path).catch(() => null);
+      if (st && (st.isSymbolicLink() || st.isFile()) && !this.closed) this.opts.onSkipped?.(path, st.isFile() ? st.size : 0, LINK_REASON);
+      return null;
+    }
+    let before = seen && !seen.isSymbolicLink() ? seen : await lstat(path);
     for (;;) {
       await sleep(Math.min(500, this.opts.stabilityMs));
       if (this.closed) return null;
-      const now = await stat(path).catch(() => null);
+      // lstat: a file swapped for a link while it settles is not a file any more.
+      const now = await lstat(path).catch(() => null);
       if (!now || !now.isFile()) return null;
       if (now.size === before.size && now.mtimeMs === before.mtimeMs && now.size > 0) return now;
       before = now;
@@ -133,7 +144,7 @@ export class FolderDetector {
       return;
     }
     const hash = known ?? (await hashFile(path));
-    const after = await stat(path).catch(() => null);
+    const after = await lstat(path).catch(() => null);
     if (!after || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
       // It changed while we read it: it was not finished after all; look again.
       if (after) this.consider(path, after);

@@ -1,16 +1,35 @@
 /** What a file is, by its bytes: media sniffing by magic numbers, and a streamed content hash. */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromStream } from 'file-type';
+import { READ_NO_FOLLOW } from './no-follow';
 
 /** Containers that carry audio or video although their sniffed type is not audio/* or video/*. */
 const MEDIA_CONTAINERS = new Set(['application/ogg', 'application/mp4', 'application/vnd.ms-asf', 'application/x-matroska', 'application/mxf']);
 
+/** The first bytes' type of a regular file opened without following a link (a link, a FIFO, a device: none). */
+async function sniffType(path: string) {
+  const fh = await open(path, READ_NO_FOLLOW | constants.O_NONBLOCK).catch(() => null);
+  if (!fh) return undefined;
+  try {
+    if (!(await fh.stat()).isFile()) return undefined;
+    const stream = fh.readableWebStream();
+    try {
+      return await fileTypeFromStream(stream).catch(() => undefined);
+    } finally {
+      await stream.cancel().catch(() => {});
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
 /** The media type of a file by its content (not its name), or null when it is not audio or video. */
 export async function sniffMedia(path: string): Promise<string | null> {
-  const type = await fileTypeFromFile(path).catch(() => undefined);
+  const type = await sniffType(path);
   if (!type) return null;
   if (type.mime.startsWith('audio/') || type.mime.startsWith('video/') || MEDIA_CONTAINERS.has(type.mime)) return type.mime;
   return null;
@@ -26,6 +45,7 @@ export function expectedBesideMedia(path: string): boolean {
 /** sha256 of a file's content, read as a stream so memory stays flat whatever the size. */
 export async function hashFile(path: string): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash);
+  const fh = await open(path, READ_NO_FOLLOW);
+  await pipeline(fh.createReadStream({ highWaterMark: 1 << 20 }), hash);
   return hash.digest('hex');
 }

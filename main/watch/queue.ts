@@ -17,6 +17,7 @@ import { findSubmittedSession } from './lost-submit';
 import { deliver, deliveryVersion, moveSource } from './deliver';
 import { jobSpec, type JobSpec } from './job-spec';
 import { sniffMedia } from './media';
+import { LINK_REASON, ownFileOf } from './no-follow';
 import { RateMeter } from './rate-meter';
 import { IMPORTS_FOLDER_ID } from './schema';
 import { toWatchItem, type ItemRow, type WatchStore } from './store';
@@ -230,6 +231,8 @@ export class WatchQueue {
         item = store.update(item.id, { media_type: type });
       }
       if (item.folder_id !== IMPORTS_FOLDER_ID) {
+        // Checked again: the file may have been swapped for a link since it was found.
+        if (!(await ownFileOf(folder.path, item.path))) throw new Fail(LINK_REASON);
         const holder = await claim(folder.path, item.hash, this.opts.machine);
         if (holder !== null) {
           // Another machine syncing this folder has it: its outputs will arrive through the sync.
@@ -240,11 +243,7 @@ export class WatchQueue {
       if (spec.mode === 'align' && spec.text === null) throw new Fail('align needs a .txt or caption file with the same name beside the media');
       const done = await uploader.upload(
         {
-          path: item.path,
-          size: item.size,
-          mediaType: item.media_type,
-          hash: item.hash,
-          tusUrl: item.tus_url,
+          path: item.path, size: item.size, mediaType: item.media_type, hash: item.hash, tusUrl: item.tus_url,
           legacy: { language: spec.language, punctuation: spec.punctuation, diarization: spec.diarization, session_mode: spec.mode, keep_source: spec.keepMedia },
           legacySessionId: item.method === 'legacy' ? item.session_id : null,
           filename: spec.filename,

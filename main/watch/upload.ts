@@ -121,6 +121,8 @@ export class Uploader {
     const endpoint = this.opts.client.baseUrl + TUS_PATH;
     const auth = this.opts.auth;
     let refreshing: Promise<boolean> | null = null;
+    // A path stream: tus-js-client reopens the path for each chunk (so it can seek on resume);
+    // the queue checked just before that the path is the folder's own file, not a link.
     return new Promise<string>((resolve, reject) => {
       const upload = new tus.Upload(createReadStream(src.path), {
         endpoint,

@@ -18,7 +18,7 @@ import { checkPreconditions, withValidators } from './conditions';
 import { clearedBody, mergeBodies, summarizedBody } from './content-ops';
 import { downloadLink, downloadSubject, downloadTtl } from './download';
 import { sendExport } from './export';
-import { createShare, revokeShare } from './share';
+import { createShare, listShares, revokeAllShares, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
 import { findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
@@ -115,11 +115,15 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   handle(app, ctx, 'documents.share', async ({ params, body, principal }) => createShare(ctx, owned(params, principal), body));
 
+  handle(app, ctx, 'documents.shareList', async ({ params, principal }) => ({ document_id: params.documentId, links: listShares(ctx.db, owned(params, principal)) }));
+
   handle(app, ctx, 'documents.shareRevoke', async ({ params, principal }) => revokeShare(ctx.db, owned(params, principal), params.token));
+
+  handle(app, ctx, 'documents.shareRevokeAll', async ({ params, principal }) => revokeAllShares(ctx.db, owned(params, principal)));
 
   handle(app, ctx, 'documents.shareEmail', async ({ params, body, principal }) => {
     const doc = owned(params, principal);
-    const link = createShare(ctx, doc, { allow_editing: false, allow_export: true });
+    const link = createShare(ctx, doc, { allow_editing: false, allow_export: true }, body.email);
     const reach = link.local_only ? ' It opens only on the computer it was shared from (the service has no public address).' : '';
     const text = [body.message.trim(), '', `"${doc.filename}" was shared with you:`, link.url, '', `The link works until ${link.expires}.${reach}`].join('\n');
     let mail;
@@ -136,6 +140,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
       ...(mail.delivery === 'draft' ? { draft_path: mail.path } : {}),
       link_url: link.url,
       local_only: link.local_only === true,
+      link_id: link.id,
+      expires: link.expires,
     };
   });
 

@@ -1,6 +1,7 @@
 /**
  * The magic-link routes: no Bearer, the ?token= decides. A bad, expired, revoked or
- * other-document token is 401 (share.ts); a link without the right is 403.
+ * other-document token is 401 (share.ts), charged to the caller's address (429 past the limit);
+ * a link without the right is 403.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context';
@@ -12,15 +13,15 @@ import { requireDocument, toDocument } from './store';
 import { applyUpdate } from './update';
 
 export function registerSharedDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  handle(app, ctx, 'shared.document', async ({ params, query, reply }) => {
-    resolveShare(ctx.db, query.token, params.sessionId, params.documentId);
+  handle(app, ctx, 'shared.document', async ({ params, query, req, reply }) => {
+    resolveShare(ctx.db, req.ip, query.token, params.sessionId, params.documentId);
     const doc = requireDocument(ctx.db, params.sessionId, params.documentId, null);
     withValidators(reply, doc);
     return toDocument(doc);
   });
 
   handle(app, ctx, 'shared.update', async ({ params, query, body, req, reply }) => {
-    requireRight(resolveShare(ctx.db, query.token, params.sessionId, params.documentId), 'allow_editing');
+    requireRight(resolveShare(ctx.db, req.ip, query.token, params.sessionId, params.documentId), 'allow_editing');
     const doc = requireDocument(ctx.db, params.sessionId, params.documentId, null);
     checkPreconditions(req, doc);
     const fresh = applyUpdate(ctx, doc, body);
@@ -28,8 +29,8 @@ export function registerSharedDocumentRoutes(app: FastifyInstance, ctx: ServiceC
     return toDocument(fresh);
   });
 
-  handle(app, ctx, 'shared.export', async ({ params, query, reply }) => {
-    requireRight(resolveShare(ctx.db, query.token, params.sessionId, params.documentId), 'allow_export');
+  handle(app, ctx, 'shared.export', async ({ params, query, req, reply }) => {
+    requireRight(resolveShare(ctx.db, req.ip, query.token, params.sessionId, params.documentId), 'allow_export');
     const doc = requireDocument(ctx.db, params.sessionId, params.documentId, null);
     return sendExport(reply, doc, params.format, query);
   });

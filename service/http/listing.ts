@@ -36,7 +36,8 @@ export function listRows<T>(db: Db, spec: ListSpec, query: ListQuery): { count: 
   }
   const keys = Object.keys(spec.sortable);
   const sortKey = query.sort ?? keys[0];
-  const sortExpr = spec.sortable[sortKey];
+  // Own keys only: `constructor` or `__proto__` must not reach ORDER BY through the prototype.
+  const sortExpr = Object.hasOwn(spec.sortable, sortKey) ? spec.sortable[sortKey] : undefined;
   if (!sortExpr) throw validationError(`sort must be one of: ${keys.join(', ') || '(none)'}`);
   const direction = (query.direction ?? spec.defaultDirection ?? 'desc').toUpperCase();
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';

@@ -127,4 +127,17 @@ export const workMigrations: Migration[] = [
         WHERE session_mode = 'upload' AND NOT (COALESCE(media_type, '') GLOB 'audio/*' OR COALESCE(media_type, '') GLOB 'video/*');
     `,
   },
+  {
+    version: 170,
+    name: 'magic links get an id, how they were made and to whom they were mailed',
+    up: `
+      -- The id lets the owner list and revoke a link whose token only its recipient holds (a mailed one).
+      ALTER TABLE share_links ADD COLUMN id TEXT;
+      UPDATE share_links SET id = 'shl_' || lower(hex(randomblob(12)));
+      CREATE UNIQUE INDEX share_links_id ON share_links(id);
+      ALTER TABLE share_links ADD COLUMN via TEXT NOT NULL DEFAULT 'link';
+      ALTER TABLE share_links ADD COLUMN mailed_to TEXT;
+      CREATE INDEX share_links_document ON share_links(document_id, created);
+    `,
+  },
 ];

@@ -7,7 +7,7 @@ import type { LegacyResult } from '../../common/api';
 import type { TranscriptContent } from '../../common/transcript/model';
 import { mediaType } from '../../node/content-type';
 import type { ServiceContext } from '../context';
-import { resolveShare } from '../documents/share';
+import { resolveShare, shareMediaSubject, shareStillLive } from '../documents/share';
 import { listDocuments, parseBody } from '../documents/store';
 import { documentError, plainError, validationError } from '../http/errors';
 import { handle, SENT } from '../http/handle';
@@ -91,8 +91,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     return { count: 1, total_results: 1, result: toSession(ctx, s) };
   });
 
-  handle(app, ctx, 'sessions.shared', async ({ params, query }) => {
-    resolveShare(ctx.db, query.token, params.sessionId);
+  handle(app, ctx, 'sessions.shared', async ({ params, query, req }) => {
+    resolveShare(ctx.db, req.ip, query.token, params.sessionId);
     const s = findSession(ctx.db, params.sessionId)!;
     return { count: 1, total_results: 1, result: toSession(ctx, s) };
   });
@@ -174,7 +174,10 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
   });
 
   handle(app, ctx, 'sessions.media', async ({ params, query, req, reply }) => {
-    if (!verifySigned(ctx.secret, 'media', params.sessionId, query.exp, query.sig)) throw plainError(403, 'the media link is invalid or expired');
+    // A viewer's link names the magic link it came through: signed with it, and only while it is live.
+    const subject = query.share ? shareMediaSubject(params.sessionId, query.share) : params.sessionId;
+    if (!verifySigned(ctx.secret, 'media', subject, query.exp, query.sig)) throw plainError(403, 'the media link is invalid or expired');
+    if (query.share && !shareStillLive(ctx.db, query.share, params.sessionId)) throw plainError(403, 'the magic link this recording was shared through was revoked or has expired');
     const s = findSession(ctx.db, params.sessionId);
     if (!s?.kept_path) throw documentError(404, 'not_found', 'this session keeps no media');
     await serveFileWithRanges(req, reply, s.kept_path, keptMediaType(s.kept_path));

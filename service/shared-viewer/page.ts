@@ -122,6 +122,12 @@ export function expiredNotice(afterwards = ''): { title: string; html: string } 
   return { title: EXPIRED_TITLE, html: `<main class="expired" id="expired"><h1>${EXPIRED_TITLE}</h1><p>${esc(text)}</p></main>` };
 }
 
+/** Too many wrong links tried from this address: a short wait, said in words. */
+export function tooManyPage(): string {
+  const title = 'Too many tries';
+  return shell(title, `<main class="expired"><h1>${title}</h1><p>${esc('Too many links that do not work were opened from this network. Wait a few minutes, then open your link again.')}</p></main>`);
+}
+
 /** A revoked, expired or unknown link: it says so, and nothing else happens (no one is signed out). */
 export function expiredPage(): string {
   const { title, html } = expiredNotice();

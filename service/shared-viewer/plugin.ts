@@ -3,20 +3,21 @@
  * /captions/shared/…), rendered here, with its script and style from this plugin. The token is
  * checked on the service for the page and again by every shared API call the page makes, so the
  * page shows only what the link allows and the API refuses anything else. A bad, revoked or
- * expired token gets a 410 "This link has expired" page; there is no sign-in here to lose.
+ * expired token gets a 410 "This link has expired" page; there is no sign-in here to lose. Wrong
+ * tokens count against the caller's address: past the limit the page answers 429. The page's
+ * media link is bound to its share (shareMediaPath), so it stops when the link is revoked.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { buildPath, routes } from '../../common/api';
 import type { ServiceContext } from '../context';
 import { HttpError } from '../http/errors';
 import type { AreaPlugin } from '../http/plugin';
-import { resolveShare } from '../documents/share';
+import { resolveShare, shareMediaPath } from '../documents/share';
 import { etagOf, findDocument, parseBody } from '../documents/store';
-import { signedPath } from '../sessions/present';
 import { sessionByPk } from '../sessions/repo';
 import { VIEWER_CSS, VIEWER_JS } from './assets';
-import { expiredPage, viewerPage } from './page';
+import { expiredPage, tooManyPage, viewerPage } from './page';
 
 /** Only our own script, style, API and media; no framing, no forms elsewhere, no referrer (the token is in the URL). */
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; media-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -37,20 +38,33 @@ function sendExpired(reply: FastifyReply) {
   return pageHeaders(reply).code(410).type('text/html; charset=utf-8').send(expiredPage());
 }
 
-function renderShared(ctx: ServiceContext, rawParams: unknown, rawQuery: unknown, reply: FastifyReply) {
-  const params = PageParams.safeParse(rawParams);
-  const query = PageQuery.safeParse(rawQuery);
+function sendTooMany(reply: FastifyReply, retryAfter: string | undefined) {
+  if (retryAfter) reply.header('retry-after', retryAfter);
+  return pageHeaders(reply).code(429).type('text/html; charset=utf-8').send(tooManyPage());
+}
+
+function renderShared(app: FastifyInstance, ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
+  // The page is a way to try tokens like any shared route: the same limits, by the caller's address.
+  try {
+    app.rateLimiter.hit(`ip:${req.ip}`, reply);
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 429) return sendTooMany(reply, e.headers['retry-after']);
+    throw e;
+  }
+  const params = PageParams.safeParse(req.params);
+  const query = PageQuery.safeParse(req.query);
   if (!params.success || !query.success) return sendExpired(reply);
   let share;
   try {
-    share = resolveShare(ctx.db, query.data.token, params.data.sessionId, params.data.documentId);
+    share = resolveShare(ctx.db, req.ip, query.data.token, params.data.sessionId, params.data.documentId);
   } catch (e) {
+    if (e instanceof HttpError && e.status === 429) return sendTooMany(reply, e.headers['retry-after']);
     if (e instanceof HttpError) return sendExpired(reply);
     throw e;
   }
   const doc = findDocument(ctx.db, params.data.documentId);
   if (!doc) return sendExpired(reply);
-  const mediaPath = sessionByPk(ctx.db, doc.session_pk).kept_path ? signedPath(ctx, 'sessions.media', doc.session_id) : null;
+  const mediaPath = sessionByPk(ctx.db, doc.session_pk).kept_path ? shareMediaPath(ctx, doc.session_id, share.id) : null;
   const html = viewerPage({
     filename: doc.filename,
     kind: doc.type === 'caption' ? 'caption' : 'transcript',
@@ -68,7 +82,7 @@ function renderShared(ctx: ServiceContext, rawParams: unknown, rawQuery: unknown
 
 function registerViewer(app: FastifyInstance, ctx: ServiceContext): void {
   for (const page of ['transcripts', 'captions']) {
-    app.get(`/${page}/shared/:sessionId/:documentId`, (req, reply) => renderShared(ctx, req.params, req.query, reply));
+    app.get(`/${page}/shared/:sessionId/:documentId`, (req, reply) => renderShared(app, ctx, req, reply));
     // Any other shape under the shared pages (a cut-off link) is a link that no longer works.
     app.get(`/${page}/shared/*`, (_req, reply) => sendExpired(reply));
   }

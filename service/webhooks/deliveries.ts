@@ -4,7 +4,7 @@
  * each with a delivery id for the receiver to deduplicate (a retry after a lost answer repeats it).
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import type { WebhookPayload } from '../../common/api';
+import { parseWebhookHeaders, type WebhookPayload } from '../../common/api';
 import { seal, unseal } from '../auth/secrets';
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
@@ -26,13 +26,16 @@ function insert(db: Db, secret: Uint8Array, d: { id: string; kind: 'legacy' | 's
   ).run(d.id, d.kind, d.url, d.method, seal(secret, JSON.stringify(d.headers)), d.body, Date.now(), new Date().toISOString());
 }
 
-/** "Name: value" lines from the legacy webhook_headers; malformed or hop-by-hop ones are dropped. */
+/**
+ * The caller's webhook_headers, lower-cased; a bad or reserved line is dropped (the create refuses
+ * them, so only rows stored before that check have any). The service's own headers are added
+ * after these, under the same lower-case names, so theirs can never win.
+ */
 export function parseHeaderLines(lines: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of lines) {
-    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*([^\r\n]*)$/.exec(line);
-    if (!m || /^(host|content-length|transfer-encoding|connection)$/i.test(m[1])) continue;
-    out[m[1]] = m[2];
+    const parsed = parseWebhookHeaders([line]);
+    if ('headers' in parsed) Object.assign(out, parsed.headers);
   }
   return out;
 }
@@ -50,7 +53,7 @@ export function enqueueLegacy(db: Db, secret: Uint8Array, s: { url: string; meth
     url: s.url,
     method: s.method,
     body,
-    headers: { ...parseHeaderLines(s.headerLines), 'X-Svc-Session': s.sessionId, 'X-Alt-Session': s.sessionId, 'Content-Type': 'application/json', 'X-Svc-Delivery': id },
+    headers: { ...parseHeaderLines(s.headerLines), 'x-svc-session': s.sessionId, 'x-alt-session': s.sessionId, 'content-type': 'application/json', 'x-svc-delivery': id },
   });
   return id;
 }

@@ -169,7 +169,7 @@ describe('session page and list, against the local service', () => {
     // The button that was pressed went disabled while it asked: focus is on the new link's Copy, not lost to the page.
     await expect.poll(() => focused(), { timeout: 30_000 }).toBe('Copy');
     expect(await isPrimary()).toBe(false);
-    expect(await dialog.getByText(/^Read only · may export · until /).count()).toBe(1);
+    expect(await dialog.getByText(/^Made on .* · read only · may export · until /).count()).toBe(1);
     // "Link ready." is just below the link, above the e-mail form.
     const ready = dialog.getByText('Link ready.');
     await expect.poll(() => ready.count(), { timeout: 30_000 }).toBe(1);

@@ -6,7 +6,7 @@
 import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../../../common/api';
 import { changesFinishedDocument, FINISHED_REFUSAL } from '../../../common/ipc/finished';
 import { ApiError } from '../../api/errors';
-import { dropShareLink, shareLinkToken } from '../../cache/share-links';
+import { dropShareLink, dropShareLinks, reconcileShareLinks, recordOf } from '../../cache/share-links';
 import { UserFacingError } from '../user-facing-error';
 import { requireAccount, type AreaHandlers, type CoreContext } from './context';
 
@@ -63,7 +63,25 @@ export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
       ctx.engine.kick();
       return { queued: true as const };
     },
-    'documents.shareLinks': async ({ documentId }) => (accountId() === null ? { links: [], pending: false } : cache.shareLinks(documentId)),
+    'documents.shareLinks': async ({ documentId }) => {
+      if (accountId() === null) return { links: [], pending: false, listed: false };
+      const local = cache.shareLinks(documentId);
+      const mine = { links: local.links.map(recordOf), pending: local.pending, listed: false };
+      let params;
+      try {
+        ({ params } = onService(documentId));
+      } catch {
+        return mine; // not on the service yet: only what is queued here
+      }
+      const askedAt = new Date().toISOString();
+      try {
+        const r = await client.call('documents.shareList', { params }, { timeoutMs: 8000 });
+        return { links: reconcileShareLinks(cache.db, documentId, r.links, askedAt), pending: local.pending, listed: true };
+      } catch {
+        // Offline, or a service without the list: the links made here, said so in the dialog.
+        return mine;
+      }
+    },
     'documents.translate': async ({ documentId, targetLanguage }) => {
       const { doc, params } = onService(documentId);
       try {
@@ -96,19 +114,24 @@ export function documentsHandlers(ctx: CoreContext): AreaHandlers<'documents'> {
         throw e;
       }
     },
-    'documents.revokeShare': async ({ documentId, url }) => {
+    'documents.revokeShare': async ({ documentId, linkId }) => {
       const { params } = onService(documentId);
-      const token = shareLinkToken(cache.db, documentId, url);
-      if (!token) throw new UserFacingError('NOT_FOUND', 'That link is not one this app made, or it was already revoked.');
       try {
-        await client.call('documents.shareRevoke', { params: { ...params, token } });
+        await client.call('documents.shareRevoke', { params: { ...params, token: linkId } });
       } catch (e) {
         // Already revoked or gone on the service: forget it here too.
         if (!(e instanceof ApiError && e.status === 404)) throw e;
       }
-      dropShareLink(cache.db, documentId, url);
+      dropShareLink(cache.db, documentId, linkId);
       ctx.emit('cache.changed', { documents: [documentId] });
       return { revoked: true };
+    },
+    'documents.revokeAllShares': async ({ documentId }) => {
+      const { params } = onService(documentId);
+      const r = await client.call('documents.shareRevokeAll', { params });
+      dropShareLinks(cache.db, params.documentId);
+      ctx.emit('cache.changed', { documents: [documentId] });
+      return { revoked: r.revoked };
     },
     'documents.shareEmail': async ({ documentId, email, message }) => {
       const { params } = onService(documentId);

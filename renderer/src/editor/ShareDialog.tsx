@@ -2,25 +2,25 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { EmailShareOutcome, ShareLinkRecord } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { useCacheChanged } from '../lib/useChannel';
+import { useOnline } from '../lib/useSyncState';
 import { CopyButton } from '../ui/CopyButton';
 import { Dialog } from '../ui/Dialog';
-import { when } from '../lib/format';
+import { linkKey, ShareLinkList } from './ShareLinkList';
 
-/** A link to the service on this computer opens only here: say so next to it. */
-const isLocal = (url: string) => {
-  try {
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-};
+const LINK_READY = 'Link ready.';
 
-/** Magic links of one document: make one with chosen rights, copy, revoke, or send one by e-mail. */
+/**
+ * Magic links of one document: make one with chosen rights, copy, send one by e-mail, see every
+ * live link (mailed ones too: the service lists them) and revoke one or all.
+ */
 export function ShareDialog({ documentId, onClose, onStatus }: { documentId: string; onClose: () => void; onStatus: (m: string, isError?: boolean) => void }) {
   const [allowEditing, setAllowEditing] = useState(false);
   const [allowExport, setAllowExport] = useState(true);
   const [links, setLinks] = useState<ShareLinkRecord[]>([]);
   const [pending, setPending] = useState(false);
+  // Whether the list is the service's (every link) or only the links made here (offline).
+  const [listed, setListed] = useState(true);
+  const [confirmAll, setConfirmAll] = useState(false);
   const [busy, setBusy] = useState(false);
   // Each note shows beside what it is about: the links, or the e-mail form.
   const [note, setNote] = useState<{ text: string; error?: boolean; about: 'links' | 'email' } | null>(null);
@@ -29,18 +29,38 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
   // What the last send did: it went, or it became a draft (no mail server), said as such.
   const [mailed, setMailed] = useState<(EmailShareOutcome & { to: string }) | null>(null);
 
-  const refresh = () => call('documents.shareLinks', { documentId }).then((r) => { setLinks(r.links); setPending(r.pending); }, () => {});
-  useEffect(() => void refresh(), [documentId]);
+  // A link asked for while its request waits in the outbox: "Link ready." once it is there.
+  const awaitingLink = useRef(false);
+  const refresh = () =>
+    call('documents.shareLinks', { documentId }).then(
+      (r) => {
+        setLinks(r.links);
+        setPending(r.pending);
+        setListed(r.listed);
+        if (awaitingLink.current && !r.pending) {
+          awaitingLink.current = false;
+          setNote({ text: LINK_READY, about: 'links' });
+        }
+        return r.pending;
+      },
+      () => false,
+    );
+  // Again when the service comes or goes: the list (and the note that it is only this computer's) follows.
+  const online = useOnline();
+  useEffect(() => void refresh(), [documentId, online]);
   // A share request goes through the outbox: the link shows when the push brings it.
   useCacheChanged(() => void refresh(), (c) => !c.documents || c.documents.includes(documentId));
 
-  async function attempt(fn: () => Promise<unknown>, done: string, about: 'links' | 'email') {
+  async function attempt<T>(fn: () => Promise<T>, done: string | ((result: T) => string), about: 'links' | 'email') {
     setBusy(true);
     setNote(null);
     try {
-      await fn();
+      const result = await fn();
+      const text = typeof done === 'string' ? done : done(result);
+      // A share goes through the outbox: "Link ready." waits for the link (refresh says it).
+      awaitingLink.current = text === LINK_READY;
       await refresh();
-      setNote({ text: done, about });
+      if (text !== LINK_READY) setNote({ text, about });
       return true;
     } catch (e) {
       setNote({ text: (e as Error).message, error: true, about });
@@ -58,11 +78,11 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
   const [focusNext, setFocusNext] = useState<{ to: 'make' } | { to: 'new link'; known: Set<string> } | null>(null);
   useEffect(() => {
     if (!focusNext || busy) return;
-    const fresh = focusNext.to === 'new link' ? links.find((l) => !focusNext.known.has(l.url)) : undefined;
+    const fresh = focusNext.to === 'new link' ? links.find((l) => l.url && !focusNext.known.has(linkKey(l))) : undefined;
     const active = document.activeElement;
     const lost = active === document.body || active === makeButton.current || active?.tagName === 'DIALOG';
     if (fresh) {
-      if (lost) rows.current.get(fresh.url)?.querySelector('button')?.focus();
+      if (lost) rows.current.get(linkKey(fresh))?.querySelector('button')?.focus();
       setFocusNext(null);
       return;
     }
@@ -71,12 +91,21 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
   }, [focusNext, busy, links]);
 
   const share = async () => {
-    const known = new Set(links.map((l) => l.url));
-    const ok = await attempt(() => call('documents.mutate', { documentId, mutation: { op: 'share', allowEditing, allowExport } }), 'Link ready.', 'links');
+    const known = new Set(links.map(linkKey));
+    const ok = await attempt(() => call('documents.mutate', { documentId, mutation: { op: 'share', allowEditing, allowExport } }), LINK_READY, 'links');
     setFocusNext(ok ? { to: 'new link', known } : { to: 'make' });
   };
-  const revoke = async (url: string) => {
-    await attempt(() => call('documents.revokeShare', { documentId, url }), 'Link revoked: it now says “link expired”.', 'links');
+  const revoke = async (l: ShareLinkRecord) => {
+    if (!l.id) return;
+    const linkId = l.id;
+    const whose = l.via === 'email' ? ` ${l.mailedTo ?? 'The recipient'} can no longer open it.` : '';
+    await attempt(() => call('documents.revokeShare', { documentId, linkId }), `Link revoked: it now says “link expired”.${whose}`, 'links');
+    setFocusNext({ to: 'make' });
+  };
+  const revokeAll = async () => {
+    setConfirmAll(false);
+    const said = ({ revoked }: { revoked: number }) => (revoked === 1 ? 'The link was revoked.' : `All ${revoked} links were revoked: each now says “link expired”.`);
+    await attempt(() => call('documents.revokeAllShares', { documentId }), said, 'links');
     setFocusNext({ to: 'make' });
   };
   const send = (e: FormEvent) => {
@@ -94,20 +123,19 @@ export function ShareDialog({ documentId, onClose, onStatus }: { documentId: str
         <label className="check"><input type="checkbox" checked={allowEditing} onChange={(e) => setAllowEditing(e.target.checked)} /> People with the link may edit</label>
         <label className="check"><input type="checkbox" checked={allowExport} onChange={(e) => setAllowExport(e.target.checked)} /> People with the link may download exports</label>
         {pending && <p className="muted small" role="status">The link is made when the service is reached; it shows here then.</p>}
-        {links.length > 0 && (
-          <ul className="share-links" aria-label="Share links">
-            {links.map((l) => (
-              <li key={l.url} ref={(el) => void (el ? rows.current.set(l.url, el) : rows.current.delete(l.url))}>
-                <span className="share-link-row">
-                  <input readOnly value={l.url} aria-label="Link" onFocus={(e) => e.currentTarget.select()} />
-                  <CopyButton text={l.url} />
-                  <button type="button" className="danger" disabled={busy} onClick={() => void revoke(l.url)}>Revoke</button>
-                </span>
-                <span className="muted small">{l.allowEditing ? 'May edit' : 'Read only'} · {l.allowExport ? 'may export' : 'no export'} · until {when(l.expires)}</span>
-                {isLocal(l.url) && <span className="muted small">This link points to the service on this computer: it opens only here.</span>}
-              </li>
-            ))}
-          </ul>
+        {!listed && <p className="muted small" role="status">The service cannot be reached: these are the links made on this computer. Links sent by e-mail show when it can be reached.</p>}
+        {links.length > 0 && <ShareLinkList links={links} busy={busy} onRevoke={(l) => void revoke(l)} rows={rows.current} />}
+        {links.length > 1 && !confirmAll && (
+          <p className="share-revoke-all">
+            <button type="button" className="danger" disabled={busy} onClick={() => setConfirmAll(true)}>Revoke all {links.length} links…</button>
+          </p>
+        )}
+        {confirmAll && (
+          <p className="share-revoke-all" role="group" aria-label="Revoke all links">
+            <span>Everyone who has one of these {links.length} links loses access, those sent by e-mail included.</span>
+            <button type="button" className="danger" disabled={busy} onClick={() => void revokeAll()}>Revoke all</button>
+            <button type="button" onClick={() => setConfirmAll(false)}>Keep them</button>
+          </p>
         )}
         {noteAbout('links')}
         <form className="share-email" onSubmit={send} aria-label="Send a link by e-mail">

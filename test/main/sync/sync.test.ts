@@ -224,7 +224,7 @@ describe('sync against the local service', () => {
     const c = await core(counter.url);
     await c.h['sync.now']({});
     await c.h['documents.mutate']({ documentId: docId, mutation: { op: 'share', allowEditing: false, allowExport: true } });
-    expect(await c.h['documents.shareLinks']({ documentId: docId })).toEqual({ links: [], pending: true });
+    expect(await c.h['documents.shareLinks']({ documentId: docId })).toEqual({ links: [], pending: true, listed: true });
     // Asked twice before it went out: still one request.
     await c.h['documents.mutate']({ documentId: docId, mutation: { op: 'share', allowEditing: false, allowExport: true } });
     expect((await c.h['sync.state']({})).pending).toBe(1);
@@ -235,7 +235,7 @@ describe('sync against the local service', () => {
     expect(links[0]).toMatchObject({ documentId: docId, allowEditing: false, allowExport: true });
     expect(links[0].url).toContain(`/transcripts/shared/${sessionId}/${docId}?token=`);
     // The link works: the magic-link route answers with it, and without any sign-in.
-    const token = new URL(links[0].url).searchParams.get('token')!;
+    const token = new URL(links[0].url!).searchParams.get('token')!;
     const device = await otherDevice(svc.url);
     const shared = await device.call('shared.document', { params: { sessionId, documentId: docId }, query: { token } });
     expect(shared.id).toBe(docId);
