@@ -6,13 +6,13 @@
  * committed, and test/docs/links.test.ts checks that every one a page links exists.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT, cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { appAndBrowserPerFile, batchKey, signIn, uploadWav } from '../helpers/ui';
+import { appAndBrowserPerFile, signIn } from '../helpers/ui';
 import { openSession, waitForCompleted } from '../renderer/look-fixture';
 
 export const GUIDE_IMAGES = join(ROOT, 'docs/guide/images');
@@ -57,20 +57,28 @@ it('shoots every view the guide shows', async () => {
   const audio = join(scratch, AUDIO);
   execFileSync('sox', [first, padded, 'pad', '0', '1']);
   execFileSync('sox', [padded, second, audio]);
-  await uploadWav(run.app.serviceUrl, await batchKey(run.app.serviceUrl, 'guide'), AUDIO, readFileSync(audio));
   const page = await (await run.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
   await signIn(page, run.app.url);
-  await waitForCompleted(page, AUDIO);
 
+  // A new transcription as a person starts one: the dialog, a chosen file, the language by name.
   await page.getByRole('button', { name: 'New transcription' }).click();
-  await expect.poll(() => page.getByRole('dialog', { name: 'New transcription' }).count()).toBe(1);
+  const dialog = page.getByRole('dialog', { name: 'New transcription' });
+  await expect.poll(() => dialog.count()).toBe(1);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose files…' }).click()]);
+  await chooser.setFiles(audio);
+  const language = dialog.getByLabel('Language');
+  await expect.poll(() => language.locator('option', { hasText: 'English (United States)' }).count(), { timeout: 20_000 }).toBe(1);
+  await language.selectOption({ label: 'English (United States)' });
   await shoot(page, 'new-transcription');
-  await closeDialog(page);
+  await dialog.getByRole('button', { name: 'Transcribe' }).click();
+  await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
 
-  await page.getByRole('button', { name: 'Uploads' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Uploads' }).count(), { timeout: 20_000 }).toBe(1);
+  const uploads = page.getByRole('region', { name: 'Uploads' });
+  await expect.poll(() => uploads.count()).toBe(1);
+  await expect.poll(() => uploads.getByText('Done').count(), { timeout: 180_000, interval: 1000 }).toBeGreaterThan(0);
   await shoot(page, 'uploads');
   await page.getByRole('button', { name: 'Uploads' }).click();
+  await waitForCompleted(page, AUDIO);
 
   await openSession(page, AUDIO);
   // The player shows the media's length once it has read it; a picture of 0:00 / 0:00 would puzzle.
