@@ -1,5 +1,5 @@
 /**
- * A document marked finished is read-only until reopened (issue 19). The editors lock their undo
+ * A document marked finished is read-only until reopened. The editors lock their undo
  * history; these are the whole-document changes that bypass it, which the Document menu disables
  * and main refuses, by this one list and in these words.
  */

@@ -1,6 +1,5 @@
 /**
- * Keeps caption documents in step with the transcript they follow (issue 18, "Captions follow the
- * transcript"). A caption document follows the transcript recorded in caption_links, or by
+ * Keeps caption documents in step with the transcript they follow. A caption document follows the transcript recorded in caption_links, or by
  * default its session's transcript in its language. When that transcript's content differs from
  * what the captions were last built from, the captions are rebuilt with the caption profile from
  * settings (common/transcript/caption-follow.ts keeps hand edits over unchanged words) and saved

@@ -72,7 +72,7 @@ export const MIGRATIONS: string[] = [
    CREATE INDEX items_origin ON items(origin_item_id);
    CREATE INDEX items_session ON items(session_id);`,
 
-  // 3: issue 16. Reuse across folders compares the profile fields that change the result
+  // 3: reuse across folders compares the profile fields that change the result
   // (result_key: hash + language, mode, diarization, punctuation, glossary, custom model), so the
   // same file in a French and an English folder is two jobs. Each file found gets an item of its own
   // (a copy in the same folder is a visible duplicate, a non-media file a visible "not media"), so

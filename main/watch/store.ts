@@ -384,7 +384,7 @@ export function toWatchItem(row: ItemRow, live?: { rate: number | null; etaSecon
   };
 }
 
-/** Upload percent while uploading, the job's progress while transcribing (issue 16), 100 after. */
+/** Upload percent while uploading, the job's progress while transcribing, 100 after. */
 export function uploadPercent(row: ItemRow): number {
   const p = row.state === 'detected' ? 0 : row.state === 'uploading' ? (row.size ? (row.bytes_sent / row.size) * 100 : 0) : row.state === 'transcribing' ? (row.progress ?? 0) : 100;
   return Math.round(Math.min(100, Math.max(0, p)) * 10) / 10;

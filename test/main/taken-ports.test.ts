@@ -1,5 +1,5 @@
 /**
- * Issue 17, the app survives restarts: a port the last run used may be someone else's by now.
+ * The app survives restarts: a port the last run used may be someone else's by now.
  * The app started again while its last bridge and service ports are held elsewhere, a bridge
  * asked for a port that is held, and the embedded service restarted by its supervisor (under the
  * app, or the watch daemon) while its port is held each move to a free port, and what talks to

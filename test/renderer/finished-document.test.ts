@@ -1,5 +1,5 @@
 /**
- * A document marked finished is read-only until reopened (issue 19): the changes that do not go
+ * A document marked finished is read-only until reopened: the changes that do not go
  * through the editor's locked history. End to end in real Chromium against the app in browser mode
  * and its local service, on real speech (two phrases) the service transcribed and cut captions
  * from. Finished, the Document menu shows Reset, Clear text, Timecode offset, Shift all times and

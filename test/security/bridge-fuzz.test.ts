@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 3, at volume: 1,000 malformed HTTP request paths and 1,000 malformed WebSocket
+ * The web bridge, at volume: 1,000 malformed HTTP request paths and 1,000 malformed WebSocket
  * frames (seeded, so a failure can be replayed) against the built browser-mode app. Afterwards the
  * bridge still serves its page and answers a call, and its process still runs.
  */

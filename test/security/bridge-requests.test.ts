@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 3: single requests that used to end browser mode. Each one is sent to the built
+ * Single requests that could end browser mode. Each one is sent to the built
  * app (dist/main/headless.js) over real HTTP or a real WebSocket; each now gets an error answer,
  * and the same process goes on serving pages and calls.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 14 items 4, 6, 7 and 8, each as the attack was made, over real HTTP against the service:
+ * Two-factor, API tokens, SSO redirects and the lockout, each attacked as it could be, over real HTTP against the service:
  * - 4: an API token alone took over or removed two-factor; 2FA codes could be guessed without limit;
  * - 6: API tokens minted tokens, and logout with one did nothing;
  * - 7: SSO handed the session token to any https redirect_uri, and skipped two-factor;
@@ -57,7 +57,7 @@ function loginFrom(source: string, username: string, password: string): Promise<
   });
 }
 
-describe('item 4: two-factor needs a session and proof from the current authenticator', () => {
+describe('two-factor needs a session and proof from the current authenticator', () => {
   const USER = { email: 'owner4@example.com', password: 'owner4-password' };
   let jwt: string;
   let secret: string;
@@ -115,7 +115,7 @@ describe('item 4: two-factor needs a session and proof from the current authenti
   });
 });
 
-describe('item 4: turning two-factor on needs a recent password sign-in', () => {
+describe('turning two-factor on needs a recent password sign-in', () => {
   it('a session signed in 11 minutes ago (a stolen long-lived token) cannot bind a new authenticator', async () => {
     const USER = { email: 'owner4b@example.com', password: 'owner4b-password' };
     const old = await userWithSession(USER.email, USER.password);
@@ -134,7 +134,7 @@ describe('item 4: turning two-factor on needs a recent password sign-in', () => 
   });
 });
 
-describe('item 6: API tokens cannot manage tokens or outlive a logout', () => {
+describe('API tokens cannot manage tokens or outlive a logout', () => {
   it('a realtime token cannot mint a batch token, list or delete tokens', async () => {
     const jwt = await userWithSession('owner6@example.com', 'owner6-password');
     const realtime = await mintToken(jwt, 'realtime');
@@ -160,7 +160,7 @@ describe('item 6: API tokens cannot manage tokens or outlive a logout', () => {
   });
 });
 
-describe('item 7: SSO sends the token only to loopback, and asks for the second factor', () => {
+describe('SSO sends the token only to loopback, and asks for the second factor', () => {
   const SSO = { email: 'sso7@example.com', password: 'sso7-password-1' };
   const submit = (form: Record<string, string>, cookie?: string) => call(svc.url, 'POST', '/api/v3/auth/sso/identity', { form, headers: cookie ? { cookie } : {} });
 
@@ -209,7 +209,7 @@ describe('item 7: SSO sends the token only to loopback, and asks for the second 
   });
 });
 
-describe('item 8: a stranger guessing passwords slows only themself', () => {
+describe('a stranger guessing passwords slows only themself', () => {
   it('after ten wrong passwords from 127.0.0.2, that source gets 429 while the real user signs in from 127.0.0.1', async () => {
     const USER = { email: 'owner8@example.com', password: 'owner8-password' };
     await mustAddUser(svc.dataDir, USER.email, USER.password, ['CUSTOMER']);

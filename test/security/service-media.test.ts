@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 2, over real HTTP with real ffmpeg:
+ * Hostile media, over real HTTP with real ffmpeg:
  * - a file that starts with an ID3 tag and goes on as an HLS playlist naming file:// media of
  *   another organization passed the sniffer, and ffmpeg then read (and transcribed) that media;
  * - a tiny FLAC of hours of silence was converted whole (a 16 kHz WAV of ~1 GB an hour of ten).

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 9: IPv6 spellings of loopback and private IPv4 addresses (IPv4-compatible,
+ * The SSRF guard against IPv6 spellings of loopback and private IPv4 addresses (IPv4-compatible,
  * mapped, SIIT, 6to4, Teredo, NAT64) must be refused like the IPv4 address they carry. Over real
  * HTTP: a legacy session's media_source naming our own loopback server through each form.
  */

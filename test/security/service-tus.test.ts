@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 1: the tus ownership check and the upload store must see the same upload id. The
+ * The tus ownership check and the upload store must see the same upload id. The
  * attack named the caller's own upload in the path and another organization's in a query string
  * (`/tus/<MINE>?x=/<VICTIM>`), which @tus/server read as the victim's id. Also: tus routes count
  * against the rate limiter like every other route.

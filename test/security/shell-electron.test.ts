@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 10: the Electron shell, as built (dist/main/index.js) under the fake `electron`
+ * The Electron shell, as built (dist/main/index.js) under the fake `electron`
  * module, and the packaging config. The embedded service runs in a utility process (the RunAsNode
  * fuse is off), its credential goes over the message channel; permission checks and device
  * permissions are refused beside permission requests; redirects and subframe navigations are

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 5 and the last point of item 3, against the built app and service:
+ * The embedded service's credential and its life beside the app, against the built app and service:
  * - the embedded service has no fixed password: its owner account gets a random one at every
  *   start, handed to the child over the fork channel, never in argv, the environment or a file,
  *   and the app signs in with it by itself; a legacy demo account loses its public password;

@@ -1,5 +1,5 @@
 /**
- * The dialog's "keep media" and "punctuation" reach the service on the batch path (issue 16):
+ * The dialog's "keep media" and "punctuation" reach the service on the batch path:
  * the queue sends keep_source and punctuation in batch.transcribe, and the local service keeps
  * the media for playback and closes sentences exactly as the legacy create does. Over real HTTP,
  * with real espeak-ng speech and the real recognizer.

@@ -1,5 +1,5 @@
 /**
- * New transcriptions from the app (issue 16), on the watch queue against the real local service
+ * New transcriptions from the app, on the watch queue against the real local service
  * over HTTP: an import by path reaches done with a session whose transcript has words, with
  * progress on the way; what cannot be transcribed is refused before anything uploads; cancel and
  * retry; offline, the import waits with a message and completes once the service is back.

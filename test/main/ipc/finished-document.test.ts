@@ -1,5 +1,5 @@
 /**
- * A document marked finished is read-only until reopened (issue 19), on main's side too: a change
+ * A document marked finished is read-only until reopened, on main's side too: a change
  * that bypasses the editor's locked history (reset, clear text, the timecode offset, a save, a
  * caption rebuild) reaching main for a finished document is refused with words that say how to go
  * on, and nothing is written to the cache, the outbox or the local service. What does not change

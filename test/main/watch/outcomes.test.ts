@@ -1,5 +1,5 @@
 /**
- * Issue 16's watch-folder fixes against the real service: exactly-once is per content AND per
+ * Watch folders against the real service: exactly-once is per content AND per
  * profile (the same file in folders of two languages is two jobs; a third folder with the first's
  * language reuses its job); every file found has a visible outcome (a copy says "already
  * transcribed as", with transcribe-again; a text file named .mp3 says "not media"); a folder's
@@ -46,7 +46,7 @@ it('transcribes the same file once per profile: two languages are two sessions, 
   const c = await delivered(join(us2.path, 'report.wav'));
   expect(a.sessionId).toBeTruthy();
   expect(b.sessionId).toBeTruthy();
-  // Another language: a job of its own (before issue 16 it was "delivered" with the en-US transcript).
+  // Another language: a job of its own (not "delivered" with the en-US transcript).
   expect(b.sessionId).not.toBe(a.sessionId);
   // The same content and profile: the first job, not a second upload.
   expect(c.sessionId).toBe(a.sessionId);

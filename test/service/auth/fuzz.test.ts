@@ -171,7 +171,7 @@ function requestArb(): fc.Arbitrary<FuzzRequest> {
         return encodeURIComponent(seeded ?? r.pathValues[i++ % r.pathValues.length] ?? 'x');
       });
       const door = target.path === IDENTITY_PATH ? ['flow', seeds.flow] : (routes as Record<string, RouteDef>)[target.id]?.auth === 'magic-link' ? ['token', seeds.share] : undefined;
-      // tus refuses any query string (issue 14 item 1): with real ids it goes without, so real uploads are reached too.
+      // tus refuses any query string: with real ids it goes without, so real uploads are reached too.
       const query = target.id.startsWith('batch.tus') && r.useSeeds ? [] : r.query;
       const pairs: [string, string][] = door ? [[door[0], r.doorKey.real ? door[1] : r.doorKey.junk], ...query] : query;
       const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');

@@ -8,7 +8,7 @@ let svc: RunningService;
 const SSO_USER = { email: 'ms@example.com', password: 'microsoft-pass-1' };
 
 beforeAll(async () => {
-  // https redirects only where the operator allowed them (issue 14 item 7).
+  // https redirects only where the operator allowed them.
   svc = await startService({ args: ['--sso-redirect-uri', 'https://app.example.com/sso/done', '--sso-redirect-uri', 'https://x.example.com/<script>"'] });
   await mustAddUser(svc.dataDir, SSO_USER.email, SSO_USER.password, ['CUSTOMER', 'DEVELOPER'], ['--identity-provider', 'microsoft']);
 });

@@ -93,7 +93,7 @@ describe('API tokens', () => {
     // A session JWT is not an API token: the legacy header refuses it.
     expect((await call(svc.url, 'models.list', '/api/v3/speech-to-text/models', { s2tKey: jwt, headers: JSON_TYPE })).status).toBe(401);
     expect((await call(svc.url, 'models.list', '/api/v3/speech-to-text/models', { headers: JSON_TYPE })).status).toBe(401);
-    // Logout with an API token ends that token (issue 14 item 6).
+    // Logout with an API token ends that token.
     expect((await call(svc.url, 'auth.logout', '/api/v3/auth/logout', { token: batch })).status).toBe(200);
     expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: batch })).status).toBe(401);
     expect((await call(svc.url, 'account.me', '/api/v3/account/me', { token: realtime })).status).toBe(200);

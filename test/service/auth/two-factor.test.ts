@@ -68,7 +68,7 @@ describe('two-factor, end to end with real TOTP codes', () => {
   it('verify_totp checks the active secret once two-factor is on; no new pending secret while it is on', async () => {
     const verify = async (code: string) => (await call(svc.url, 'mfa.verifyTotp', '/api/v3/mfa/2fa/verify_totp', { token, json: { totp_code: code } })).body.result.valid;
     expect(await verify(totpCode(secret))).toBe(true);
-    // No new pending secret while two-factor is on (issue 14 item 4): the authenticator is changed by turning it off first.
+    // No new pending secret while two-factor is on: the authenticator is changed by turning it off first.
     const pending = await call(svc.url, 'GET', '/api/v3/mfa/2fa/qr_code', { token });
     expect(pending.status).toBe(422);
     expect(errorOf(pending).error).toMatch(/already on/);
