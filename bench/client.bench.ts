@@ -33,6 +33,7 @@ import { SyncEngine } from '../main/sync/engine';
 import { pull } from '../main/sync/pull';
 import { insertDocument } from '../service/documents/store';
 import { serviceLogin } from '../test/helpers/service';
+import { admit } from '../test/helpers/app';
 import { cpuMicros, percentile, row, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -198,7 +199,7 @@ async function ipcDuringFirstSync(work: string, serviceUrl: string): Promise<Ben
   const backend = await startBackend({ dataDir, secrets: new MemorySecretStore() });
   const bridge = await startWebBridge({ handlers: backend.handlers, staticDir: dataDir });
   backend.setEventSink((event, payload) => bridge.emit(event, payload));
-  const app = await bridgeClient(bridge.port, bridge.token);
+  const app = await bridgeClient(bridge.port, await admit(bridge.newUrl()));
   const list = { offset: 0, limit: 100 };
   const timeCalls = async (until: () => boolean, count?: number): Promise<number[]> => {
     const out: number[] = [];

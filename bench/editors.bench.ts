@@ -116,7 +116,7 @@ export const editorsBench: BenchModule = {
       await fetch(`${app.serviceUrl}/api/v3/batch/transcribe`, { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, body: JSON.stringify({ file_id: up.file_id, language: 'en', session_mode: 'upload' }) });
 
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await page.goto(app.url);
+      await page.goto(await app.newUrl());
       await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
       await page.getByLabel('Password').fill(LOCAL_DEMO.password);
       await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();

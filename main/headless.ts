@@ -2,11 +2,13 @@
  * Plain-Node entry: the same core as the Electron app behind the loopback web bridge.
  *   node dist/main/headless.js [--data DIR] [--port N]     browser mode; prints the URL to open
  *       [--local-account-stdin]   the embedded service's account comes as {"email","password"} JSON
- *                                 on stdin and the caller signs in itself (tests); without it the
- *                                 account gets a fresh random password and the app signs in
+ *                                 on stdin's first line and the caller signs in itself (tests);
+ *                                 without it the account gets a fresh random password and the app signs in
+ * Each printed address opens the app in one browser once; every further line on stdin (Enter in
+ * the terminal) prints a fresh one.
  */
 import { dirname, join } from 'node:path';
-import { text } from 'node:stream/consumers';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -22,6 +24,23 @@ const STOP_DEADLINE_MS = 8000;
 
 const LocalAccountInput = z.object({ email: z.string().min(3).max(320), password: z.string().min(8).max(1024) });
 
+/** stdin as lines: the first one asked for, then each further one to a listener. */
+function stdinLines(): { next(): Promise<string>; onEach(listener: () => void): void } {
+  const input = createInterface({ input: process.stdin });
+  const waiting: ((line: string) => void)[] = [];
+  let listener: (() => void) | null = null;
+  let ended = false;
+  input.on('line', (line) => (waiting.length ? waiting.shift()!(line) : listener?.()));
+  input.on('close', () => {
+    ended = true;
+    for (const settle of waiting.splice(0)) settle('');
+  });
+  return {
+    next: () => (ended ? Promise.resolve('') : new Promise((resolve) => waiting.push(resolve))),
+    onEach: (fn) => void (listener = fn),
+  };
+}
+
 async function browserMode(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -29,14 +48,17 @@ async function browserMode(argv: string[]): Promise<void> {
     strict: true,
   });
   const dataDir = values.data ?? appDataDir();
-  const localAccount = values['local-account-stdin'] ? LocalAccountInput.parse(JSON.parse(await text(process.stdin))) : undefined;
+  const stdin = stdinLines();
+  const localAccount = values['local-account-stdin'] ? LocalAccountInput.parse(JSON.parse(await stdin.next())) : undefined;
   const backend = await startBackend({ dataDir, secrets: new MemorySecretStore(), localAccount });
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
   const bridge = await startWebBridge({ handlers: backend.handlers, staticDir, dataDir, port: Number(values.port) });
   backend.setEventSink((event, payload) => bridge.emit(event, payload));
-  backend.media.setLinker(bridgeMediaLinker(bridge.token));
+  backend.media.setLinker(bridgeMediaLinker(bridge.secret));
   if (Number(values.port) && bridge.port !== Number(values.port)) process.stderr.write(`s2t: port ${values.port} is taken; serving on ${bridge.port} instead\n`);
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
+  process.stdout.write('This address opens the app in one browser, once. Press Enter here for a fresh one.\n');
+  stdin.onEach(() => process.stdout.write(`S2T Desktop (browser mode): ${bridge.newUrl()}\n`));
   if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}\n`);
   // A restart that found its port taken runs the service elsewhere: say where, as at start.
   let printed = backend.serviceUrl;

@@ -99,7 +99,7 @@ export const importEvents = {
 } as const;
 export type ImportChannelName = keyof typeof importChannels;
 
-/** Browser mode's stageFile: POST the file's bytes here (query: name, size), with this run's token in STAGE_TOKEN_HEADER; answers StageAnswer. */
+/** Browser mode's stageFile: POST the file's bytes here (query: name, size), with the page's session (AdmitAnswer) in STAGE_TOKEN_HEADER; answers StageAnswer. */
 export const STAGE_PATH = '/stage';
 export const STAGE_TOKEN_HEADER = 'x-s2t-token';
 export const StageAnswer = z.object({ stagedId: z.string().regex(/^[\w-]{8,64}$/) });

@@ -1,6 +1,7 @@
 export * from './contract';
 export * from './account';
 export * from './transport';
+export * from './admission';
 export * from './imports';
 export * from './progress';
 export * from './media';

@@ -1,7 +1,7 @@
 /**
  * The web bridge's stage route (browser mode's stageFile): a file the user picked or dropped is
  * streamed from the request body to a file under the data dir (never whole in memory), and named
- * by a random staged id that imports.add takes. Only a request with this run's token in its
+ * by a random staged id that imports.add takes. Only a request with a session the admit route gave in its
  * header gets through (the header also forces a CORS preflight, which nothing here answers, so
  * no other page can send one); the bridge checks Host before it hands a request here.
  */
@@ -24,15 +24,15 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /** Answers a request for the stage route (the bridge routes by path, and only with a data dir). */
-export function serveStageRoute(req: IncomingMessage, res: ServerResponse, url: URL, dataDir: string, tokenOk: (presented: string) => boolean): void {
+export function serveStageRoute(req: IncomingMessage, res: ServerResponse, url: URL, dataDir: string, sessionOk: (presented: string) => boolean): void {
   if (req.method !== 'POST') {
     res.writeHead(405, { allow: 'POST' }).end();
     return;
   }
   const presented = req.headers[STAGE_TOKEN_HEADER];
-  if (typeof presented !== 'string' || !tokenOk(presented)) {
+  if (typeof presented !== 'string' || !sessionOk(presented)) {
     req.resume();
-    answer(res, 401, { error: 'this request needs the token S2T Desktop printed' });
+    answer(res, 401, { error: 'this request needs a page opened from an address S2T Desktop printed' });
     return;
   }
   const query = StageQuery.safeParse(Object.fromEntries(url.searchParams));

@@ -2,11 +2,12 @@
  * The web bridge: serves the built renderer and carries the IPC contract over one WebSocket, so
  * the same UI runs in a plain browser (browser mode, tests in Chromium). It listens on 127.0.0.1
  * only; every request must name us in Host (no DNS rebinding), the WebSocket must come from our
- * own Origin, and it must present this run's random token as its subprotocol.
+ * own Origin, and it must present a session as its subprotocol. A page gets its session once, by
+ * spending the one-time ticket of a printed address at the admit route (main/ipc/admission.ts).
  * Nothing a client sends can stop it: every malformed request or frame gets an error answer (an
  * HTTP status, an error reply, or a close code) and the bridge keeps serving.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -14,8 +15,9 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
-import { BRIDGE_PATH, STAGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
+import { ADMIT_PATH, ADMIT_REFUSED, ADMIT_TICKET_HEADER, BRIDGE_PATH, STAGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
 import { isFile } from '../platform/is-file';
+import { createAdmission } from './admission';
 import { dispatch, type Handlers } from './registry';
 import { MEDIA_ROUTE, serveMediaRoute } from './media-route';
 import { serveStageRoute } from './stage-route';
@@ -39,11 +41,14 @@ const SECURITY_HEADERS = {
 };
 
 export interface WebBridge {
-  /** The address to open, with the token in the fragment (never sent to a server or logged). */
+  /** The first address to open, with a one-time ticket in the fragment (never sent to a server or logged). */
   url: string;
+  /** A fresh address, for another browser (its ticket too admits one page once). */
+  newUrl(): string;
   /** Where it listens: the port asked for, or a free one when that was taken. */
   port: number;
-  token: string;
+  /** This run's secret: the key of its media links (main/ipc/media-route.ts); never printed. */
+  secret: string;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   close(): Promise<void>;
 }
@@ -72,14 +77,9 @@ function decodedPath(url: URL): string | null {
   }
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-export async function startWebBridge(opts: { handlers: Handlers; staticDir: string; port?: number; token?: string; /** Where browser-mode files are staged (stage-route.ts); none: the route is not served. */ dataDir?: string }): Promise<WebBridge> {
-  const token = opts.token ?? randomBytes(24).toString('base64url');
+export async function startWebBridge(opts: { handlers: Handlers; staticDir: string; port?: number; /** Where browser-mode files are staged (stage-route.ts); none: the route is not served. */ dataDir?: string }): Promise<WebBridge> {
+  const secret = randomBytes(24).toString('base64url');
+  const admission = createAdmission();
   let port = 0;
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const origins = () => hosts().map((h) => `http://${h}`);
@@ -109,6 +109,19 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
     else pipeline(createReadStream(file), res, () => {});
   };
 
+  /** A ticket in, a session out, once; only from our own pages (the header forces a CORS preflight too). */
+  const serveAdmit = (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    const answer = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+    if (!origins().includes(String(req.headers.origin ?? ''))) return answer(403, { error: 'only S2T Desktop\'s own page may ask' });
+    const ticket = req.headers[ADMIT_TICKET_HEADER];
+    const session = typeof ticket === 'string' ? admission.admit(ticket) : null;
+    if (!session) return answer(401, { error: ADMIT_REFUSED });
+    answer(200, { session });
+  };
+
   const server = createServer((req, res) => {
     res.on('error', () => res.destroy());
     if (!hostOk(req)) {
@@ -120,9 +133,10 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
       res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request path');
       return;
     }
-    // The bridge routes by path; each route checks its own credential (a token header, a signed link).
-    if (url.pathname === STAGE_PATH && opts.dataDir) serveStageRoute(req, res, url, opts.dataDir, (t) => sameSecret(t, token));
-    else if (url.pathname === MEDIA_ROUTE) serveMediaRoute(req, res, url, token);
+    // The bridge routes by path; each route checks its own credential (a session header, a signed link).
+    if (url.pathname === ADMIT_PATH) serveAdmit(req, res);
+    else if (url.pathname === STAGE_PATH && opts.dataDir) serveStageRoute(req, res, url, opts.dataDir, admission.sessionOk);
+    else if (url.pathname === MEDIA_ROUTE) serveMediaRoute(req, res, url, secret);
     else void serveStatic(req, res, url).catch(() => res.destroy());
   });
 
@@ -168,7 +182,7 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
       .split(',')
       .map((p) => p.trim())
       .find((p) => p.startsWith(TOKEN_PROTOCOL_PREFIX));
-    if (!offered || !sameSecret(offered.slice(TOKEN_PROTOCOL_PREFIX.length), token)) return refuse(401, 'Unauthorized');
+    if (!offered || !admission.sessionOk(offered.slice(TOKEN_PROTOCOL_PREFIX.length))) return refuse(401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
       ws.on('close', () => clients.delete(ws));
@@ -193,16 +207,18 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
     await listen(opts.port ?? 0);
   } catch (err) {
     // A port asked for (--port) that another program holds now: serve on a free one (the address
-    // changes at every start anyway, its token with it) rather than not start.
+    // changes at every start anyway, its tickets with it) rather than not start.
     if (!opts.port || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     await listen(0);
   }
   port = (server.address() as AddressInfo).port;
 
+  const newUrl = () => `http://127.0.0.1:${port}/#token=${admission.newTicket()}`;
   return {
-    url: `http://127.0.0.1:${port}/#token=${token}`,
+    url: newUrl(),
+    newUrl,
     port,
-    token,
+    secret,
     emit(event, payload) {
       const frame = JSON.stringify({ event, payload } satisfies BridgeFrame);
       for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame);

@@ -58,7 +58,7 @@ it('shoots every view the guide shows', async () => {
   execFileSync('sox', [first, padded, 'pad', '0', '1']);
   execFileSync('sox', [padded, second, audio]);
   const page = await (await run.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
-  await signIn(page, run.app.url);
+  await signIn(page, await run.app.newUrl());
 
   // A new transcription as a person starts one: the dialog, a chosen file, the language by name.
   await page.getByRole('button', { name: 'New transcription' }).click();

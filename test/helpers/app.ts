@@ -23,6 +23,10 @@ export interface RunningApp {
   child: ChildProcess;
   /** What the app printed up to its address lines. */
   lines: string[];
+  /** A fresh address from the running app (as a person gets by pressing Enter): one per browser context, since each admits one page once. */
+  newUrl(): Promise<string>;
+  /** A bridge session of a fresh address, for a client of the bridge's own (bridgeClient, rawSocket). */
+  newSession(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -37,8 +41,9 @@ export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv
   const dataDir = opts.dataDir ?? tempDir('s2t-app-');
   const account = opts.localAccount === undefined ? LOCAL_DEMO : opts.localAccount;
   const args = [entry, '--data', dataDir, ...(account ? ['--local-account-stdin'] : [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: [account ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
-  if (account) child.stdin!.end(JSON.stringify(account));
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  if (account) child.stdin!.write(`${JSON.stringify(account)}\n`);
+  const urls = urlsOnRequest(child);
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
@@ -49,8 +54,9 @@ export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv
     child.once('exit', (code) => reject(new Error(`app exited with ${code}:\n${err}`)));
     let url = '';
     lines.on('line', (line) => {
-      printed.push(line);
       const a = /^S2T Desktop \(browser mode\): (\S+)$/.exec(line);
+      if (a && url) return urls.printed(a[1]);
+      printed.push(line);
       if (a) url = a[1];
       const b = /^Local service (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
       if (b && url) {
@@ -62,6 +68,8 @@ export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv
   return {
     ...found,
     lines: printed,
+    newUrl: urls.next,
+    newSession: async () => admit(await urls.next()),
     dataDir,
     child,
     async stop() {
@@ -69,6 +77,29 @@ export async function startApp(opts: { dataDir?: string; env?: NodeJS.ProcessEnv
       await exited;
     },
   };
+}
+
+/** Fresh addresses from a running browser-mode app: a line on its stdin prints one. */
+export function urlsOnRequest(child: ChildProcess): { next(): Promise<string>; printed(url: string): void } {
+  const waiting: ((url: string) => void)[] = [];
+  return {
+    next: () =>
+      new Promise((resolve, reject) => {
+        if (child.exitCode !== null) return reject(new Error('the app has stopped'));
+        waiting.push(resolve);
+        child.stdin!.write('\n');
+      }),
+    printed: (url) => waiting.shift()?.(url),
+  };
+}
+
+/** Spends an address's one-time ticket at the bridge's admit route, as the page does; answers the session. */
+export async function admit(url: string): Promise<string> {
+  const { origin, hash } = new URL(url);
+  const ticket = /token=([\w-]+)/.exec(hash)?.[1] ?? '';
+  const res = await fetch(`${origin}/admit`, { method: 'POST', headers: { origin, 'x-s2t-ticket': ticket } });
+  if (res.status !== 200) throw new Error(`the bridge refused ${url}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { session: string }).session;
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { LOCAL_DEMO, launchChromium, startApp, type RunningApp } from './app';
-import { tokenOf } from '../security/bridge-wire';
+import { LOCAL_DEMO, admit, launchChromium, startApp, urlsOnRequest, type RunningApp } from './app';
 import { ROOT, serviceLogin, tempDir, type Account } from './service';
 
 /** A batch API key for an account (the app's local demo unless told), as a batch client would hold. */
@@ -78,7 +77,7 @@ export function appAndBrowserPerFile(start: () => Promise<RunningApp> = () => st
   return run;
 }
 
-export type CloudApp = Omit<RunningApp, 'serviceUrl' | 'lines'> & { port: number; token: string };
+export type CloudApp = Omit<RunningApp, 'serviceUrl' | 'lines'> & { port: number };
 
 /**
  * The built browser-mode app in cloud mode on a service of the test's own (S2T_SERVICE_URL), so
@@ -86,7 +85,8 @@ export type CloudApp = Omit<RunningApp, 'serviceUrl' | 'lines'> & { port: number
  */
 export async function startCloudApp(serviceUrl: string): Promise<CloudApp> {
   const dataDir = tempDir('s2t-cloud-app-');
-  const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), '--data', dataDir], { cwd: ROOT, env: { ...process.env, S2T_SERVICE_URL: serviceUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), '--data', dataDir], { cwd: ROOT, env: { ...process.env, S2T_SERVICE_URL: serviceUrl }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const urls = urlsOnRequest(child);
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -94,7 +94,10 @@ export async function startCloudApp(serviceUrl: string): Promise<CloudApp> {
     child.once('exit', (code) => reject(new Error(`app exited with ${code}:\n${err}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = /^S2T Desktop \(browser mode\): (\S+)$/.exec(line);
-      if (m) resolve(m[1]);
+      if (m) {
+        urls.printed(m[1]);
+        resolve(m[1]);
+      }
     });
   });
   return {
@@ -102,7 +105,8 @@ export async function startCloudApp(serviceUrl: string): Promise<CloudApp> {
     dataDir,
     child,
     port: Number(new URL(url).port),
-    token: tokenOf(url),
+    newUrl: urls.next,
+    newSession: async () => admit(await urls.next()),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 async function signIn(page: Page, app: RunningApp): Promise<void> {
-  await page.goto(app.url);
+  await page.goto(await app.newUrl());
   await page.getByLabel('E-mail').fill(LOCAL_DEMO.email);
   await page.getByLabel('Password').fill(LOCAL_DEMO.password);
   await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in', exact: true }).click();

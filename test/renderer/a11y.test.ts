@@ -69,13 +69,13 @@ describe('accessibility (axe-core)', () => {
   it('the sign-in form and the empty session list', async () => {
     const found: string[] = [];
     const page = await (await run.browser.newContext()).newPage();
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await expect.poll(() => page.getByLabel('E-mail').count(), { timeout: 30_000 }).toBe(1);
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await check(page, 'sign-in', found);
     }
-    await signIn(page, run.app.url);
+    await signIn(page, await run.app.newUrl());
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await expect.poll(() => page.getByText('0 sessions').count(), { timeout: 20_000 }).toBe(1);
@@ -93,7 +93,7 @@ describe('accessibility (axe-core)', () => {
     const found: string[] = [];
     // Reduced motion: a row's actions fade in under the pointer, and axe must not measure them halfway.
     const page = await (await run.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
-    await signIn(page, run.app.url);
+    await signIn(page, await run.app.newUrl());
     await waitForCompleted(page, AUDIO);
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });

@@ -22,7 +22,7 @@ describe('single sign-on', () => {
   it('signs in through the identity page in a new tab and the loopback listener', async () => {
     const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     const form = page.getByRole('form', { name: 'Sign in' });
     await form.waitFor({ timeout: 30_000 });
 

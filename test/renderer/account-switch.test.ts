@@ -38,7 +38,7 @@ beforeAll(async () => {
   seed(join(run.app.dataDir, 'local-service'), LOCAL_DEMO.email, 'on-this-computer', 1);
   seed(cloud.dataDir, DEMO.email, 'in-the-cloud', 2);
   page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(run.app.url);
+  await page.goto(await run.app.newUrl());
 }, 90_000);
 afterAll(async () => {
   await stopAndRemove(cloud);

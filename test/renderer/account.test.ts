@@ -22,7 +22,7 @@ const run = appAndBrowserPerFile();
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(run.app.url);
+  await page.goto(await run.app.newUrl());
 });
 
 /** axe-core's serious and critical findings on every view shot, light and dark, both sizes. */

@@ -61,7 +61,7 @@ beforeAll(async () => {
 
 describe('a key typed into a cue of the 3-hour captions', () => {
   it('opens the captions and a cue near the end', async () => {
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openCompletedSession(page, NAME);
     await page.getByRole('tab', { name: /^Captions/ }).click();

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bridgeClient, tokenOf } from '../security/bridge-wire';
+import { bridgeClient } from '../security/bridge-wire';
 import { placedSpeech, type PlacedSpeech } from '../helpers/speech';
 import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
 
@@ -70,10 +70,10 @@ afterAll(async () => {
 
 describe('timing captions', () => {
   it('opens the transcribed video on its captions', async () => {
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await expect.poll(() => page.getByTitle('Sync now').count(), { timeout: 20_000 }).toBe(1);
-    const bridge = await bridgeClient(Number(new URL(run.app.url).port), tokenOf(run.app.url));
+    const bridge = await bridgeClient(Number(new URL(run.app.url).port), await run.app.newSession());
     await videoWithSpeech();
     const added = await bridge.call('watch.addFolder', { path: folder, profile: { language: 'en', formats: [{ format: 'txt', options: {} }] } });
     expect(added.ok).toBe(true);

@@ -73,7 +73,7 @@ async function openCaptions(): Promise<void> {
 
 describe('a finished caption document', () => {
   it('opens the captions editable, with a rule problem and its one-click fixes', async () => {
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openCaptions();
     expect(await text(1).getAttribute('readonly')).toBeNull();
@@ -190,7 +190,7 @@ describe('a finished caption document', () => {
     await syncUntil(page, storedCues).toContain(REOPENED_EDIT);
 
     await page.reload();
-    await signIn(page, run.app.url);
+    await signIn(page, await run.app.newUrl());
     await openCaptions();
     await expect.poll(() => text(2).inputValue()).toBe(REOPENED_EDIT);
     expect(await text(2).getAttribute('readonly')).toBeNull();

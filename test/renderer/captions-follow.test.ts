@@ -52,7 +52,7 @@ beforeAll(async () => {
 
 describe('captions follow the transcript', () => {
   it('signs in and opens the transcribed session', async () => {
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openCompletedSession(page, NAME);
     await expect.poll(() => segments().count(), { timeout: 20_000 }).toBe(2);

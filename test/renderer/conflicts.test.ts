@@ -74,7 +74,7 @@ describe('conflicts', () => {
     const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await signIn(page, run.app.url);
+    await signIn(page, await run.app.newUrl());
 
     const list = page.getByRole('list', { name: 'Sessions' });
     const row = list.getByRole('button', { name: new RegExp(`${NAME.replace('.', '\\.')}.*Completed`, 'i') });

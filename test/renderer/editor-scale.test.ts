@@ -96,7 +96,7 @@ beforeAll(async () => {
 
 describe('the editors with a 3-hour document', () => {
   it('opens the transcript with a screenful of rows in the DOM', async () => {
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openSession(BIG);
     await expect.poll(() => rows().count(), { timeout: 30_000 }).toBeGreaterThan(0);

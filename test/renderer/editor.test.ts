@@ -60,7 +60,7 @@ beforeAll(async () => {
 
 describe('transcript and caption editor', () => {
   it('signs in and opens the transcribed session with its media', async () => {
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openCompletedSession(page, NAME);
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });

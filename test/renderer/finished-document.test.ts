@@ -76,7 +76,7 @@ async function finalize(): Promise<void> {
 
 describe('a finished document: the Document menu, find, and playback keys', () => {
   it('Finalize saves an unsaved edit first, then marks the document finished', async () => {
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openCompletedSession(page, NAME);
     await page.locator('.segment .seg-text').first().dblclick();

@@ -21,7 +21,7 @@ const run = appAndBrowserPerFile();
 beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
 async function signIn(page: Page): Promise<void> {
-  await signInAt(page, run.app.url, page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
+  await signInAt(page, await run.app.newUrl(), page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
 }
 
 it('offers glossary and custom model only when the account has them, and sends the chosen ones', async () => {

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 it('shows an upload waiting while the service is down, and completes it once the service is back', async () => {
   const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(run.app.url);
+  await page.goto(await run.app.newUrl());
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.waitFor({ timeout: 30_000 });
   await form.getByRole('radio', { name: 'Another service…' }).click();

@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** Signs in through the form, unless the app is still signed in from an earlier page. */
 async function signIn(page: Page): Promise<void> {
-  await signInAt(page, run.app.url, page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
+  await signInAt(page, await run.app.newUrl(), page.getByRole('banner').getByRole('button', { name: 'New transcription' }));
 }
 
 /** Records, in the page, each state and bar value an upload row shows, as the view changes (no sampling). */

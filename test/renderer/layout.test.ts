@@ -39,7 +39,7 @@ async function windowOf(width: number, height: number, deviceScaleFactor = 1): P
   const context = await run.browser.newContext({ viewport: { width, height }, deviceScaleFactor, reducedMotion: 'reduce' });
   contexts.push(context);
   const page = await context.newPage();
-  await signIn(page, run.app.url);
+  await signIn(page, await run.app.newUrl());
   return page;
 }
 

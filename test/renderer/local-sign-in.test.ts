@@ -28,7 +28,7 @@ describe('this computer', () => {
     apps.push(app);
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.url);
+    await page.goto(await app.newUrl());
     await expect.poll(() => page.getByRole('list', { name: 'Sessions' }).count(), { timeout: 20_000 }).toBe(1);
     // A first start has no sessions: the content says how to make one, not "choose a session", and there is nothing to select.
     await expect.poll(() => page.getByRole('main').textContent(), { timeout: 20_000 }).toContain('No sessions yet.');
@@ -62,7 +62,7 @@ describe('this computer', () => {
     const app = await startApp();
     apps.push(app);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.url);
+    await page.goto(await app.newUrl());
     await page.getByRole('button', { name: 'Continue on this computer' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('does not hold a password');
     expect(await page.getByRole('list', { name: 'Sessions' }).count()).toBe(0);

@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 import type { DocumentBody } from '../../common/transcript';
 import { LOCAL_DEMO, type RunningApp } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
-import { bridgeClient, tokenOf } from '../security/bridge-wire';
+import { bridgeClient } from '../security/bridge-wire';
 import { speechWav, twoPhraseWav } from '../helpers/speech';
 import { batchKey, uploadWav } from '../helpers/ui';
 
@@ -59,7 +59,7 @@ export async function uploadDocument(serviceUrl: string, jwt: string, filename: 
  */
 export async function seedWatchedVideo(app: RunningApp, folder: string, name: string): Promise<void> {
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=480x270:rate=15', '-i', await speechWav(SPEECH), '-shortest', '-c:v', 'libvpx', '-b:v', '300k', '-c:a', 'libopus', join(folder, name)]);
-  const bridge = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
+  const bridge = await bridgeClient(Number(new URL(app.url).port), await app.newSession());
   try {
     const added = await bridge.call('watch.addFolder', { path: folder, profile: { language: 'en', formats: [{ format: 'txt', options: {} }] } });
     expect(added.ok).toBe(true);

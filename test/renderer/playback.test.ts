@@ -63,7 +63,7 @@ beforeAll(async () => {
   svc = await startService();
   app = await startCloudApp(svc.url);
   browser = await launchChromium();
-  bridge = await bridgeClient(app.port, app.token);
+  bridge = await bridgeClient(app.port, await app.newSession());
   const login = await call<{ status: string }>('auth.login', { username: DEMO.email, password: DEMO.password, rememberMe: true });
   expect(login.status).toBe('signed-in');
 
@@ -105,7 +105,7 @@ describe('playback', () => {
 
   it("plays the service's media on first play and keeps a copy", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.url);
+    await page.goto(await app.newUrl());
     await openSession(page, names.service);
     await expect.poll(async () => (await mediaState(page))?.origin, { timeout: 20_000 }).toBe('service');
     await playPast(page, 300);
@@ -116,7 +116,7 @@ describe('playback', () => {
 
   it('plays a video made elsewhere, kept by the service, as a video with the captions over it; the header and the player agree on its length', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.url);
+    await page.goto(await app.newUrl());
     await openSession(page, names.serviceVideo);
     await expect.poll(async () => (await mediaState(page))?.tag, { timeout: 20_000 }).toBe('video');
     await page.getByRole('tab', { name: /^Captions/ }).click();
@@ -151,7 +151,7 @@ describe('playback', () => {
     beforeAll(async () => {
       await svc.stop();
       page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await page.goto(app.url);
+      await page.goto(await app.newUrl());
     });
     afterAll(() => page?.close());
 

@@ -15,7 +15,7 @@ const SHOTS = '/tmp/shots/settings';
 let page: Page;
 
 const run = appAndBrowserPerFile();
-const signIn = () => signInAt(page, run.app.url);
+const signIn = async () => signInAt(page, await run.app.newUrl());
 
 const prefs = () => page.getByRole('dialog', { name: 'Preferences' });
 const stored = () => JSON.parse(readFileSync(join(run.app.dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;

@@ -89,7 +89,7 @@ describe('review tools', () => {
   let threshold = 50;
 
   it('marks the words under the threshold from settings, and follows the setting live', async () => {
-    await page.goto(run.app.url);
+    await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openSession(SPOKEN);
     words = await storedWords();

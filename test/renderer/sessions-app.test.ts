@@ -87,7 +87,7 @@ beforeAll(async () => {
   page = await context.newPage();
   // A render error blanks the page; say so in the test's output instead of only timing out.
   page.on('pageerror', (e) => console.log('page error:', e.message));
-  await page.goto(app.url);
+  await page.goto(await app.newUrl());
   await submitSignIn(page, DEMO);
   await vi.waitFor(async () => expect(await row('keep-me.wav').count()).toBe(1), { timeout: 60_000, interval: 250 }).catch(async (e) => {
     await page.screenshot({ path: '/tmp/sessions-app-debug.png' });

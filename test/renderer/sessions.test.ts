@@ -11,7 +11,7 @@ import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helper
 import { speechWav } from '../helpers/speech';
 import { ROOT, serviceLogin } from '../helpers/service';
 import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
-import { bridgeClient, tokenOf } from '../security/bridge-wire';
+import { bridgeClient } from '../security/bridge-wire';
 import { waitForCompleted } from './look-fixture';
 
 let app: RunningApp;
@@ -45,7 +45,7 @@ async function serviceWords(serviceUrl: string, q: string): Promise<string[]> {
 
 /** A second bridge client beside the page: calls, and every sync state main publishes from now on (the bridge sends events to every client). */
 async function syncWatcher() {
-  const bridge = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
+  const bridge = await bridgeClient(Number(new URL(app.url).port), await app.newSession());
   const states: SyncState[] = [];
   bridge.ws.on('message', (data) => {
     const frame = JSON.parse(String(data)) as { event?: string; payload?: SyncState };
@@ -58,7 +58,7 @@ describe('browser mode', () => {
   it('signs in with the demo account and lists the sessions made through the service', async () => {
     await createSessions(app.serviceUrl);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.url);
+    await page.goto(await app.newUrl());
     await submitSignIn(page);
     const list = page.getByRole('list', { name: 'Sessions' });
     for (const name of names) await expect.poll(() => list.getByText(name).count(), { timeout: 30_000 }).toBe(1);
@@ -69,7 +69,7 @@ describe('browser mode', () => {
   it('opens a finished session: transcript words from real speech, playback, an edit saved, an export downloaded', async () => {
     // The app is still signed in from the previous test: a new window goes straight to the list.
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    await page.goto(app.url);
+    await page.goto(await app.newUrl());
     const list = page.getByRole('list', { name: 'Sessions' });
     // Transcription runs in the service; ask for a sync until the list shows the session completed.
     await waitForCompleted(page, 'board-meeting.wav');
@@ -116,7 +116,7 @@ describe('browser mode', () => {
 
   it('shows an edit the service refused as not sent, keeps it, and sends it again on retry', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.url);
+    await page.goto(await app.newUrl());
     const list = page.getByRole('list', { name: 'Sessions' });
     await waitForCompleted(page, 'customer-interview.wav');
     await list.getByRole('button', { name: /customer-interview\.wav/ }).click();
@@ -151,7 +151,7 @@ describe('browser mode', () => {
     try {
       expect((await sync.call('sync.now', {})).value).toMatchObject({ lastError: null, blocked: 1, blockedReasons: [expect.stringMatching(/no longer has this document/)] });
       const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await fresh.goto(app.url);
+      await fresh.goto(await app.newUrl());
       const freshBlocked = fresh.getByRole('button', { name: /1 not sent — retry/ });
       await expect.poll(() => freshBlocked.count(), { timeout: 20_000 }).toBe(1);
       expect(await freshBlocked.getAttribute('title')).toMatch(/^A change to ".*" \(save\) could not be sent: the service no longer has this document/);
@@ -183,7 +183,36 @@ describe('browser mode', () => {
     await expect.poll(() => blocked.count(), { timeout: 20_000 }).toBe(0);
   });
 
-  it('refuses a page opened without the per-run token', async () => {
+  it('opens an address once: a second browser with it is told what to do, the first keeps working after reloads, and a fresh address opens', async () => {
+    const url = await app.newUrl();
+    const first = await browser.newContext();
+    const page = await first.newPage();
+    await page.goto(url);
+    const list = page.getByRole('list', { name: 'Sessions' });
+    await expect.poll(() => list.count(), { timeout: 30_000 }).toBe(1);
+    expect(page.url()).not.toContain('token=');
+
+    const second = await browser.newContext();
+    const intruder = await second.newPage();
+    await intruder.goto(url);
+    await expect.poll(() => intruder.getByRole('alert').textContent(), { timeout: 20_000 }).toMatch(/used already.*Press Enter in the terminal where S2T Desktop runs/);
+    expect(await intruder.getByRole('list', { name: 'Sessions' }).count()).toBe(0);
+
+    await page.reload();
+    await expect.poll(() => list.count(), { timeout: 30_000 }).toBe(1);
+    // The same address typed again in the admitted tab (a full load, not a jump within the page): its session stays.
+    await page.goto('about:blank');
+    await page.goto(url);
+    await expect.poll(() => list.count(), { timeout: 30_000 }).toBe(1);
+
+    const admitted = await second.newPage();
+    await admitted.goto(await app.newUrl());
+    await expect.poll(() => admitted.getByRole('list', { name: 'Sessions' }).count(), { timeout: 30_000 }).toBe(1);
+    await first.close();
+    await second.close();
+  });
+
+  it('refuses a page opened without an address printed by S2T Desktop', async () => {
     const page = await browser.newPage();
     await page.goto(app.url.replace(/#token=.*$/, ''));
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/address printed by S2T Desktop/);

@@ -15,7 +15,7 @@ const sheet = (page: Page) => page.getByRole('dialog', { name: 'Keyboard shortcu
 
 it('opens with ? and F1, not while typing a ?, closes with Escape, and lists every shortcut from the one module', async () => {
   const page = await (await run.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await signIn(page, run.app.url);
+  await signIn(page, await run.app.newUrl());
   await page.locator('body').click({ position: { x: 700, y: 400 } });
 
   await page.keyboard.press('?');

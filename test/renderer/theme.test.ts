@@ -48,7 +48,7 @@ describe('themes', () => {
   it('follows the system scheme live while the choice is "system"', async () => {
     const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const page = await context.newPage();
-    await signIn(page, run.app.url);
+    await signIn(page, await run.app.newUrl());
     expect(await chosenTheme(page)).toBe('system');
     expect(await background(page)).toBe(DARK_BG);
     const systemDark = await palette(page);
@@ -71,7 +71,7 @@ describe('themes', () => {
   it('an explicit choice overrides the system, is stored in settings, and survives a reload and a new profile', async () => {
     const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const page = await context.newPage();
-    await signIn(page, run.app.url);
+    await signIn(page, await run.app.newUrl());
     expect(await background(page)).toBe(DARK_BG);
     await chooseTheme(page, 'light');
     await expect.poll(() => background(page)).toBe(LIGHT_BG);
@@ -85,7 +85,7 @@ describe('themes', () => {
     // A fresh profile has no local copy: the choice comes from settings once the app is up.
     const other = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
     const second = await other.newPage();
-    await signIn(second, run.app.url);
+    await signIn(second, await run.app.newUrl());
     await expect.poll(() => background(second)).toBe(LIGHT_BG);
     expect(await chosenTheme(second)).toBe('light');
     await other.close();
@@ -99,7 +99,7 @@ describe('themes', () => {
   it('applies a chosen theme before the app script runs (no flash of the system theme)', async () => {
     const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
     const page = await context.newPage();
-    await signIn(page, run.app.url);
+    await signIn(page, await run.app.newUrl());
     await chooseTheme(page, 'dark');
     await expect.poll(() => background(page)).toBe(DARK_BG);
 

@@ -37,7 +37,7 @@ async function addFolder(page: Page, path: string, language: string, formats: st
 
 it('adds a folder with a language from the list, shows each file\'s outcome, edits the profile in place, pauses, and removes after asking', async () => {
   const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(run.app.url);
+  await page.goto(await run.app.newUrl());
   await submitSignIn(page);
   await fromMenu(page, 'Watch folders');
   await expect.poll(() => page.getByText('No watched folders yet.').count(), { timeout: 20_000 }).toBe(1);

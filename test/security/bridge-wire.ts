@@ -50,7 +50,7 @@ export function clientFrame(opcode: number, payload: Buffer, opts: { fin?: boole
 }
 
 /** An upgraded raw socket on the bridge; `closed` resolves the close code the bridge sent (null: none). */
-export function rawSocket(port: number, token: string): Promise<{ socket: Socket; closed: Promise<number | null> }> {
+export function rawSocket(port: number, session: string): Promise<{ socket: Socket; closed: Promise<number | null> }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let buf = Buffer.alloc(0);
@@ -90,7 +90,7 @@ export function rawSocket(port: number, token: string): Promise<{ socket: Socket
         'Connection: Upgrade',
         `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
         'Sec-WebSocket-Version: 13',
-        `Sec-WebSocket-Protocol: s2t.${token}`,
+        `Sec-WebSocket-Protocol: s2t.${session}`,
         '',
         '',
       ].join('\r\n'),
@@ -99,8 +99,8 @@ export function rawSocket(port: number, token: string): Promise<{ socket: Socket
 }
 
 /** A well-behaved client on the bridge, as the renderer is. */
-export async function bridgeClient(port: number, token: string): Promise<{ ws: WebSocket; call(channel: unknown, args?: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> }> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, [`s2t.${token}`], { headers: { origin: `http://127.0.0.1:${port}` } });
+export async function bridgeClient(port: number, session: string): Promise<{ ws: WebSocket; call(channel: unknown, args?: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> }> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, [`s2t.${session}`], { headers: { origin: `http://127.0.0.1:${port}` } });
   await new Promise((res, rej) => ws.once('open', res).once('error', rej));
   let next = 1;
   const pending = new Map<number, (reply: { ok: boolean }) => void>();
@@ -119,16 +119,13 @@ export async function bridgeClient(port: number, token: string): Promise<{ ws: W
   };
 }
 
-/** The token of a browser-mode address (it travels in the fragment). */
-export const tokenOf = (url: string) => /token=([\w-]+)/.exec(new URL(url).hash)![1];
-
-/** The built browser-mode app for one test file, with its bridge's port and token (set once it runs). */
+/** The built browser-mode app for one test file, with its bridge's port and a session (set once it runs). */
 export function browserModeAppPerFile(): { app: RunningApp; port: number; token: string } {
   const it = {} as { app: RunningApp; port: number; token: string };
   beforeAll(async () => {
     it.app = await startApp();
     it.port = Number(new URL(it.app.url).port);
-    it.token = tokenOf(it.app.url);
+    it.token = await it.app.newSession();
   }, 90_000);
   afterAll(() => it.app?.stop());
   return it;

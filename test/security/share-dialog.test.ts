@@ -50,7 +50,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   page.on('pageerror', (e) => console.log('page error:', e.message));
-  await page.goto(app.url);
+  await page.goto(await app.newUrl());
   await submitSignIn(page, DEMO);
   const row = page.getByRole('list', { name: 'Sessions' }).getByRole('button').first();
   await vi.waitFor(async () => expect(await row.count()).toBe(1), { timeout: 60_000, interval: 250 });

@@ -13,7 +13,7 @@ import { startEmbeddedService, type EmbeddedService } from '../../main/embedded-
 import { startApp, type RunningApp } from '../helpers/app';
 import { cleanup, ROOT, startService, tempDir } from '../helpers/service';
 import { until } from '../main/watch/helpers';
-import { bridgeClient, tokenOf } from './bridge-wire';
+import { bridgeClient } from './bridge-wire';
 
 const ENTRY = join(ROOT, 'dist/service/cli.js');
 const PUBLIC_DEMO = { email: 'demo@s2t.local', password: 's2t-demo' };
@@ -69,7 +69,7 @@ describe('the embedded service credential', () => {
     const app: RunningApp = await startApp({ localAccount: null });
     running.push(app);
     // Signed in without anyone typing a password, as the service's owner.
-    const { ws, call } = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
+    const { ws, call } = await bridgeClient(Number(new URL(app.url).port), await app.newSession());
     expect(await call('auth.state')).toMatchObject({ ok: true, value: { signedIn: true, mode: 'local', user: { email: 'owner@s2t.local' } } });
     ws.close();
     // The fixed demo credential opens nothing.
@@ -87,7 +87,7 @@ describe('the embedded service credential', () => {
   it('signs in again by itself when its session ends, and stays signed out once the person signs out', async () => {
     const app = await startApp({ localAccount: null });
     running.push(app);
-    const { ws, call } = await bridgeClient(Number(new URL(app.url).port), tokenOf(app.url));
+    const { ws, call } = await bridgeClient(Number(new URL(app.url).port), await app.newSession());
     const signedIn = async () => ((await call('auth.state')).value as { signedIn: boolean }).signedIn;
     expect(await signedIn()).toBe(true);
     const db = new Database(join(app.dataDir, 'local-service', 'service.db'));

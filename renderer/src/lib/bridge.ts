@@ -3,6 +3,10 @@
  * same contract over the web bridge's WebSocket. Nothing else in the renderer talks to main.
  */
 import {
+  ADMIT_PATH,
+  ADMIT_REFUSED,
+  ADMIT_TICKET_HEADER,
+  AdmitAnswer,
   BRIDGE_PATH,
   STAGE_PATH,
   STAGE_TOKEN_HEADER,
@@ -34,27 +38,36 @@ export class BridgeError extends Error {
   }
 }
 
-const TOKEN_KEY = 's2t.bridge.token';
+const SESSION_KEY = 's2t.bridge.session';
 
-/** Takes the per-run token from the URL fragment once, then keeps it for reloads of this tab only. */
-function bridgeToken(): string | null {
+type Admitted = { session: string } | { refused: string };
+
+/**
+ * This tab's session: the printed address's one-time ticket (in the fragment, never sent to a
+ * server) is spent once at the admit route; the session it buys is kept for reloads of this tab
+ * only. A spent ticket on a tab that already has a session (the same address opened again) keeps it.
+ */
+async function admitted(): Promise<Admitted> {
   const m = /token=([\w-]+)/.exec(location.hash);
-  if (m) {
-    sessionStorage.setItem(TOKEN_KEY, m[1]);
-    history.replaceState(null, '', location.pathname + location.search);
+  if (m) history.replaceState(null, '', location.pathname + location.search);
+  const kept = sessionStorage.getItem(SESSION_KEY);
+  if (!m) return kept ? { session: kept } : { refused: 'This page needs an address printed by S2T Desktop (it carries a one-time token).' };
+  try {
+    const res = await fetch(ADMIT_PATH, { method: 'POST', headers: { [ADMIT_TICKET_HEADER]: m[1] } });
+    const body: unknown = await res.json().catch(() => null);
+    const ok = AdmitAnswer.safeParse(body);
+    if (res.ok && ok.success) {
+      sessionStorage.setItem(SESSION_KEY, ok.data.session);
+      return ok.data;
+    }
+  } catch {
+    // S2T Desktop is not answering: a kept session may still do once it is back.
   }
-  return sessionStorage.getItem(TOKEN_KEY);
-}
-
-/** Without the token nothing can be reached: every call answers why, and no event ever comes. */
-function tokenlessBridge(): S2tBridge {
-  const error = { code: 'NO_TOKEN', message: 'This page needs the address printed by S2T Desktop (it carries a one-time token).' };
-  return { invoke: async () => ({ ok: false, error }), on: () => () => {}, stageFile: () => Promise.reject(new BridgeError(error.code, error.message)) };
+  return kept ? { session: kept } : { refused: ADMIT_REFUSED };
 }
 
 function webBridge(): S2tBridge {
-  const token = bridgeToken();
-  if (!token) return tokenlessBridge();
+  const admission = admitted();
   const pending = new Map<number, (reply: IpcReply<ChannelName>) => void>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;
@@ -62,10 +75,10 @@ function webBridge(): S2tBridge {
   let ready: Promise<WebSocket> | null = null;
   let retryMs = 250;
 
-  const connect = (): Promise<WebSocket> => {
+  const connect = (session: string): Promise<WebSocket> => {
     if (ready) return ready;
     ready = new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://${location.host}${BRIDGE_PATH}`, [TOKEN_PROTOCOL_PREFIX + token]);
+      const ws = new WebSocket(`ws://${location.host}${BRIDGE_PATH}`, [TOKEN_PROTOCOL_PREFIX + session]);
       ws.onopen = () => {
         socket = ws;
         retryMs = 250;
@@ -87,16 +100,19 @@ function webBridge(): S2tBridge {
         pending.clear();
         reject(new BridgeError('DISCONNECTED', 'cannot reach S2T Desktop'));
         // Reconnect quietly so events resume when the app is back.
-        setTimeout(() => void connect().catch(() => {}), (retryMs = Math.min(retryMs * 2, 5000)));
+        setTimeout(() => void connect(session).catch(() => {}), (retryMs = Math.min(retryMs * 2, 5000)));
       };
     });
     return ready;
   };
-  void connect().catch(() => {});
+  void admission.then((a) => ('session' in a ? connect(a.session) : null)).catch(() => {});
 
   return {
     async invoke(channel, args) {
-      const ws = socket ?? (await connect());
+      const a = await admission;
+      // Without a session nothing can be reached: every call answers why, and no event ever comes.
+      if (!('session' in a)) return { ok: false, error: { code: 'NO_TOKEN', message: a.refused } };
+      const ws = socket ?? (await connect(a.session));
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve as (r: IpcReply<ChannelName>) => void);
@@ -109,7 +125,11 @@ function webBridge(): S2tBridge {
       listeners.set(event, set);
       return () => set.delete(listener as (payload: unknown) => void);
     },
-    stageFile: (file, onProgress) => stageOverHttp(token, file, onProgress),
+    stageFile: async (file, onProgress) => {
+      const a = await admission;
+      if (!('session' in a)) throw new BridgeError('NO_TOKEN', a.refused);
+      return stageOverHttp(a.session, file, onProgress);
+    },
   };
 }
 
@@ -117,11 +137,11 @@ function webBridge(): S2tBridge {
  * Streams a File to main's stage route (browser mode). XMLHttpRequest, not fetch: it reads the
  * File from disk as it sends and reports upload progress, which fetch cannot.
  */
-function stageOverHttp(token: string, file: File, onProgress?: (sent: number, total: number) => void): Promise<ImportSource> {
+function stageOverHttp(session: string, file: File, onProgress?: (sent: number, total: number) => void): Promise<ImportSource> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `${STAGE_PATH}?${new URLSearchParams({ name: file.name, size: String(file.size) })}`);
-    xhr.setRequestHeader(STAGE_TOKEN_HEADER, token);
+    xhr.setRequestHeader(STAGE_TOKEN_HEADER, session);
     xhr.upload.onprogress = (e) => onProgress?.(e.loaded, file.size);
     xhr.onerror = () => reject(new BridgeError('DISCONNECTED', `cannot reach S2T Desktop to send ${file.name}`));
     xhr.onload = () => {

@@ -11,7 +11,7 @@ type Reply = { ok: boolean; value?: unknown; error?: { code: string; message: st
 
 export interface AppBridge {
   app: RunningApp;
-  /** This run's bridge token (the stage route takes it in a header). */
+  /** This client's bridge session (the stage route takes it in a header too). */
   token: string;
   /** Every event the bridge sent, in order. */
   events: { event: string; payload: unknown }[];
@@ -22,8 +22,8 @@ export interface AppBridge {
 
 export async function startAppBridge(opts: Parameters<typeof startApp>[0] = {}): Promise<AppBridge> {
   const app = await startApp(opts);
-  const { port, hash } = new URL(app.url);
-  const token = /token=([\w-]+)/.exec(hash)![1];
+  const { port } = new URL(app.url);
+  const token = await app.newSession();
   const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, [`s2t.${token}`], { headers: { origin: `http://127.0.0.1:${port}` } });
   const events: AppBridge['events'] = [];
   const pending = new Map<number, (reply: Reply) => void>();

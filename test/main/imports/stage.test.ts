@@ -15,14 +15,17 @@ import { stagedDir } from '../../../main/imports/staging';
 import type { Handlers } from '../../../main/ipc/registry';
 import { startWebBridge, type WebBridge } from '../../../main/ipc/web-bridge';
 import { speechWav, words } from '../../helpers/speech';
+import { admit } from '../../helpers/app';
 import { until } from '../watch/helpers';
 import { importsSuite, latest } from './helpers';
 
 const t = importsSuite('s2t-stage');
 let bridge: WebBridge;
+let session: string;
 
 beforeAll(async () => {
   bridge = await startWebBridge({ handlers: t.h.handlers as unknown as Handlers, staticDir: t.dirs.make('s2t-stage-static-'), dataDir: t.dataDir });
+  session = await admit(bridge.newUrl());
 });
 
 afterAll(async () => {
@@ -33,7 +36,7 @@ afterAll(async () => {
 function stage(path: string, opts: { token?: string | null; size?: number } = {}): Promise<Response> {
   const size = opts.size ?? statSync(path).size;
   const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
-  if (opts.token !== null) headers[STAGE_TOKEN_HEADER] = opts.token ?? bridge.token;
+  if (opts.token !== null) headers[STAGE_TOKEN_HEADER] = opts.token ?? session;
   return fetch(`http://127.0.0.1:${bridge.port}${STAGE_PATH}?name=speech.wav&size=${size}`, {
     method: 'POST',
     headers,
@@ -50,7 +53,7 @@ it('refuses to stage without the token, with a wrong one, or a body longer than 
   expect((await stage(media, { token: 'x'.repeat(32) })).status).toBe(401);
   expect((await stage(media, { size: 100 })).status).toBe(400);
   expect((await stage(media, { size: -1 })).status).toBe(400);
-  const get = await fetch(`http://127.0.0.1:${bridge.port}${STAGE_PATH}`, { headers: { [STAGE_TOKEN_HEADER]: bridge.token } });
+  const get = await fetch(`http://127.0.0.1:${bridge.port}${STAGE_PATH}`, { headers: { [STAGE_TOKEN_HEADER]: session } });
   expect(get.status).toBe(405);
   expect(staged()).toEqual([]);
 }, 60_000);
@@ -63,7 +66,7 @@ it('stages a file with the token and imports it over the bridge to a session wit
   expect(staged()).toEqual([stagedId]);
   expect(statSync(join(stagedDir(t.dataDir), stagedId)).size).toBe(statSync(media).size);
 
-  const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, [`s2t.${bridge.token}`], { headers: { origin: `http://127.0.0.1:${bridge.port}` } });
+  const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, [`s2t.${session}`], { headers: { origin: `http://127.0.0.1:${bridge.port}` } });
   await new Promise((r, j) => ws.once('open', r).once('error', j));
   try {
     const reply = await new Promise<{ ok: boolean; value?: { items: ImportItem[] }; error?: unknown }>((resolve) => {

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import type { AuthState } from '../../../common/ipc';
 import type { Handlers } from '../../../main/ipc/registry';
 import { startWebBridge, type WebBridge } from '../../../main/ipc/web-bridge';
+import { admit } from '../../helpers/app';
 
 const state: AuthState = { signedIn: false, serviceUrl: 'http://127.0.0.1:1', mode: 'local', user: null };
 // The transport is under test here: its handlers are a plain object answering two channels.
@@ -20,12 +21,14 @@ const handlers = {
 } as unknown as Handlers;
 
 let bridge: WebBridge;
+let session: string;
 let origin: string;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 's2t-static-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
   bridge = await startWebBridge({ handlers, staticDir: dir });
   origin = `http://127.0.0.1:${bridge.port}`;
+  session = await admit(bridge.newUrl());
 });
 afterAll(() => bridge.close());
 
@@ -34,7 +37,7 @@ function open(opts: { token?: string; origin?: string; host?: string }): Promise
     const headers: Record<string, string> = {};
     if (opts.origin !== undefined) headers.origin = opts.origin;
     if (opts.host) headers.host = opts.host;
-    const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, [`s2t.${opts.token ?? bridge.token}`], { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, [`s2t.${opts.token ?? session}`], { headers });
     ws.once('open', () => resolve({ ws }));
     ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode }));
     ws.once('error', () => resolve({}));
@@ -69,7 +72,7 @@ describe('web bridge', () => {
     ws!.close();
   });
 
-  it('refuses a wrong token', async () => {
+  it('refuses a wrong session', async () => {
     expect((await open({ origin, token: 'x'.repeat(32) })).status).toBe(401);
   });
 
@@ -77,6 +80,36 @@ describe('web bridge', () => {
     expect((await open({ origin: 'http://evil.example' })).status).toBe(403);
     expect((await open({ origin: 'http://127.0.0.1:1' })).status).toBe(403);
     expect((await open({})).status).toBe(403);
+  });
+
+  it('admits a printed address once: its ticket buys one session, then nothing; the ticket itself opens no socket', async () => {
+    const url = bridge.newUrl();
+    const ticket = /token=([\w-]+)/.exec(new URL(url).hash)![1];
+    const spend = () => fetch(`${origin}/admit`, { method: 'POST', headers: { origin, 'x-s2t-ticket': ticket } });
+    expect((await open({ origin, token: ticket })).status).toBe(401);
+    const first = await spend();
+    expect(first.status).toBe(200);
+    const { session: fresh } = (await first.json()) as { session: string };
+    const again = await spend();
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as { error: string }).error).toMatch(/Press Enter in the terminal/);
+    const { ws } = await open({ origin, token: fresh });
+    expect(ws).toBeDefined();
+    ws!.close();
+  });
+
+  it('admits only from its own pages, by POST', async () => {
+    const ticket = /token=([\w-]+)/.exec(new URL(bridge.newUrl()).hash)![1];
+    expect((await fetch(`${origin}/admit`, { method: 'POST', headers: { origin: 'http://127.0.0.1:1', 'x-s2t-ticket': ticket } })).status).toBe(403);
+    expect((await fetch(`${origin}/admit`, { headers: { origin, 'x-s2t-ticket': ticket } })).status).toBe(405);
+    // Neither spent the ticket.
+    expect((await fetch(`${origin}/admit`, { method: 'POST', headers: { origin, 'x-s2t-ticket': ticket } })).status).toBe(200);
+  });
+
+  it('keeps only the newest unopened addresses', async () => {
+    const oldest = /token=([\w-]+)/.exec(new URL(bridge.newUrl()).hash)![1];
+    for (let i = 0; i < 16; i++) bridge.newUrl();
+    expect((await fetch(`${origin}/admit`, { method: 'POST', headers: { origin, 'x-s2t-ticket': oldest } })).status).toBe(401);
   });
 
   it('refuses a foreign Host header (DNS rebinding), on the socket and on pages', async () => {

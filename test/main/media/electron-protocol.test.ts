@@ -77,7 +77,7 @@ describe('s2t-media protocol', () => {
   it("relays the service's media with ranges", async () => {
     const bridge = await startWebBridge({ handlers: {} as Handlers, staticDir: dir });
     try {
-      const upstream = `http://127.0.0.1:${bridge.port}${bridgeMediaLinker(bridge.token)({ path: file, mediaType: 'video/mp4' })}`;
+      const upstream = `http://127.0.0.1:${bridge.port}${bridgeMediaLinker(bridge.secret)({ path: file, mediaType: 'video/mp4' })}`;
       const { protocol, handlers } = fakeProtocol();
       const url = handleMediaProtocol(protocol, randomBytes(32))({ url: upstream, mediaType: 'video/mp4' });
       const serve = handlers.get(MEDIA_SCHEME)!;

@@ -28,7 +28,7 @@ beforeAll(async () => {
   bytes = randomBytes(300_001);
   writeFileSync(file, bytes);
   bridge = await startWebBridge({ handlers: {} as Handlers, staticDir: join(dir, 'static') });
-  link = bridgeMediaLinker(bridge.token)({ path: file, mediaType: 'audio/wav' });
+  link = bridgeMediaLinker(bridge.secret)({ path: file, mediaType: 'audio/wav' });
 });
 afterAll(async () => {
   await bridge?.close();
@@ -40,7 +40,7 @@ const at = (path: string) => `http://127.0.0.1:${bridge.port}${path}`;
 describe('the bridge media route', () => {
   it('serves the whole file with its type and says it takes ranges', async () => {
     expect(link).toMatch(/^\/media\?/);
-    expect(link).not.toContain(bridge.token);
+    expect(link).not.toContain(bridge.secret);
     const res = await fetch(at(link));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('audio/wav');
@@ -99,7 +99,7 @@ describe('the bridge media route', () => {
     const later = new URLSearchParams(q);
     later.set('e', String(Number(q.get('e')) + 1000));
     expect((await fetch(at(`/media?${later}`))).status).toBe(403);
-    const old = signedQuery(linkKey(bridge.token), { path: file, mediaType: 'audio/wav' }, Date.now() - LINK_TTL_MS - 1000);
+    const old = signedQuery(linkKey(bridge.secret), { path: file, mediaType: 'audio/wav' }, Date.now() - LINK_TTL_MS - 1000);
     const expired = await fetch(at(`/media?${old}`));
     expect(expired.status).toBe(403);
     expect(await expired.text()).toMatch(/expired/);
@@ -127,7 +127,7 @@ describe('the bridge media route', () => {
   it("relays the service's media with the player's ranges, byte for byte", async () => {
     // The upstream: any server answering ranges; here the bridge's own link to the file.
     const upstream = at(link);
-    const relay = bridgeMediaLinker(bridge.token)({ url: upstream, mediaType: 'audio/wav' });
+    const relay = bridgeMediaLinker(bridge.secret)({ url: upstream, mediaType: 'audio/wav' });
     expect(relay).not.toContain(String(bridge.port));
     const whole = await fetch(at(relay));
     expect(whole.status).toBe(200);
@@ -149,7 +149,7 @@ describe('the bridge media route', () => {
     expect((await fetch(at(`/media?${both}`))).status).toBe(403);
 
     // A service that cannot be reached: 502, and the bridge goes on serving.
-    const closed = bridgeMediaLinker(bridge.token)({ url: 'http://127.0.0.1:1/media', mediaType: 'audio/mpeg' });
+    const closed = bridgeMediaLinker(bridge.secret)({ url: 'http://127.0.0.1:1/media', mediaType: 'audio/mpeg' });
     const down = await fetch(at(closed));
     expect(down.status).toBe(502);
     expect(await down.text()).toMatch(/cannot be reached/);
@@ -157,7 +157,7 @@ describe('the bridge media route', () => {
   });
 
   it('says 404 for a signed file that is gone, and refuses other methods', async () => {
-    const gone = bridgeMediaLinker(bridge.token)({ path: join(dir, 'moved-away.wav'), mediaType: 'audio/wav' });
+    const gone = bridgeMediaLinker(bridge.secret)({ path: join(dir, 'moved-away.wav'), mediaType: 'audio/wav' });
     expect((await fetch(at(gone))).status).toBe(404);
     expect((await fetch(at(link), { method: 'POST' })).status).toBe(405);
   });

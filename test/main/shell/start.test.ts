@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startApp, type RunningApp } from '../../helpers/app';
+import { admit, startApp, type RunningApp } from '../../helpers/app';
 import { ROOT } from '../../helpers/service';
 
 /** Whether the electron package's binary is on this machine (npm install downloads it where it can). */
@@ -28,5 +28,16 @@ describe('npm start without Electron', () => {
     const page = await fetch(app.url.replace(/#.*$/, ''));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
+  });
+
+  it('says the address opens the app once, and prints a fresh one for each Enter, each admitting one page once', async () => {
+    expect(app.lines[2]).toBe('This address opens the app in one browser, once. Press Enter here for a fresh one.');
+    const fresh = await app.newUrl();
+    expect(fresh).not.toBe(app.url);
+    expect(new URL(fresh).origin).toBe(new URL(app.url).origin);
+    await admit(fresh);
+    await expect(admit(fresh)).rejects.toThrow(/401/);
+    // The first printed address was never opened: it still admits.
+    await admit(app.url);
   });
 });
