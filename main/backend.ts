@@ -19,6 +19,8 @@ import { superviseEmbeddedService, type ServiceSupervisor, type SupervisorOption
 import { useBundledTools } from './platform/tools-dir';
 import { effectiveServiceUrl, settingsHandlers, SettingsStore } from './settings';
 import { shellHandlers } from './shell-handlers';
+import { updateHandlers } from './updates/ipc';
+import type { Updates } from './updates/updates';
 
 export interface Backend {
   handlers: Handlers;
@@ -53,6 +55,8 @@ export interface BackendOptions {
   supervision?: Pick<SupervisorOptions, 'backoffMs' | 'maxAttempts' | 'healthIntervalMs' | 'healthTimeoutMs' | 'healthFailures'>;
   /** Opens single sign-on in the system browser: Electron's shell.openExternal; browser mode opens a tab from the renderer instead. */
   openExternal?: (url: string) => Promise<void>;
+  /** The installed app's updater (main/platform/electron-updater.ts); none in browser mode or from source. */
+  updates?: Updates;
 }
 
 export async function startBackend(opts: BackendOptions): Promise<Backend> {
@@ -93,7 +97,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
   });
   const running = { state: 'running', attempt: 0, message: null } as const;
   const shell = shellHandlers(opts.dialogs ?? noDialogs, settings, () => service?.status() ?? running);
-  const handlers: Handlers = { ...h, ...accounts.accountHandlers, ...settingsHandlers(settings), ...shell };
+  const handlers: Handlers = { ...h, ...accounts.accountHandlers, ...settingsHandlers(settings), ...shell, ...updateHandlers(opts.updates, emit) };
   return {
     handlers,
     mode,

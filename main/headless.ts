@@ -5,7 +5,8 @@
  *                                 on stdin's first line and the caller signs in itself (tests);
  *                                 without it the account gets a fresh random password and the app signs in
  * Each printed address opens the app in one browser once; every further line on stdin (Enter in
- * the terminal) prints a fresh one.
+ * the terminal) prints a fresh one, but `open PATH`, which opens the file in the app's pages as a
+ * double-click on an associated file does in the installed app.
  */
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import { startBackend } from './backend';
 import { bridgeMediaLinker } from './ipc/media-route';
 import { startWebBridge } from './ipc/web-bridge';
+import { openedFilesQueue } from './opened-files';
 import { appDataDir } from './platform/paths';
 import { MemorySecretStore } from './platform/secrets';
 import { runWatchDaemon } from './watch/daemon';
@@ -25,12 +27,12 @@ const STOP_DEADLINE_MS = 8000;
 const LocalAccountInput = z.object({ email: z.string().min(3).max(320), password: z.string().min(8).max(1024) });
 
 /** stdin as lines: the first one asked for, then each further one to a listener. */
-function stdinLines(): { next(): Promise<string>; onEach(listener: () => void): void } {
+function stdinLines(): { next(): Promise<string>; onEach(listener: (line: string) => void): void } {
   const input = createInterface({ input: process.stdin });
   const waiting: ((line: string) => void)[] = [];
-  let listener: (() => void) | null = null;
+  let listener: ((line: string) => void) | null = null;
   let ended = false;
-  input.on('line', (line) => (waiting.length ? waiting.shift()!(line) : listener?.()));
+  input.on('line', (line) => (waiting.length ? waiting.shift()!(line) : listener?.(line)));
   input.on('close', () => {
     ended = true;
     for (const settle of waiting.splice(0)) settle('');
@@ -58,7 +60,13 @@ async function browserMode(argv: string[]): Promise<void> {
   if (Number(values.port) && bridge.port !== Number(values.port)) process.stderr.write(`s2t: port ${values.port} is taken; serving on ${bridge.port} instead\n`);
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
   process.stdout.write('This address opens the app in one browser, once. Press Enter here for a fresh one.\n');
-  stdin.onEach(() => process.stdout.write(`S2T Desktop (browser mode): ${bridge.newUrl()}\n`));
+  const opened = openedFilesQueue();
+  opened.attach((files) => bridge.emit('app.openFiles', files));
+  stdin.onEach((line) => {
+    const open = /^open (.+)$/.exec(line.trim());
+    if (open) opened.fromArgv(['', open[1]], process.cwd());
+    else process.stdout.write(`S2T Desktop (browser mode): ${bridge.newUrl()}\n`);
+  });
   if (backend.mode === 'local') process.stdout.write(`Local service ${backend.serviceUrl}\n`);
   // A restart that found its port taken runs the service elsewhere: say where, as at start.
   let printed = backend.serviceUrl;

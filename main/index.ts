@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBackend, type Backend } from './backend';
 import { CacheTooNewError } from './cache/open';
+import { electronUpdates } from './platform/electron-updater';
+import { openedFilesQueue } from './opened-files';
 import { registerElectronTransport, sendEvent } from './ipc/electron-transport';
 import { handleMediaProtocol, registerMediaScheme } from './media/electron-protocol';
 import { ElectronSecretStore } from './platform/electron-secrets';
@@ -26,8 +28,17 @@ let win: BrowserWindow | null = null;
 app.enableSandbox();
 const primaryInstance = app.requestSingleInstanceLock();
 if (!primaryInstance) app.quit();
-// A second start (a double-click on the icon) brings the running window forward instead.
-app.on('second-instance', () => {
+// Files the system asks us to open (associated types): in the command line on Windows and Linux,
+// as open-file on macOS, which may come before ready; held until the window is there.
+const opened = openedFilesQueue();
+opened.fromArgv(process.argv, process.cwd());
+app.on('open-file', (ev, path) => {
+  ev.preventDefault();
+  opened.fromOpenFile(path);
+});
+// A second start (a double-click on the icon, or on a file) brings the running window forward instead.
+app.on('second-instance', (_ev, argv, workingDirectory) => {
+  opened.fromArgv(argv, workingDirectory);
   if (!win) return;
   if (win.isMinimized()) win.restore();
   win.show();
@@ -78,6 +89,8 @@ app.whenReady().then(async () => {
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ platform: process.platform, appName: app.name, send: (command) => win && sendEvent(win.webContents, 'app.command', { command }) })));
   const dataDir = app.getPath('userData');
   const secrets = new ElectronSecretStore(safeStorage, join(dataDir, 'secrets.json'), { allowBasicText: process.env.S2T_ALLOW_BASIC_TEXT_SECRETS === '1' });
+  // Only an installed build has a feed (app-update.yml) to check.
+  const updates = app.isPackaged ? electronUpdates() : undefined;
   backend = await startBackend({
     dataDir,
     secrets,
@@ -86,11 +99,15 @@ app.whenReady().then(async () => {
     dialogs: electronDialogs({ dialog, shell, window: () => BrowserWindow.getFocusedWindow() ?? win }),
     // Single sign-on happens in the person's own browser (RFC 8252), never in an app window.
     openExternal: (url) => shell.openExternal(url),
+    updates,
   });
   registerElectronTransport(ipcMain, backend.handlers, (event) => event.senderFrame?.url === rendererUrl && event.sender === win?.webContents);
   backend.setEventSink((event, payload) => win && sendEvent(win.webContents, event, payload));
   backend.media.setLinker(handleMediaProtocol(protocol, randomBytes(32)));
   await createWindow();
+  opened.attach((files) => win && sendEvent(win.webContents, 'app.openFiles', files));
+  // Quietly: a failed check is a notice in the About box, never a dialog.
+  void updates?.check();
 }).catch((err: Error) => {
   process.stderr.write(`S2T Desktop could not start: ${err.message}\n`);
   // A cache from a newer version: a window-less exit would look like a crash, so say why first.

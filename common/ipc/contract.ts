@@ -14,6 +14,7 @@ import { mediaChannels } from './media';
 import { UploadProgress } from './progress';
 import { settingsChannels, settingsEvents } from './settings';
 import { shellChannels, shellEvents } from './shell';
+import { updateChannels, updateEvents } from './updates';
 import { SessionListQuery, sessionsChannels, sessionsEvents } from './sessions';
 
 export const AuthState = z.object({
@@ -255,6 +256,7 @@ export const channels = {
   ...accountChannels,
   ...settingsChannels,
   ...shellChannels,
+  ...updateChannels,
   ...importChannels,
   ...sessionsChannels,
   ...captionsChannels,
@@ -271,6 +273,7 @@ export const events = {
   'watch.progress': WatchProgress,
   ...settingsEvents,
   ...shellEvents,
+  ...updateEvents,
   ...importEvents,
   ...sessionsEvents,
   ...captionsEvents,

@@ -7,6 +7,8 @@ export * from './progress';
 export * from './media';
 export * from './settings';
 export * from './shell';
+export * from './updates';
+export * from './opened-files';
 export * from './sessions';
 export * from './captions';
 export * from './conflicts';

@@ -4,6 +4,7 @@
  * renderer falls back to a file input, a path field or a download.
  */
 import { z } from 'zod';
+import { OpenedFiles } from './opened-files';
 import { OpenPurpose, SavePurpose } from './settings';
 
 const FilePath = z.string().min(1).max(4096);
@@ -45,4 +46,6 @@ export const shellEvents = {
   'service.status': ServiceStatus,
   /** A command from the application menu (Electron); the views it concerns listen for it. */
   'app.command': z.object({ command: AppCommand }),
+  /** Files the system asked the app to open (main/shell/opened-files.ts). */
+  'app.openFiles': OpenedFiles,
 } as const;

@@ -10,6 +10,7 @@ import { openNative } from '../lib/nativeDialogs';
 import { pickedFromFile, pickedFromPath, pickedKey, type Picked } from './pickedFiles';
 import { SpeechChecks } from './SpeechChecks';
 import { stagePicked } from './stage';
+import { COMPANION_ACCEPT, MEDIA_ACCEPT } from './accept';
 import { usableLanguage, useModels } from './useModels';
 
 type Mode = TranscriptionOptions['mode'];
@@ -20,10 +21,6 @@ const MODES: { mode: Mode; label: string; hint: string }[] = [
   { mode: 'align', label: 'Align a text I have', hint: 'Places your text file on the recording, word by word.' },
   { mode: 'upload', label: 'Upload finished captions or a transcript', hint: 'No recognition: the file you give becomes the document.' },
 ];
-const COMPANION_ACCEPT: Record<Exclude<Mode, 'decode'>, string> = {
-  align: '.txt,text/plain',
-  upload: '.srt,.vtt,.sbv,.ttml,.dfxp,.xml,.stl,.txt,.docx',
-};
 
 /**
  * The New transcription dialog: the files (or a URL), the language by name, the mode with its
@@ -180,7 +177,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
             ref={fileInput}
             type="file"
             multiple
-            accept="audio/*,video/*"
+            accept={MEDIA_ACCEPT}
             hidden
             aria-label="Media files"
             onChange={(e) => {

@@ -12,6 +12,8 @@ import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BUNDLED_TOOLS } from '../../../node/tools';
+import { OPENABLE_CAPTION_EXTENSIONS, OPENABLE_MEDIA_EXTENSIONS, openableKind } from '../../../common/ipc/opened-files';
+import { COMPANION_ACCEPT, MEDIA_ACCEPT } from '../../../renderer/src/imports/accept';
 import { ROOT } from '../../helpers/service';
 
 const cfg = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8'));
@@ -64,6 +66,20 @@ describe('the installers carry what the app runs', () => {
         for (const tool of BUNDLED_TOOLS) expect(Object.keys(entry.members), t).toContain(platform === 'win32' ? `${tool}.exe` : tool);
       }
     }
+  });
+
+  it('associates exactly the files New transcription opens: recordings it accepts, captions its upload mode takes', () => {
+    const assoc = cfg.fileAssociations as { ext: string[]; mimeType: string; name: string }[];
+    const exts = assoc.flatMap((a) => a.ext);
+    expect([...exts].sort()).toEqual([...OPENABLE_MEDIA_EXTENSIONS, ...OPENABLE_CAPTION_EXTENSIONS].sort());
+    const accepted = MEDIA_ACCEPT.split(',').map((t) => t.replace('*', ''));
+    for (const a of assoc) {
+      const kinds = new Set(a.ext.map(openableKind));
+      expect(kinds.size, a.name).toBe(1);
+      if (kinds.has('media')) for (const mime of a.mimeType.split(';')) expect(accepted.some((p) => mime.startsWith(p)), `${mime} in ${MEDIA_ACCEPT}`).toBe(true);
+    }
+    const upload = COMPANION_ACCEPT.upload.split(',');
+    for (const ext of OPENABLE_CAPTION_EXTENSIONS) expect(upload).toContain(`.${ext}`);
   });
 
   it('declares what live transcription and the deb need', () => {
