@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { ImportItem } from '../../../common/ipc';
+import { subscribe } from '../lib/bridge';
 import { modalOpen } from '../lib/keys';
 import { useCommand } from '../ui/useCommand';
 import { NewTranscriptionDialog } from './NewTranscriptionDialog';
-import { pickedFromFile, pickedKey, readDrop, type Picked } from './pickedFiles';
+import { pickedFromFile, pickedFromPath, pickedKey, readDrop, type Picked } from './pickedFiles';
 import { onNewTranscriptionRequest, requestNewTranscription } from './requests';
 import './imports.css';
 
@@ -19,6 +20,22 @@ export function ImportLayer({ onQueued }: { onQueued: (items: ImportItem[]) => v
   const [files, setFiles] = useState<Picked[]>([]);
   const [leftOut, setLeftOut] = useState(0);
   const [dragging, setDragging] = useState(false);
+  // A caption file the system opened: the dialog starts over in upload mode with it.
+  const [captions, setCaptions] = useState<{ picked: Picked; key: number } | null>(null);
+
+  // Files the system asked the app to open (an associated file double-clicked, "Open with").
+  useEffect(
+    () =>
+      subscribe('app.openFiles', (opened) => {
+        setFiles((now) => {
+          const known = new Set(now.map(pickedKey));
+          return [...now, ...opened.media.map(pickedFromPath).filter((p) => !known.has(pickedKey(p)))];
+        });
+        if (opened.captions) setCaptions({ picked: pickedFromPath(opened.captions), key: Date.now() });
+        setOpen(true);
+      }),
+    [],
+  );
 
   useEffect(
     () =>
@@ -81,6 +98,7 @@ export function ImportLayer({ onQueued }: { onQueued: (items: ImportItem[]) => v
     setOpen(false);
     setFiles([]);
     setLeftOut(0);
+    setCaptions(null);
   };
 
   return (
@@ -95,6 +113,8 @@ export function ImportLayer({ onQueued }: { onQueued: (items: ImportItem[]) => v
       )}
       {open && (
         <NewTranscriptionDialog
+          key={captions?.key ?? 0}
+          captions={captions?.picked ?? null}
           files={files}
           leftOut={leftOut}
           onFiles={setFiles}

@@ -28,12 +28,13 @@ const MODES: { mode: Mode; label: string; hint: string }[] = [
  * On submit it stages each file to main, then queues them all with imports.add; a refusal stays
  * in the dialog, in words.
  */
-export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number; onFiles: (files: Picked[]) => void; onClose: () => void; onQueued: (items: ImportItem[]) => void }) {
+export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number; /** A caption file opened from the system: upload mode with it given, the recording left to choose. */ captions?: Picked | null; onFiles: (files: Picked[]) => void; onClose: () => void; onQueued: (items: ImportItem[]) => void }) {
   const { files, onFiles } = props;
   const languages = useModels();
-  const [choices, setChoices] = useState<Choices>({ ...DEFAULT_SETTINGS.transcription, language: '' });
+  const opened: Partial<Choices> = props.captions ? { mode: 'upload' } : {};
+  const [choices, setChoices] = useState<Choices>({ ...DEFAULT_SETTINGS.transcription, language: '', ...opened });
   const [url, setUrl] = useState('');
-  const [companion, setCompanion] = useState<Picked | null>(null);
+  const [companion, setCompanion] = useState<Picked | null>(props.captions ?? null);
   const [busy, setBusy] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,7 +60,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
   const remembered = saved.settings?.transcription.language ?? (saved.error === null ? null : '');
   const settingsRead = saved.settings !== null;
   useEffect(() => {
-    if (saved.settings) setChoices((now) => ({ ...saved.settings!.transcription, language: now.language }));
+    if (saved.settings) setChoices((now) => ({ ...saved.settings!.transcription, language: now.language, ...opened }));
   }, [settingsRead]);
   // Once both the list and the remembered choice are in, start on a language that can be chosen.
   useEffect(() => {
