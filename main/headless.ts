@@ -4,6 +4,7 @@
  *       [--local-account-stdin]   the embedded service's account comes as {"email","password"} JSON
  *                                 on stdin's first line and the caller signs in itself (tests);
  *                                 without it the account gets a fresh random password and the app signs in
+ * S2T_UPDATE_FEED=URL checks that feed for updates, as the installed app checks its own (to try the notices).
  * Each printed address opens the app in one browser once; every further line on stdin (Enter in
  * the terminal) prints a fresh one, but `open PATH`, which opens the file in the app's pages as a
  * double-click on an associated file does in the installed app.
@@ -17,6 +18,7 @@ import { startBackend } from './backend';
 import { bridgeMediaLinker } from './ipc/media-route';
 import { startWebBridge } from './ipc/web-bridge';
 import { openedFilesQueue } from './opened-files';
+import { browserModeUpdates } from './updates/feed-for-browser-mode';
 import { appDataDir } from './platform/paths';
 import { MemorySecretStore } from './platform/secrets';
 import { runWatchDaemon } from './watch/daemon';
@@ -52,11 +54,14 @@ async function browserMode(argv: string[]): Promise<void> {
   const dataDir = values.data ?? appDataDir();
   const stdin = stdinLines();
   const localAccount = values['local-account-stdin'] ? LocalAccountInput.parse(JSON.parse(await stdin.next())) : undefined;
-  const backend = await startBackend({ dataDir, secrets: new MemorySecretStore(), localAccount });
+  const feed = process.env.S2T_UPDATE_FEED;
+  const updates = feed ? browserModeUpdates(feed, dataDir, join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json')) : undefined;
+  const backend = await startBackend({ dataDir, secrets: new MemorySecretStore(), localAccount, updates });
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
   const bridge = await startWebBridge({ handlers: backend.handlers, staticDir, dataDir, port: Number(values.port) });
   backend.setEventSink((event, payload) => bridge.emit(event, payload));
   backend.media.setLinker(bridgeMediaLinker(bridge.secret));
+  void updates?.check();
   if (Number(values.port) && bridge.port !== Number(values.port)) process.stderr.write(`s2t: port ${values.port} is taken; serving on ${bridge.port} instead\n`);
   process.stdout.write(`S2T Desktop (browser mode): ${bridge.url}\n`);
   process.stdout.write('This address opens the app in one browser, once. Press Enter here for a fresh one.\n');

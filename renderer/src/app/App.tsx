@@ -20,6 +20,7 @@ import { ShortcutSheet } from '../ui/ShortcutSheet';
 import { useShortcutSheet } from './useShortcutSheet';
 import { useAppliedTheme } from './theme';
 import { useNarrow } from './useNarrow';
+import { UpdateNotice } from '../updates/UpdateNotice';
 import './app.css';
 import './fit.css';
 
@@ -153,6 +154,7 @@ export function App() {
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />
+      <UpdateNotice />
       {sheetView}
     </div>
   );
