@@ -54,6 +54,11 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
     if (error) errorRef.current?.scrollIntoView({ block: 'nearest' });
   }, [error]);
   const ids = { url: useId(), files: useId(), companion: useId(), mode: useId() };
+  // Opened with a caption file: its row is what the person looks for, and the recording to choose.
+  const companionRow = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (props.captions) companionRow.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
 
   // The last choices, from settings (kept by main, so the Electron app and browser mode agree), taken once.
   const saved = useSettings();
@@ -210,7 +215,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
           ))}
         </fieldset>
         {choices.mode !== 'decode' && (
-          <div className="companion">
+          <div className="companion" ref={companionRow}>
             <span className="label" id={ids.companion}>
               {companionLabel}
             </span>
