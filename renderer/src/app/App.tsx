@@ -27,6 +27,8 @@ export function App() {
   const [auth, setAuth] = useState<AuthState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  /** What became of the session that was open, said where it was (a deleted one leaves nothing to show). */
+  const [closedNote, setClosedNote] = useState<string | null>(null);
   const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads'>('sessions');
   const [jump, setJump] = useState<Jump | null>(null);
   useAppliedTheme();
@@ -73,6 +75,7 @@ export function App() {
 
   const openSession = (id: string) => {
     setSelected(id);
+    setClosedNote(null);
     setView('sessions');
     setJump(null);
     if (narrow) setSidebarNarrow(false);
@@ -149,7 +152,11 @@ export function App() {
       </aside>
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
       <main className="content" ref={content} tabIndex={-1}>
-        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <NoSessionOpen listShown={sidebarOpen} onShowList={() => setSidebar(true)} />}
+        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? (
+          <SessionView key={selected} sessionId={selected} jump={jump} onClosed={(note) => (setSelected(null), setClosedNote(note ?? null))} />
+        ) : (
+          <NoSessionOpen note={closedNote} listShown={sidebarOpen} onShowList={() => setSidebar(true)} />
+        )}
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />

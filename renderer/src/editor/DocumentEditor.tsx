@@ -19,6 +19,7 @@ import { TranscriptView } from './transcript/TranscriptView';
 import { useEdit } from './useEdit';
 import { useEditableDocument } from './useEditableDocument';
 import { useEditorKeys } from './useEditorKeys';
+import { useSettlingStatus } from './useSettlingStatus';
 import { useFollowPlayback } from './useFollowPlayback';
 import type { RowScroller } from './useVirtualRows';
 import { useCueActions, useSegmentActions } from './useRowActions';
@@ -85,7 +86,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
 
   const save = useCallback(async () => {
     try {
-      if (await doc.save()) say(online ? 'Saved.' : 'Saved on this computer. It goes to the service when it is reached again.');
+      if (await doc.save()) say(online ? 'Saved.' : 'Saved on this computer. It goes to the service when it is reached again.', false, online ? undefined : { kind: 'sent' });
       return true;
     } catch (e) {
       say((e as Error).message, true);
@@ -101,6 +102,8 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
     if (label) say(`Redid ${label}.`);
   };
   useEditorKeys({ save: () => void save(), undo, redo, find: () => setFind((f) => f ?? NO_FIND) });
+  const summary = content?.kind === 'transcript' ? content.summary : (doc.record?.body?.metadata as { summary?: string } | undefined)?.summary;
+  useSettlingStatus(status, say, { localState: doc.record?.local_state, summary });
 
   if (doc.loadError) return <p className="error" role="alert">{doc.loadError}</p>;
   if (doc.record === null) return <p className="muted">This document is not in the local cache.</p>;
@@ -108,7 +111,6 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
   if (!content) return <p className="muted">This document has no content in the local cache yet; it comes with the next sync.</p>;
 
   const record = doc.record;
-  const summary = content.kind === 'transcript' ? content.summary : (record.body?.metadata as { summary?: string } | undefined)?.summary;
   const gone = () => {
     doc.discard();
     onDeleted();
@@ -130,6 +132,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
           onEdit: edit,
           onSave: save,
           onStatus: say,
+          summary,
           onOpenDocument,
           onMutated: (op) => {
             if (op === 'delete') gone();

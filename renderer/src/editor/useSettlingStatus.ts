@@ -1,0 +1,29 @@
+import { useEffect, useRef } from 'react';
+import type { DocumentRecord } from '../../../common/ipc';
+import type { Say, Status } from './useEdit';
+
+export const SENT = 'Sent: the service has these edits.';
+export const SUMMARY_ARRIVED = 'Summary ready: open “Summary” above the text.';
+
+/**
+ * Replaces a notice that waits for something (Status.until) once it has happened: "saved on this
+ * computer" becomes "sent" when the document is back in step with the service, "summary
+ * requested" becomes "ready" when a new summary is in the document. A save is only counted as
+ * sent after the document was seen unsent, since the record read before the save still says synced.
+ */
+export function useSettlingStatus(status: Status | null, say: Say, now: { localState: DocumentRecord['local_state'] | undefined; summary: string | undefined }): void {
+  const watched = useRef<{ status: Status | null; seenUnsent: boolean }>({ status: null, seenUnsent: false });
+  const { localState, summary } = now;
+  useEffect(() => {
+    if (watched.current.status !== status) watched.current = { status, seenUnsent: false };
+    const until = status?.until;
+    if (!until) return;
+    if (until.kind === 'summary') {
+      if (summary && summary !== until.before) say(SUMMARY_ARRIVED);
+    } else if (localState !== undefined && localState !== 'synced') {
+      watched.current.seenUnsent = true;
+    } else if (localState === 'synced' && watched.current.seenUnsent) {
+      say(SENT);
+    }
+  }, [status, say, localState, summary]);
+}
