@@ -343,5 +343,16 @@ it('queues a media URL for the service to download, and shows in words why it co
   // The reason is in the row, and the item can be tried again.
   expect(text).toMatch(/cannot|refused|could not|not media/i);
   expect(await item.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+
+  // An address on this computer or the local network is refused, in words a person understands.
+  await page.keyboard.press('Control+n');
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  const near = 'http://127.0.0.1:9/recording.wav';
+  await dialog.getByLabel('Or a media URL').fill(near);
+  await dialog.getByRole('button', { name: 'Transcribe' }).click();
+  await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
+  const nearText = await finished(row(page, near));
+  expect(nearText).toContain('Failed');
+  expect(nearText).toMatch(/on this computer or a private network, which the service does not fetch from/);
   await page.close();
 }, 300_000);

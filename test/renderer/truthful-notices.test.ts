@@ -1,0 +1,151 @@
+/**
+ * Notices that stay true, in real Chromium through the web bridge, the app on a local service of
+ * the test's own (so it can be stopped): a save made while the service is down says so, and says
+ * "sent" once the service has it; "summary requested" becomes "ready" when the summary is in; the
+ * document's actions sit in one Document menu, the destructive ones last and apart; a deleted
+ * session leaves a note saying so, not "not in the local cache". Screenshots go to /tmp/shots/truth-ui/.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { launchChromium } from '../helpers/app';
+import { DEMO, cleanup, startService, type RunningService } from '../helpers/service';
+import { startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
+import { seedService } from '../main/helpers/seed';
+
+const SHOTS = '/tmp/shots/truth-ui';
+const NAMES = ['offline-notes.wav', 'summary-plans.wav', 'goes-away.wav'];
+const SENTENCES = [
+  'The board met on Monday to discuss the budget for next year.',
+  'Revenue grew by twelve percent, mostly from new customers in Spain.',
+  'The team agreed that hiring two engineers is the first priority.',
+  'Marketing asked for more money for the spring campaign.',
+];
+let svc: RunningService;
+let serviceDir: string;
+let port: number;
+let app: CloudApp;
+let browser: Browser;
+let page: Page;
+
+const list = () => page.getByRole('list', { name: 'Sessions' });
+const row = (name: string) => list().getByRole('button', { name: new RegExp(name.replace(/[.()]/g, '\\$&')) });
+const toolbarStatus = () => page.locator('.editor .toolbar [role="status"]');
+async function syncNow() {
+  const button = page.getByTitle('Sync now');
+  if (await button.count()) await button.click();
+}
+async function openSession(name: string) {
+  await row(name).click();
+  await expect.poll(() => page.getByRole('heading', { level: 2, name }).count(), { timeout: 20_000 }).toBe(1);
+  await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).count(), { timeout: 20_000 }).toBe(1);
+}
+async function shoot(name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [[1280, 800], [800, 600]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}-${scheme}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+beforeAll(async () => {
+  svc = await startService();
+  serviceDir = svc.dataDir;
+  port = Number(new URL(svc.url).port);
+  const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: NAMES.length, texts: () => SENTENCES });
+  const db = new Database(join(svc.dataDir, 'service.db'));
+  seeded.sessions.forEach((s, i) => db.prepare('UPDATE sessions SET filename = ? WHERE session_id = ?').run(NAMES[i], s.sessionId));
+  db.close();
+  app = await startCloudApp(svc.url);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => console.log('page error:', e.message));
+  await page.goto(app.url);
+  await submitSignIn(page, DEMO);
+  await vi.waitFor(async () => expect(await row(NAMES[2]).count()).toBe(1), { timeout: 60_000, interval: 250 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await svc?.stop();
+  cleanup(serviceDir);
+  if (app) cleanup(app.dataDir);
+});
+
+describe('notices that change with the state they describe', () => {
+  it('a save made while the service is down says so, then says sent once the service has it', async () => {
+    await openSession(NAMES[0]);
+    await svc.stop();
+    const first = page.getByRole('list', { name: 'Transcript' }).locator(':scope > li').first();
+    await first.locator('.seg-text').dblclick();
+    await page.getByLabel('Segment text').fill('The board met on Tuesday instead.');
+    await page.getByLabel('Segment text').press('Enter');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => toolbarStatus().textContent(), { timeout: 30_000 }).toBe('Saved on this computer. It goes to the service when it is reached again.');
+    await shoot('saved-offline');
+
+    svc = await startService({ dataDir: serviceDir, port });
+    await expect.poll(async () => (await syncNow(), toolbarStatus().textContent()), { timeout: 60_000, interval: 1000 }).toBe('Sent: the service has these edits.');
+    expect(await page.getByText('It goes to the service when it is reached again').count()).toBe(0);
+    await shoot('saved-then-sent');
+  }, 120_000);
+
+  it('"summary requested" becomes "ready" when the summary has arrived', async () => {
+    await openSession(NAMES[1]);
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Document' }).click();
+    await page.getByRole('menuitem', { name: 'Summarize' }).click();
+    await expect.poll(() => toolbarStatus().textContent()).toBe('Summary requested: it appears here after the next sync.');
+    await expect.poll(async () => (await syncNow(), page.locator('details.summary').count()), { timeout: 30_000, interval: 1000 }).toBe(1);
+    await expect.poll(() => toolbarStatus().textContent()).toBe('Summary ready: open “Summary” above the text.');
+    await shoot('summary-ready');
+  }, 90_000);
+});
+
+describe('the document toolbar', () => {
+  it('keeps the everyday actions in view and the rest in the Document menu, the destructive ones last and apart', async () => {
+    await openSession(NAMES[1]);
+    const actions = page.getByRole('group', { name: 'Document actions' });
+    // In view: Share and the Document menu; nothing destructive sits among the everyday buttons.
+    expect(await actions.getByRole('button').allTextContents()).toEqual(['Share…', 'Document ▾']);
+    expect(await page.locator('.editor .toolbar button.danger').count()).toBe(0);
+    for (const name of ['Save', 'Undo', 'Redo', 'Find and replace', 'Export']) expect(await page.locator('.editor .toolbar').getByRole('button', { name, exact: true }).isVisible(), name).toBe(true);
+    await actions.getByRole('button', { name: 'Document' }).click();
+    const items = page.getByRole('menu', { name: 'Document' }).getByRole('menuitem');
+    const labels = await items.allTextContents();
+    expect(labels.slice(-3)).toEqual(['Reset…', 'Clear text…', 'Delete…']);
+    expect(labels).toEqual(expect.arrayContaining(['Finalize', 'Copy…', 'Merge…', 'Summarize', 'Translate…', 'Rename…']));
+    expect(labels).not.toContain('Share…');
+    // The first destructive item is set apart by a line; the ones before it are not red.
+    expect(await page.getByRole('menu', { name: 'Document' }).locator('li.separated').filter({ hasText: 'Reset…' }).count()).toBe(1);
+    expect(await page.getByRole('menu', { name: 'Document' }).locator('[role="menuitem"].danger').allTextContents()).toEqual(['Reset…', 'Clear text…', 'Delete…']);
+    await shoot('document-menu');
+    await page.keyboard.press('Escape');
+  }, 60_000);
+});
+
+describe('a session that is no longer there', () => {
+  it('after deleting the open session the main area says it was deleted and how to go on', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.getByRole('button', { name: 'Show sessions' }).click();
+    await row(NAMES[2]).click();
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: NAMES[2] }).count(), { timeout: 20_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Delete session…' }).click();
+    await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete session' }).click();
+    const main = page.locator('main');
+    await expect.poll(() => main.textContent()).toContain('Session deleted.');
+    const text = (await main.textContent()) ?? '';
+    expect(text).toContain('Choose a session to open its transcript and captions.');
+    expect(text).not.toMatch(/local cache/);
+    expect(await main.getByRole('button', { name: 'Open the session list' }).count()).toBe(1);
+    await shoot('session-deleted');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, 60_000);
+});
