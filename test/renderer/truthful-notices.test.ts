@@ -109,6 +109,23 @@ describe('notices that change with the state they describe', () => {
   }, 90_000);
 });
 
+describe('the status pill', () => {
+  it('stops saying Online while the service is hung, and says it again once it answers', async () => {
+    const pill = page.locator('.sync-status .sync');
+    await expect.poll(() => pill.textContent(), { timeout: 30_000 }).toMatch(/^\s*Online/);
+    // Stopped, not gone: the connection stays open and nothing answers, as with a hung service.
+    svc.child.kill('SIGSTOP');
+    try {
+      await syncNow();
+      await expect.poll(() => pill.textContent(), { timeout: 60_000, interval: 250 }).toMatch(/Service slow or failing/);
+      await shoot('service-hung');
+    } finally {
+      svc.child.kill('SIGCONT');
+    }
+    await expect.poll(async () => (await syncNow(), pill.textContent()), { timeout: 60_000, interval: 1000 }).toMatch(/^\s*Online/);
+  }, 150_000);
+});
+
 describe('the document toolbar', () => {
   it('keeps the everyday actions in view and the rest in the Document menu, the destructive ones last and apart', async () => {
     await openSession(NAMES[1]);
