@@ -2,16 +2,18 @@
  * Notices that stay true, in real Chromium through the web bridge, the app on a local service of
  * the test's own (so it can be stopped): a save made while the service is down says so, and says
  * "sent" once the service has it; "summary requested" becomes "ready" when the summary is in; the
- * document's actions sit in one Document menu, the destructive ones last and apart; a deleted
+ * document's actions sit in one Document menu, the destructive ones last and apart; the status
+ * pill stops saying Online while the service is hung; Help and about says the version, where the
+ * data lives and the licences; a deleted
  * session leaves a note saying so, not "not in the local cache". Screenshots go to /tmp/shots/truth-ui/.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
-import { DEMO, cleanup, startService, type RunningService } from '../helpers/service';
+import { DEMO, ROOT, cleanup, startService, type RunningService } from '../helpers/service';
 import { startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
 import { seedService } from '../main/helpers/seed';
 
@@ -84,15 +86,18 @@ describe('notices that change with the state they describe', () => {
   it('a save made while the service is down says so, then says sent once the service has it', async () => {
     await openSession(NAMES[0]);
     await svc.stop();
+    await expect.poll(async () => (await syncNow(), page.locator('.sync-status .sync').textContent()), { timeout: 60_000, interval: 1000 }).toMatch(/Offline/);
     const first = page.getByRole('list', { name: 'Transcript' }).locator(':scope > li').first();
     await first.locator('.seg-text').dblclick();
     await page.getByLabel('Segment text').fill('The board met on Tuesday instead.');
     await page.getByLabel('Segment text').press('Enter');
     await page.keyboard.press('Control+s');
-    await expect.poll(() => toolbarStatus().textContent(), { timeout: 30_000 }).toBe('Saved on this computer. It goes to the service when it is reached again.');
-    await shoot('saved-offline');
-
-    svc = await startService({ dataDir: serviceDir, port });
+    try {
+      await expect.poll(() => toolbarStatus().textContent(), { timeout: 30_000 }).toBe('Saved on this computer. It goes to the service when it is reached again.');
+      await shoot('saved-offline');
+    } finally {
+      svc = await startService({ dataDir: serviceDir, port });
+    }
     await expect.poll(async () => (await syncNow(), toolbarStatus().textContent()), { timeout: 60_000, interval: 1000 }).toBe('Sent: the service has these edits.');
     expect(await page.getByText('It goes to the service when it is reached again').count()).toBe(0);
     await shoot('saved-then-sent');
@@ -145,6 +150,25 @@ describe('the document toolbar', () => {
     expect(await page.getByRole('menu', { name: 'Document' }).locator('[role="menuitem"].danger').allTextContents()).toEqual(['Reset…', 'Clear text…', 'Delete…']);
     await shoot('document-menu');
     await page.keyboard.press('Escape');
+  }, 60_000);
+});
+
+describe('Help and about', () => {
+  it('says the version, where the data lives, where the docs are, and the licences of what ships', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await page.getByRole('button', { name: 'Help and about' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Help and about' });
+    await expect.poll(() => dialog.textContent(), { timeout: 20_000 }).toContain(`S2T Desktop ${pkg.version}`);
+    expect(await dialog.locator('.about-facts code.path').first().textContent()).toBe(app.dataDir);
+    expect(await dialog.textContent()).toContain(join(ROOT, 'docs'));
+    await dialog.getByText(/^Open-source licences/).click();
+    await expect.poll(() => dialog.locator('.about-licences li').count()).toBe(Object.keys(pkg.dependencies).length);
+    const licences = await dialog.locator('.about-licences li').allTextContents();
+    expect(licences.find((l) => l.startsWith('zod '))).toMatch(/— MIT$/);
+    await shoot('help-and-about');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
   }, 60_000);
 });
 

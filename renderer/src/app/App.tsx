@@ -18,6 +18,7 @@ import { UploadsButton } from '../imports/UploadsButton';
 import { UploadsView } from '../imports/UploadsView';
 import { ShortcutSheet } from '../ui/ShortcutSheet';
 import { useShortcutSheet } from './useShortcutSheet';
+import { AboutDialog } from './AboutDialog';
 import { useAppliedTheme } from './theme';
 import { useNarrow } from './useNarrow';
 import './app.css';
@@ -40,6 +41,7 @@ export function App() {
   const sidebarOpen = narrow ? sidebarNarrow : sidebarWide;
   const setSidebar = narrow ? setSidebarNarrow : setSidebarWide;
   const [moreOpen, setMoreOpen] = useState(false);
+  const [aboutOpen, setAboutOpen] = useState(false);
 
   useEffect(() => {
     call('auth.state', {}).then(setAuth, (e: Error) => setError(e.message));
@@ -128,6 +130,9 @@ export function App() {
           <button type="button" className="link" onClick={sheet.show} title="Keyboard shortcuts (? or F1)">
             Shortcuts
           </button>
+          <button type="button" className="link" onClick={() => setAboutOpen(true)}>
+            Help and about
+          </button>
           <AccountSwitcher auth={auth} />
           <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
             {auth.user?.email}
@@ -160,6 +165,7 @@ export function App() {
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />
+      {aboutOpen && <AboutDialog onClose={() => setAboutOpen(false)} onShortcuts={() => (setAboutOpen(false), sheet.show())} />}
       {sheetView}
     </div>
   );

@@ -19,7 +19,7 @@ import { TranscriptView } from './transcript/TranscriptView';
 import { useEdit } from './useEdit';
 import { useEditableDocument } from './useEditableDocument';
 import { useEditorKeys } from './useEditorKeys';
-import { useSettlingStatus } from './useSettlingStatus';
+import { SAVED_HERE, useSettlingStatus } from './useSettlingStatus';
 import { useFollowPlayback } from './useFollowPlayback';
 import type { RowScroller } from './useVirtualRows';
 import { useCueActions, useSegmentActions } from './useRowActions';
@@ -86,7 +86,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
 
   const save = useCallback(async () => {
     try {
-      if (await doc.save()) say(online ? 'Saved.' : 'Saved on this computer. It goes to the service when it is reached again.', false, online ? undefined : { kind: 'sent' });
+      if (await doc.save()) say(online ? 'Saved.' : SAVED_HERE, false, { kind: 'sent' });
       return true;
     } catch (e) {
       say((e as Error).message, true);
@@ -103,7 +103,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
   };
   useEditorKeys({ save: () => void save(), undo, redo, find: () => setFind((f) => f ?? NO_FIND) });
   const summary = content?.kind === 'transcript' ? content.summary : (doc.record?.body?.metadata as { summary?: string } | undefined)?.summary;
-  useSettlingStatus(status, say, { localState: doc.record?.local_state, summary });
+  useSettlingStatus(status, say, { localState: doc.record?.local_state, summary, online });
 
   if (doc.loadError) return <p className="error" role="alert">{doc.loadError}</p>;
   if (doc.record === null) return <p className="muted">This document is not in the local cache.</p>;
