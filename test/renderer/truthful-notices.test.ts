@@ -16,9 +16,14 @@ import { launchChromium } from '../helpers/app';
 import { DEMO, ROOT, cleanup, startService, type RunningService } from '../helpers/service';
 import { startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
 import { seedService } from '../main/helpers/seed';
+import { body } from '../main/helpers/fixtures';
+import { insertDocument } from '../../service/documents/store';
+import { transcriptToCaptions, type TranscriptContent } from '../../common/transcript';
 
 const SHOTS = '/tmp/shots/truth-ui';
-const NAMES = ['offline-notes.wav', 'summary-plans.wav', 'goes-away.wav'];
+const NAMES = ['offline-notes.wav', 'summary-plans.wav', 'goes-away.wav', 'captioned.wav'];
+/** The captions of NAMES[3] were retimed on the Captions tab: every cue 5 s later than the transcript's words. */
+const RETIMED_MS = 5000;
 const SENTENCES = [
   'The board met on Monday to discuss the budget for next year.',
   'Revenue grew by twelve percent, mostly from new customers in Spain.',
@@ -39,9 +44,18 @@ async function syncNow() {
   const button = page.getByTitle('Sync now');
   if (await button.count()) await button.click();
 }
+/** What a session row does not show whole: anything but the name and the mode (which may be shortened), against its line's edge. */
+function clippedInRow(name: string): Promise<string[]> {
+  return row(name).evaluate((button) =>
+    [...button.querySelectorAll('.meta > *, .badge')]
+      .filter((c) => !c.classList.contains('mode') && (c.getBoundingClientRect().right > c.parentElement!.getBoundingClientRect().right + 0.5 || c.scrollWidth > c.clientWidth + 0.5))
+      .map((c) => c.textContent ?? ''),
+  );
+}
 async function openSession(name: string) {
   await row(name).click();
   await expect.poll(() => page.getByRole('heading', { level: 2, name }).count(), { timeout: 20_000 }).toBe(1);
+  await page.getByRole('tab', { name: /^Transcript/ }).click();
   await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).count(), { timeout: 20_000 }).toBe(1);
 }
 async function shoot(name: string) {
@@ -64,6 +78,10 @@ beforeAll(async () => {
   const seeded = seedService(svc.dataDir, { email: DEMO.email, sessions: NAMES.length, texts: () => SENTENCES });
   const db = new Database(join(svc.dataDir, 'service.db'));
   seeded.sessions.forEach((s, i) => db.prepare('UPDATE sessions SET filename = ? WHERE session_id = ?').run(NAMES[i], s.sessionId));
+  const pk = (db.prepare('SELECT id FROM sessions WHERE session_id = ?').get(seeded.sessions[3].sessionId) as { id: number }).id;
+  const cut = transcriptToCaptions(body(SENTENCES).content as TranscriptContent);
+  const retimed = { ...cut, cues: cut.cues.map((c) => ({ ...c, start_ms: c.start_ms + RETIMED_MS, end_ms: c.end_ms + RETIMED_MS })) };
+  insertDocument(db, { sessionPk: pk, filename: 'captions.json', type: 'caption', language: 'en', body: { document_type: 'caption', metadata: {}, content: retimed } });
   db.close();
   app = await startCloudApp(svc.url);
   browser = await launchChromium();
@@ -95,6 +113,9 @@ describe('notices that change with the state they describe', () => {
     try {
       await expect.poll(() => toolbarStatus().textContent(), { timeout: 30_000 }).toBe('Saved on this computer. It goes to the service when it is reached again.');
       await shoot('saved-offline');
+      // The row says so whole: its date and its "unsent" badge are not cut off (the mode gives way).
+      await expect.poll(() => row(NAMES[0]).textContent(), { timeout: 20_000 }).toContain('1 unsent');
+      expect(await clippedInRow(NAMES[0])).toEqual([]);
     } finally {
       svc = await startService({ dataDir: serviceDir, port });
     }
@@ -150,6 +171,28 @@ describe('the document toolbar', () => {
     expect(await page.getByRole('menu', { name: 'Document' }).locator('[role="menuitem"].danger').allTextContents()).toEqual(['Reset…', 'Clear text…', 'Delete…']);
     await shoot('document-menu');
     await page.keyboard.press('Escape');
+  }, 60_000);
+});
+
+describe('a caption export from the transcript', () => {
+  it('says whether it takes the Captions tab with its timing or cuts the transcript afresh, and does what it says', async () => {
+    await openSession(NAMES[3]);
+    const exportSrt = async () => {
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('button', { name: 'Export', exact: true }).click()]);
+      return readFileSync((await download.path())!, 'utf8');
+    };
+    const firstCueStart = (srt: string) => /^(\d{2}:\d{2}:\d{2},\d{3}) --> /m.exec(srt)?.[1];
+    await page.getByLabel('Export format').selectOption('srt');
+    const from = page.getByLabel('Export from');
+    expect(await from.locator('option:checked').textContent()).toBe('From this transcript, cut into captions');
+    expect(firstCueStart(await exportSrt())).toBe('00:00:00,000');
+    await from.selectOption({ label: 'From the Captions tab, with its timing' });
+    expect(firstCueStart(await exportSrt())).toBe('00:00:05,000');
+    await shoot('export-from-captions');
+    // A format that is not captions has nothing to choose.
+    await page.getByLabel('Export format').selectOption('txt');
+    expect(await from.count()).toBe(0);
+    await page.getByLabel('Export format').selectOption('srt');
   }, 60_000);
 });
 

@@ -23,11 +23,14 @@ import { SAVED_HERE, useSettlingStatus } from './useSettlingStatus';
 import { useFollowPlayback } from './useFollowPlayback';
 import type { RowScroller } from './useVirtualRows';
 import { useCueActions, useSegmentActions } from './useRowActions';
+import type { DocumentSummary } from '../../../common/ipc';
 import { useOnline } from '../lib/useSyncState';
 import './editor.css';
 
 export interface DocumentEditorProps {
   documentId: string;
+  /** The session's captions document, which a caption export from the transcript may be taken from instead. */
+  captions?: DocumentSummary | null;
   nowMs: number;
   /** Whether the session has media to play (usePlayer). */
   hasMedia: boolean;
@@ -42,7 +45,7 @@ export interface DocumentEditorProps {
  * change is one of common/transcript's pure operations applied to the whole content and pushed
  * onto an undo history (useEdit); saving hands the content to the cache, which sends it when online.
  */
-export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
+export function DocumentEditor({ documentId, captions = null, nowMs, hasMedia, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
   const doc = useEditableDocument(documentId);
   const online = useOnline();
   const { registerDraft } = doc;
@@ -123,6 +126,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
         history={history}
         status={status}
         isTranscript={content.kind === 'transcript'}
+        captions={captions}
         findOpen={find !== null}
         onSave={save}
         onUndo={undo}

@@ -77,7 +77,7 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
         <ConflictView documentId={resolving} onClose={(id) => { setResolving(null); if (id) setDocId(id); }} />
       ) : current ? (
         <OpenConflictContext.Provider value={setResolving}>
-          <DocumentEditor key={current} documentId={current} nowMs={player.nowMs} hasMedia={player.hasMedia} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
+          <DocumentEditor key={current} documentId={current} captions={docs.find((d) => d.type === 'caption' && d.id !== current) ?? null} nowMs={player.nowMs} hasMedia={player.hasMedia} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
         </OpenConflictContext.Provider>
       ) : (
         <p className="muted">No documents yet{session?.status && session.status !== 'completed' ? `: the session is ${session.status}` : ''}.</p>
