@@ -8,7 +8,8 @@
  * session leaves a note saying so, not "not in the local cache". Screenshots go to /tmp/shots/truth-ui/.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -47,7 +48,7 @@ async function syncNow() {
 /** What a session row does not show whole: anything but the name and the mode (which may be shortened), against its line's edge. */
 function clippedInRow(name: string): Promise<string[]> {
   return row(name).evaluate((button) =>
-    [...button.querySelectorAll('.meta > *, .badge')]
+    Array.from(button.querySelectorAll('.meta > *, .badge'))
       .filter((c) => !c.classList.contains('mode') && (c.getBoundingClientRect().right > c.parentElement!.getBoundingClientRect().right + 0.5 || c.scrollWidth > c.clientWidth + 0.5))
       .map((c) => c.textContent ?? ''),
   );
@@ -193,6 +194,32 @@ describe('a caption export from the transcript', () => {
     await page.getByLabel('Export format').selectOption('txt');
     expect(await from.count()).toBe(0);
     await page.getByLabel('Export format').selectOption('srt');
+  }, 60_000);
+});
+
+describe('bulk export', () => {
+  it('writes one file per session, named after it, never over a file already in the folder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 's2t-bulk-names-'));
+    try {
+      writeFileSync(join(folder, 'summary-plans.txt'), 'kept: an earlier export\n');
+      await row(NAMES[3]).click({ modifiers: ['Control'] });
+      await row(NAMES[1]).click({ modifiers: ['Control'] });
+      const bar = page.getByRole('region', { name: 'Selected sessions' });
+      await expect.poll(() => bar.textContent()).toContain('2 sessions selected');
+      await bar.getByRole('button', { name: 'Export…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Export 2 sessions' });
+      await dialog.getByLabel('Format').selectOption('txt');
+      await dialog.getByLabel('Folder').fill(folder);
+      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 30_000 }).toContain('2 files written');
+      expect(readdirSync(folder).sort()).toEqual(['captioned.txt', 'summary-plans (2).txt', 'summary-plans.txt']);
+      expect(readFileSync(join(folder, 'summary-plans.txt'), 'utf8')).toBe('kept: an earlier export\n');
+      expect(readFileSync(join(folder, 'summary-plans (2).txt'), 'utf8')).toContain('Revenue grew by twelve percent');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await bar.getByRole('button', { name: 'Clear' }).click();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 
