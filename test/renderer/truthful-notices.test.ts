@@ -120,7 +120,7 @@ describe('notices that change with the state they describe', () => {
     } finally {
       svc = await startService({ dataDir: serviceDir, port });
     }
-    await expect.poll(async () => (await syncNow(), toolbarStatus().textContent()), { timeout: 60_000, interval: 1000 }).toBe('Sent: the service has these edits.');
+    await expect.poll(async () => (await syncNow(), toolbarStatus().textContent()), { timeout: 60_000, interval: 1000 }).toBe('Saved and sent: the service has these edits.');
     expect(await page.getByText('It goes to the service when it is reached again').count()).toBe(0);
     await shoot('saved-then-sent');
   }, 120_000);

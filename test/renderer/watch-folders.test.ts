@@ -105,7 +105,7 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   expect(await row('standup-copy.wav').getByRole('button', { name: 'Open session' }).count()).toBe(1);
   await page.screenshot({ path: join(SHOTS, 'watch-folders-1280x800.png'), fullPage: true });
   await row('standup-copy.wav').getByRole('button', { name: 'Transcribe again' }).click();
-  await expect.poll(() => rowText('standup-copy.wav'), { timeout: 120_000, interval: 500 }).toContain('standup-copy.srt, standup-copy.txt');
+  await expect.poll(() => row('standup-copy.wav').getByRole('list', { name: 'Files written for standup-copy.wav' }).getByRole('listitem').allTextContents(), { timeout: 120_000, interval: 500 }).toEqual(['standup-copy.srt', 'standup-copy.txt']);
   expect(existsSync(join(inbox, 'standup-copy.srt'))).toBe(true);
 
   // The profile, edited in place: the change is saved by main (it is still there after leaving the panel).

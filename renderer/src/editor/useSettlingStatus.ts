@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { DocumentRecord } from '../../../common/ipc';
 import type { Say, Status } from './useEdit';
 
-export const SENT = 'Sent: the service has these edits.';
+export const SENT = 'Saved and sent: the service has these edits.';
 export const SAVED_HERE = 'Saved on this computer. It goes to the service when it is reached again.';
 export const SUMMARY_ARRIVED = 'Summary ready: open “Summary” above the text.';
 
