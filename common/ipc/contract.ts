@@ -29,7 +29,8 @@ export type AuthState = z.infer<typeof AuthState>;
 
 export const LoginOutcome = z.discriminatedUnion('status', [
   z.object({ status: z.literal('signed-in'), state: AuthState }),
-  z.object({ status: z.literal('mfa-required') }),
+  /** `username`: whose code is asked for (the app's own sign-in on this computer has no address typed in the form). */
+  z.object({ status: z.literal('mfa-required'), username: z.string().max(320).optional() }),
   z.object({ status: z.literal('refused'), message: z.string() }),
 ]);
 export type LoginOutcome = z.infer<typeof LoginOutcome>;

@@ -18,6 +18,7 @@ import { UploadsButton } from '../imports/UploadsButton';
 import { UploadsView } from '../imports/UploadsView';
 import { ShortcutSheet } from '../ui/ShortcutSheet';
 import { useShortcutSheet } from './useShortcutSheet';
+import { AboutDialog } from './AboutDialog';
 import { useAppliedTheme } from './theme';
 import { useNarrow } from './useNarrow';
 import './app.css';
@@ -27,6 +28,8 @@ export function App() {
   const [auth, setAuth] = useState<AuthState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  /** What became of the session that was open, said where it was (a deleted one leaves nothing to show). */
+  const [closedNote, setClosedNote] = useState<string | null>(null);
   const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads'>('sessions');
   const [jump, setJump] = useState<Jump | null>(null);
   useAppliedTheme();
@@ -38,6 +41,7 @@ export function App() {
   const sidebarOpen = narrow ? sidebarNarrow : sidebarWide;
   const setSidebar = narrow ? setSidebarNarrow : setSidebarWide;
   const [moreOpen, setMoreOpen] = useState(false);
+  const [aboutOpen, setAboutOpen] = useState(false);
 
   useEffect(() => {
     call('auth.state', {}).then(setAuth, (e: Error) => setError(e.message));
@@ -73,6 +77,7 @@ export function App() {
 
   const openSession = (id: string) => {
     setSelected(id);
+    setClosedNote(null);
     setView('sessions');
     setJump(null);
     if (narrow) setSidebarNarrow(false);
@@ -125,6 +130,9 @@ export function App() {
           <button type="button" className="link" onClick={sheet.show} title="Keyboard shortcuts (? or F1)">
             Shortcuts
           </button>
+          <button type="button" className="link" onClick={() => setAboutOpen(true)}>
+            Help and about
+          </button>
           <AccountSwitcher auth={auth} />
           <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
             {auth.user?.email}
@@ -149,10 +157,15 @@ export function App() {
       </aside>
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
       <main className="content" ref={content} tabIndex={-1}>
-        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <NoSessionOpen listShown={sidebarOpen} onShowList={() => setSidebar(true)} />}
+        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? (
+          <SessionView key={selected} sessionId={selected} jump={jump} onClosed={(note) => (setSelected(null), setClosedNote(note ?? null))} />
+        ) : (
+          <NoSessionOpen note={closedNote} listShown={sidebarOpen} onShowList={() => setSidebar(true)} />
+        )}
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />
+      {aboutOpen && <AboutDialog onClose={() => setAboutOpen(false)} onShortcuts={() => (setAboutOpen(false), sheet.show())} />}
       {sheetView}
     </div>
   );
