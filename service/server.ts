@@ -13,6 +13,7 @@ import { createUser, findUserByEmail } from './auth/users';
 import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuning } from './context';
 import { openDb } from './db';
 import { migrations } from './migrations';
+import { OffloadPool } from './offload/pool';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
 
 function loadSecret(dataDir: string): Uint8Array {
@@ -69,6 +70,8 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'rate-window-seconds': { type: 'string', default: '60' },
       'engine-concurrency': { type: 'string', default: '1' },
       'max-media-hours': { type: 'string', default: '12' },
+      'org-storage-gb': { type: 'string', default: '50' },
+      'org-processing-hours': { type: 'string', default: '200' },
       'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
       'public-url': { type: 'string' },
       quiet: { type: 'boolean', default: false },
@@ -86,12 +89,16 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     engineConcurrency: positiveInt('--engine-concurrency', values['engine-concurrency']!),
     bodyLimitBytes: 16 * 1024 * 1024,
     maxMediaSeconds: positiveNumber('--max-media-hours', values['max-media-hours']!) * 3600,
+    quota: {
+      storageBytes: Math.round(positiveNumber('--org-storage-gb', values['org-storage-gb']!) * 1024 ** 3),
+      processingSecondsPerMonth: positiveNumber('--org-processing-hours', values['org-processing-hours']!) * 3600,
+    },
     ssoRedirectUris: values['sso-redirect-uri']!,
     publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';
-  const ctx: ServiceContext = { db, config, log: stderrLogger(values.quiet), secret: loadSecret(dataDir), baseUrl: () => baseUrl, tuning };
+  const ctx: ServiceContext = { db, config, log: stderrLogger(values.quiet), secret: loadSecret(dataDir), offload: new OffloadPool(), baseUrl: () => baseUrl, tuning };
 
   const demoUser = values['demo-user'];
   if (demoUser) {
@@ -118,6 +125,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     // app's own, mid-sync) cannot hold the shutdown past it.
     setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     await app.close(); // also stops the background work (onClose)
+    await ctx.offload.close();
     db.close();
     process.exit(0);
   };

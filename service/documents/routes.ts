@@ -15,9 +15,11 @@ import { spoolMail } from '../mail/spool';
 import { refreshDocumentDuration } from '../sessions/duration';
 import { requireSession } from '../sessions/repo';
 import { checkPreconditions, withValidators } from './conditions';
-import { clearedBody, mergeBodies, summarizedBody } from './content-ops';
+import { clearedBody } from './content-ops';
 import { downloadLink, downloadSubject, downloadTtl } from './download';
 import { sendExport } from './export';
+import { checkMergedSize } from './limits';
+import { offloaded } from '../offload/http';
 import { createShare, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
 import { findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
@@ -81,20 +83,24 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   });
 
   handle(app, ctx, 'documents.merge', async ({ body, principal }) => {
+    const twice = body.document_ids.find((id, i) => body.document_ids.indexOf(id) !== i);
+    if (twice) throw validationError(`document_ids: document ${twice} is named more than once; name each document once`);
     const docs = body.document_ids.map((id) => {
       const d = findDocument(ctx.db, id);
       if (!d || d.org_id !== principal.orgId) throw documentError(404, 'not_found', `document ${id} does not exist`);
       return d;
     });
     if (new Set(docs.map((d) => d.type)).size > 1) throw validationError('document_ids: all documents must be of one type (document or caption)');
-    const merged = mergeBodies(docs.map(parseBody));
+    checkMergedSize(docs.reduce((n, d) => n + Buffer.byteLength(d.body), 0));
+    const merged = await offloaded(ctx, 'merge', { bodies: docs.map((d) => d.body) });
     const id = insertDocument(ctx.db, { sessionPk: docs[0].session_pk, filename: body.output_filename, type: docs[0].type, language: docs[0].language, body: merged, timecodeOffset: docs[0].timecode_offset });
     return toDocument(findDocument(ctx.db, id)!);
   });
 
   handle(app, ctx, 'documents.summarize', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    const { summary, body } = summarizedBody(parseBody(doc));
+    const { summary, body } = await offloaded(ctx, 'summarize', { body: doc.body });
+    // The document may have changed while the summary was made: rewrite's compare-and-set answers 412 then.
     return { summary, document: toDocument(rewrite(ctx, req, reply, doc, { body })) };
   });
 
@@ -126,7 +132,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     return { sent: true as const, message_id: messageId };
   });
 
-  handle(app, ctx, 'documents.export', async ({ params, query, principal, reply }) => sendExport(reply, owned(params, principal), params.format, query));
+  handle(app, ctx, 'documents.export', async ({ params, query, principal, reply }) => sendExport(ctx, reply, owned(params, principal), params.format, query));
 
   handle(app, ctx, 'documents.translate', async ({ params, body, principal }) => {
     const doc = owned(params, principal);

@@ -1,9 +1,11 @@
 /**
  * The magic-link routes: no Bearer, the ?token= decides. A bad, expired, revoked or
- * other-document token is 401 (share.ts); a link without the right is 403.
+ * other-document token is 401 (share.ts); a link without the right is 403. A link renders one
+ * export at a time (more at once is 429): whoever holds it cannot fill the export threads.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context';
+import { codedError } from '../http/errors';
 import { handle } from '../http/handle';
 import { checkPreconditions, withValidators } from './conditions';
 import { sendExport } from './export';
@@ -12,6 +14,9 @@ import { requireDocument, toDocument } from './store';
 import { applyUpdate } from './update';
 
 export function registerSharedDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  /** Links (by token hash) with an export being rendered. */
+  const exporting = new Set<string>();
+
   handle(app, ctx, 'shared.document', async ({ params, query, reply }) => {
     resolveShare(ctx.db, query.token, params.sessionId, params.documentId);
     const doc = requireDocument(ctx.db, params.sessionId, params.documentId, null);
@@ -29,8 +34,17 @@ export function registerSharedDocumentRoutes(app: FastifyInstance, ctx: ServiceC
   });
 
   handle(app, ctx, 'shared.export', async ({ params, query, reply }) => {
-    requireRight(resolveShare(ctx.db, query.token, params.sessionId, params.documentId), 'allow_export');
+    const link = resolveShare(ctx.db, query.token, params.sessionId, params.documentId);
+    requireRight(link, 'allow_export');
     const doc = requireDocument(ctx.db, params.sessionId, params.documentId, null);
-    return sendExport(reply, doc, params.format, query);
+    if (exporting.has(link.token_hash)) {
+      throw codedError(429, 'export_in_progress', 'An export through this link is still being made; wait for it to finish, then ask again.');
+    }
+    exporting.add(link.token_hash);
+    try {
+      return await sendExport(ctx, reply, doc, params.format, query);
+    } finally {
+      exporting.delete(link.token_hash);
+    }
   });
 }

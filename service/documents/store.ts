@@ -47,19 +47,27 @@ export function etagOf(row: Pick<DocumentRow, 'id' | 'last_modified'>): string {
   return `"${createHash('sha256').update(`${row.id}\n${row.last_modified}`).digest('base64url').slice(0, 22)}"`;
 }
 
+/** A body already serialized (by an offload thread, service/offload/tasks.ts), with its end. */
+export interface BodyText {
+  json: string;
+  endMs: number | null;
+}
+
+const serialized = (body: DocumentBody | BodyText): BodyText => ('json' in body ? body : { json: JSON.stringify(body), endMs: documentEndMs(body) });
+
 export function insertDocument(
   db: Db,
-  d: { sessionPk: number; filename: string; type: 'document' | 'caption'; language: string; body: DocumentBody; original?: DocumentBody; jobId?: string | null; timecodeOffset?: string },
+  d: { sessionPk: number; filename: string; type: 'document' | 'caption'; language: string; body: DocumentBody | BodyText; original?: DocumentBody; jobId?: string | null; timecodeOffset?: string },
 ): string {
   const id = newDocumentId();
   // A new document changes its session: move the session's last_modified strictly forward, so a
   // client pulling sessions changed since its last look sees copies, merges and translations.
   const session = db.prepare('SELECT last_modified FROM sessions WHERE id = ?').get(d.sessionPk) as { last_modified: string } | undefined;
   const stamp = nextStamp(session?.last_modified);
-  const body = JSON.stringify(d.body);
+  const { json: body, endMs } = serialized(d.body);
   db.prepare(
     'INSERT INTO documents (id, session_pk, filename, type, language, created, last_modified, finished, timecode_offset, body, original, job_id, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)',
-  ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original ? JSON.stringify(d.original) : body, d.jobId ?? null, documentEndMs(d.body));
+  ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original ? JSON.stringify(d.original) : body, d.jobId ?? null, endMs);
   db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(stamp, d.sessionPk);
   refreshDocumentDuration(db, d.sessionPk);
   return id;
@@ -88,12 +96,13 @@ export function parseBody(row: Pick<DocumentRow, 'body'>): DocumentBody {
   return JSON.parse(row.body) as DocumentBody;
 }
 
-export type DocumentColumns = Partial<Pick<DocumentRow, 'filename' | 'finished' | 'timecode_offset'> & { body: DocumentBody }>;
+export type DocumentColumns = Partial<Pick<DocumentRow, 'filename' | 'finished' | 'timecode_offset'> & { body: DocumentBody | BodyText }>;
 
 /** Writes columns of a document (a body with its end) and moves last_modified on; returns the fresh row. */
 export function updateDocument(db: Db, row: ScopedDocument, cols: DocumentColumns): ScopedDocument {
   const { body, ...rest } = cols;
-  const all: Record<string, unknown> = { ...rest, ...(body && { body: JSON.stringify(body), end_ms: documentEndMs(body) }), last_modified: nextStamp(row.last_modified) };
+  const text = body && serialized(body);
+  const all: Record<string, unknown> = { ...rest, ...(text && { body: text.json, end_ms: text.endMs }), last_modified: nextStamp(row.last_modified) };
   const names = Object.keys(all);
   const changed = db
     .prepare(`UPDATE documents SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ? AND last_modified = ?`)

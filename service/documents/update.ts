@@ -2,6 +2,7 @@
 import type { DocumentBody } from '../../common/transcript/model';
 import type { ServiceContext } from '../context';
 import { validationError } from '../http/errors';
+import { checkDocumentFitsMedia } from './limits';
 import { updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 
 export interface UpdateBody {
@@ -25,6 +26,7 @@ export function applyUpdate(ctx: ServiceContext, doc: ScopedDocument, body: Upda
     if (body.document.content.kind !== wantKind || body.document.document_type !== wantKind) {
       throw validationError(`document: this is a ${wantKind} document; its content must be of kind ${wantKind}`);
     }
+    checkDocumentFitsMedia(ctx.db, doc.session_pk, body.document);
     const metadata = { ...body.document.metadata, ...(body.plain_document_changed ? { plain_document_changed: body.plain_document_changed === 'true' } : {}) };
     cols.body = { ...body.document, metadata };
   }

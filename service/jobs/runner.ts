@@ -98,6 +98,7 @@ export class JobRunner {
         punctuation: session.punctuation === 1,
         signal,
         decoders: this.decoders,
+        offload: this.ctx.offload,
         onProgress: (p) => this.progress(job.job_id, 15 + p * 0.8),
       });
       const mediaMs = job.kind === 'upload' ? await this.uploadMediaMs(session, signal) : prepared.durationMs || null;
