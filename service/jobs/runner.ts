@@ -21,7 +21,7 @@ import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
 import { metaData, type SessionRow } from '../sessions/present';
 import { enqueueLegacy, enqueueSigned } from '../webhooks/deliveries';
-import { claimNext, findJob, MAX_JOB_ATTEMPTS, recoverInterrupted, retryDelayMs, type JobParams, type JobRow } from './queue';
+import { claimNext, findJob, MAX_JOB_ATTEMPTS, recoverInterrupted, releaseStopped, retryDelayMs, type JobParams, type JobRow } from './queue';
 import { transition } from './states';
 
 /** Rough real-time factor used for estimated_completion before a job has run. */
@@ -42,19 +42,22 @@ export class JobRunner {
   start(): void {
     const downloads = recoverInterruptedDownloads(this.ctx);
     if (downloads > 0) this.ctx.log.info('interrupted media_source downloads settled after restart', { count: downloads });
-    const n = recoverInterrupted(this.ctx.db);
-    if (n > 0) this.ctx.log.info('jobs recovered after restart', { count: n });
+    const { requeued, failed } = recoverInterrupted(this.ctx.db);
+    if (requeued > 0) this.ctx.log.info('jobs recovered after restart', { count: requeued });
+    if (failed > 0) this.ctx.log.warn('jobs failed: the service died while they ran, too many times', { count: failed });
     this.timer = setInterval(() => this.tick(), 250);
     this.timer.unref();
     this.tick();
   }
 
-  /** Stops claiming, stops running engines; their jobs stay processing and are recovered at the next start. */
+  /** Stops claiming, stops running engines; their jobs go back on the queue for the next start, the stopped run not counted. */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    const stopped = [...this.active.keys()];
     for (const ac of this.active.values()) ac.abort();
     await Promise.allSettled([...this.running]);
+    releaseStopped(this.ctx.db, stopped);
   }
 
   /** Called by the cancel route: stops the engine of a running job. */
