@@ -5,6 +5,7 @@ import { batchPlugin } from './batch/plugin';
 import type { ServiceContext } from './context';
 import { documentsPlugin } from './documents/plugin';
 import { HttpError } from './http/errors';
+import { parseJsonBodies } from './http/large-json';
 import { newRateLimiter } from './http/rate-limit';
 import { drainRefusedBody } from './http/refused-body';
 import { listsPlugin } from './lists/plugin';
@@ -54,6 +55,7 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
 
   app.decorate('rateLimiter', newRateLimiter(ctx));
   await app.register(formbody);
+  parseJsonBodies(app);
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     const status = err instanceof HttpError ? err.status : (err as FastifyError).statusCode;

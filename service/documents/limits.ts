@@ -29,16 +29,6 @@ export function wordsForMedia(db: Db, sessionPk: number): number | null {
   return WORDS_ANY_LENGTH + Math.ceil(s.duration * MAX_WORDS_PER_SECOND);
 }
 
-/** Refuses (413) a body with more words than the session's media can hold. */
-export function checkDocumentFitsMedia(db: Db, sessionPk: number, body: DocumentBody): void {
-  const most = wordsForMedia(db, sessionPk);
-  if (most === null) return;
-  const words = documentWords(body);
-  if (words > most) {
-    throw codedError(413, 'document_too_large', `The document has ${words} words, more than its media can hold (at most ${most} for a recording of this length); nothing was saved.`, { words, max_words: most });
-  }
-}
-
 /** Refuses (413) a merge whose stored bodies add up to more than a document can be. */
 export function checkMergedSize(bytes: number): void {
   if (bytes > MAX_DOCUMENT_BYTES) {

@@ -10,19 +10,18 @@ import type { UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { translateContent, translationTargets } from '../engines/translate';
 import { documentError, validationError } from '../http/errors';
-import { handle } from '../http/handle';
+import { handle, JsonText } from '../http/handle';
 import { spoolMail } from '../mail/spool';
 import { refreshDocumentDuration } from '../sessions/duration';
 import { requireSession } from '../sessions/repo';
 import { checkPreconditions, withValidators } from './conditions';
-import { clearedBody } from './content-ops';
 import { downloadLink, downloadSubject, downloadTtl } from './download';
 import { sendExport } from './export';
 import { checkMergedSize } from './limits';
 import { offloaded } from '../offload/http';
 import { createShare, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
-import { findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
+import { documentAnswer, findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
 
 /** A body-rewriting write: preconditions, compare-and-set, fresh validators. */
@@ -47,7 +46,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.get', async ({ params, query, principal, reply }) => {
     const doc = owned(params, principal);
     withValidators(reply, doc);
-    return query.direct_download ? toDocument(doc, { download: downloadLink(ctx, doc.id) }) : toDocument(doc);
+    return query.direct_download ? toDocument(doc, { download: downloadLink(ctx, doc.id) }) : documentAnswer(doc);
   });
 
   handle(app, ctx, 'documents.download', async ({ params }) => {
@@ -55,16 +54,22 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     if (!id) throw documentError(403, 'forbidden', 'the download link is invalid or expired');
     const doc = findDocument(ctx.db, id);
     if (!doc) throw documentError(404, 'not_found', 'document does not exist');
-    return toDocument(doc);
+    return documentAnswer(doc);
   });
 
-  handle(app, ctx, 'documents.update', async ({ params, body, principal, req, reply }) => {
-    const doc = owned(params, principal);
-    checkPreconditions(req, doc);
-    const fresh = applyUpdate(ctx, doc, body);
-    withValidators(reply, fresh);
-    return toDocument(fresh);
-  });
+  handle(
+    app,
+    ctx,
+    'documents.update',
+    async ({ params, body, largeBody, principal, req, reply }) => {
+      const doc = owned(params, principal);
+      checkPreconditions(req, doc);
+      const fresh = await applyUpdate(ctx, doc, largeBody ?? body);
+      withValidators(reply, fresh);
+      return documentAnswer(fresh);
+    },
+    { largeBodyAsText: true },
+  );
 
   handle(app, ctx, 'documents.delete', async ({ params, principal, req }) => {
     const doc = owned(params, principal);
@@ -78,8 +83,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.copy', async ({ params, body, principal }) => {
     const src = requireDocument(ctx.db, params.sessionId, body.source_document_id, principal.orgId);
     // The copy keeps the source's engine original, so reset_to_original works on it too.
-    const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: parseBody(src), original: parseBody({ body: src.original }), timecodeOffset: src.timecode_offset });
-    return toDocument(findDocument(ctx.db, id)!);
+    const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: { json: src.body, endMs: src.end_ms }, original: src.original, timecodeOffset: src.timecode_offset });
+    return documentAnswer(findDocument(ctx.db, id)!);
   });
 
   handle(app, ctx, 'documents.merge', async ({ body, principal }) => {
@@ -94,29 +99,32 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     checkMergedSize(docs.reduce((n, d) => n + Buffer.byteLength(d.body), 0));
     const merged = await offloaded(ctx, 'merge', { bodies: docs.map((d) => d.body) });
     const id = insertDocument(ctx.db, { sessionPk: docs[0].session_pk, filename: body.output_filename, type: docs[0].type, language: docs[0].language, body: merged, timecodeOffset: docs[0].timecode_offset });
-    return toDocument(findDocument(ctx.db, id)!);
+    return documentAnswer(findDocument(ctx.db, id)!);
   });
 
   handle(app, ctx, 'documents.summarize', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
     const { summary, body } = await offloaded(ctx, 'summarize', { body: doc.body });
     // The document may have changed while the summary was made: rewrite's compare-and-set answers 412 then.
-    return { summary, document: toDocument(rewrite(ctx, req, reply, doc, { body })) };
+    const fresh = rewrite(ctx, req, reply, doc, { body });
+    return new JsonText(`{"summary":${JSON.stringify(summary)},"document":${documentAnswer(fresh).text}}`);
   });
 
   handle(app, ctx, 'documents.resetToOriginal', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    return toDocument(rewrite(ctx, req, reply, doc, { body: parseBody({ body: doc.original }) }));
+    checkPreconditions(req, doc);
+    return documentAnswer(rewrite(ctx, req, reply, doc, { body: await offloaded(ctx, 'stored', { body: doc.original }) }));
   });
 
   handle(app, ctx, 'documents.clearText', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    return toDocument(rewrite(ctx, req, reply, doc, { body: clearedBody(parseBody(doc)) }));
+    checkPreconditions(req, doc);
+    return documentAnswer(rewrite(ctx, req, reply, doc, { body: await offloaded(ctx, 'clear', { body: doc.body }) }));
   });
 
   handle(app, ctx, 'documents.finishedStatus', async ({ params, query, principal, req, reply }) => {
     const doc = owned(params, principal);
-    return toDocument(rewrite(ctx, req, reply, doc, { finished: query.status ? 1 : 0 }));
+    return documentAnswer(rewrite(ctx, req, reply, doc, { finished: query.status ? 1 : 0 }));
   });
 
   handle(app, ctx, 'documents.share', async ({ params, body, principal }) => createShare(ctx, owned(params, principal), body));
@@ -147,7 +155,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
       body: translated,
       timecodeOffset: doc.timecode_offset,
     });
-    return toDocument(findDocument(ctx.db, id)!);
+    return documentAnswer(findDocument(ctx.db, id)!);
   });
 
   handle(app, ctx, 'documents.translateTargets', async ({ params, principal }) => translationTargets(owned(params, principal).language));

@@ -7,6 +7,7 @@ import type { Document } from '../../common/api';
 import type { DocumentBody } from '../../common/transcript/model';
 import type { Db } from '../db';
 import { documentError, notFound } from '../http/errors';
+import { JsonText } from '../http/handle';
 import { documentEndMs, refreshDocumentDuration } from '../sessions/duration';
 
 export interface DocumentRow {
@@ -57,7 +58,7 @@ const serialized = (body: DocumentBody | BodyText): BodyText => ('json' in body 
 
 export function insertDocument(
   db: Db,
-  d: { sessionPk: number; filename: string; type: 'document' | 'caption'; language: string; body: DocumentBody | BodyText; original?: DocumentBody; jobId?: string | null; timecodeOffset?: string },
+  d: { sessionPk: number; filename: string; type: 'document' | 'caption'; language: string; body: DocumentBody | BodyText; original?: DocumentBody | string; jobId?: string | null; timecodeOffset?: string },
 ): string {
   const id = newDocumentId();
   // A new document changes its session: move the session's last_modified strictly forward, so a
@@ -67,7 +68,7 @@ export function insertDocument(
   const { json: body, endMs } = serialized(d.body);
   db.prepare(
     'INSERT INTO documents (id, session_pk, filename, type, language, created, last_modified, finished, timecode_offset, body, original, job_id, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)',
-  ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original ? JSON.stringify(d.original) : body, d.jobId ?? null, endMs);
+  ).run(id, d.sessionPk, d.filename, d.type, d.language, stamp, stamp, d.timecodeOffset ?? '00:00:00:00', body, d.original === undefined ? body : typeof d.original === 'string' ? d.original : JSON.stringify(d.original), d.jobId ?? null, endMs);
   db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(stamp, d.sessionPk);
   refreshDocumentDuration(db, d.sessionPk);
   return id;
@@ -116,6 +117,15 @@ export function updateDocument(db: Db, row: ScopedDocument, cols: DocumentColumn
 export interface PresentOptions {
   withContent?: boolean;
   download?: { url: string; expiresIn: number };
+}
+
+/**
+ * A document with its content as the answer's JSON text: the stored body (checked when it was
+ * written) is put in as it is, never parsed, checked and serialized again on the event loop.
+ */
+export function documentAnswer(row: ScopedDocument): JsonText {
+  const head = JSON.stringify(toDocument(row, {}));
+  return new JsonText(`${head.slice(0, -1)},"document":${row.body}}`);
 }
 
 export function toDocument(row: ScopedDocument, opts: PresentOptions = { withContent: true }): Document {

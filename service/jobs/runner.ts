@@ -4,8 +4,8 @@
  * Transient failures are retried (session: failed -> queued with date_retried) up to
  * MAX_JOB_ATTEMPTS, then dead_letter; permanent ones (bad media, unsupported language) fail at once.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { transcriptToCaptions } from '../../common/transcript/captions';
 import type { DocumentBody, DocumentMetadata } from '../../common/transcript/model';
 import { unseal } from '../auth/secrets';
@@ -15,8 +15,10 @@ import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, MediaError, probe } from '../media/decode';
+import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size';
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
+import { chargeProcessing } from '../quotas/processing';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
 import { metaData, type SessionRow } from '../sessions/present';
@@ -87,10 +89,12 @@ export class JobRunner {
   }
 
   private async run(job: JobRow, signal: AbortSignal): Promise<void> {
+    let wavPath: string | undefined;
     try {
       const session = sessionByPk(this.ctx.db, job.session_pk);
       const params = JSON.parse(job.params) as JobParams;
-      const prepared: { wavPath?: string; durationMs: number } = job.kind === 'upload' ? { durationMs: 0 } : await this.prepareMedia(job, session, signal);
+      wavPath = job.kind === 'upload' ? undefined : join(sessionMediaDir(this.ctx.config.dataDir, session.session_id), 'audio.wav');
+      const prepared: { wavPath?: string; durationMs: number } = wavPath ? await this.prepareMedia(job, session, wavPath, signal) : { durationMs: 0 };
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
       const result = await engines[job.kind].run({
         wavPath: prepared.wavPath,
@@ -111,19 +115,29 @@ export class JobRunner {
       if (this.stopping) return;
       if (signal.aborted && findJob(this.ctx.db, job.job_id)?.status === 'cancelled') return;
       this.fail(job, e as Error);
+    } finally {
+      // The decoded audio is only the engine's input (a recording's ten times over): never kept, also not after a cancel.
+      if (wavPath) await rm(wavPath, { force: true });
     }
   }
 
-  private async prepareMedia(job: JobRow, session: SessionRow, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
+  private async prepareMedia(job: JobRow, session: SessionRow, wavPath: string, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
     if (!session.media_path) throw new PermanentEngineError('This session has no media; upload it first.');
     // Media longer than --max-media-hours fails here, before anything is converted.
     const info = await probe(session.media_path, signal, this.ctx.config.maxMediaSeconds);
     // Duration first: a video without sound still shows how long it is beside its error.
     touchSession(this.ctx.db, session.id, { duration: info.durationSec });
     if (!info.hasAudio) throw new MediaError('The media file has no audio track, so there is nothing to transcribe.');
-    const dir = sessionMediaDir(this.ctx.config.dataDir, session.session_id);
-    const wavPath = join(dir, 'audio.wav');
-    await decodeToWav(session.media_path, wavPath, signal, this.ctx.config.maxMediaSeconds);
+    const fileBytes = (await stat(session.media_path)).size;
+    assertPlausibleDecode(fileBytes, info.durationSec);
+    // Charged once per job, on its first run (a retry converts the same media again, not more of it).
+    if (job.attempts <= 1 && job.interruptions === 0) {
+      const over = chargeProcessing(this.ctx.db, session.org_id, info.durationSec, this.ctx.config.quota.processingSecondsPerMonth);
+      if (over) throw new PermanentEngineError(over);
+    }
+    const dir = dirname(wavPath);
+    // A header can understate the length: the decode itself stops where the size allows.
+    await decodeToWav(session.media_path, wavPath, signal, Math.min(this.ctx.config.maxMediaSeconds, maxDecodedSeconds(fileBytes)));
     const durationMs = Math.round(info.durationSec * 1000);
     const estimate = new Date(Date.now() + 2000 + durationMs * ESTIMATE_RTF).toISOString();
     this.progress(job.job_id, 10, estimate);

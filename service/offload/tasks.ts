@@ -4,11 +4,13 @@
  * tree of objects), and imports nothing that touches the database or the network.
  */
 import { readFileSync } from 'node:fs';
-import type { ExportFormat } from '../../common/api';
+import { DocumentUpdateBody, routes, type ExportFormat, type RouteId } from '../../common/api';
+import { issueText } from '../../node/zod-issues';
+import { prepareUpdate, type PreparedUpdate, type Refusal } from '../documents/update';
 import { renderExport, type ExportOptions } from '../../common/formats';
 import type { Document } from '../../common/api';
 import type { DocumentBody, Word } from '../../common/transcript/model';
-import { mergeBodies, summarizedBody } from '../documents/content-ops';
+import { clearedBody, mergeBodies, summarizedBody } from '../documents/content-ops';
 import { documentEndMs } from '../sessions/duration';
 import type { BodyText } from '../documents/store';
 import { alignTokens } from '../engines/align-tokens';
@@ -16,12 +18,27 @@ import { alignTokens } from '../engines/align-tokens';
 
 const bodyText = (body: DocumentBody): BodyText => ({ json: JSON.stringify(body), endMs: documentEndMs(body) });
 
+function parseJson(text: string): { ok: true; data: unknown } | Refusal {
+  try {
+    return { ok: true, data: JSON.parse(text) as unknown };
+  } catch (e) {
+    return { ok: false, status: 400, message: `the body is not valid JSON: ${(e as Error).message}` };
+  }
+}
+
 let pdfFont: Uint8Array | undefined;
 
 export const tasks = {
   summarize(input: { body: string }): { summary: string; body: BodyText } {
     const { summary, body } = summarizedBody(JSON.parse(input.body) as DocumentBody);
     return { summary, body: bodyText(body) };
+  },
+  /** A stored body (the engine's original, for reset) with its end. */
+  stored(input: { body: string }): BodyText {
+    return bodyText(JSON.parse(input.body) as DocumentBody);
+  },
+  clear(input: { body: string }): BodyText {
+    return bodyText(clearedBody(JSON.parse(input.body) as DocumentBody));
   },
   merge(input: { bodies: string[] }): BodyText {
     return bodyText(mergeBodies(input.bodies.map((b) => JSON.parse(b) as DocumentBody)));
@@ -31,6 +48,21 @@ export const tasks = {
     if (input.format === 'pdf') pdfFont ??= new Uint8Array(readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'));
     const options = input.format === 'pdf' ? { ...input.options, font: pdfFont } : input.options;
     return renderExport(input.format, { ...input.document, document: JSON.parse(input.body) as DocumentBody }, options);
+  },
+  /** A large JSON body checked against its route's schema: the data, or the refusal in words. */
+  checkBody(input: { route: RouteId; text: string }): { ok: true; data: unknown } | Refusal {
+    const parsed = parseJson(input.text);
+    if (!parsed.ok) return parsed;
+    const checked = routes[input.route].body.schema.safeParse(parsed.data);
+    return checked.success ? { ok: true, data: checked.data } : { ok: false, status: 422, message: issueText(checked.error, 'body') };
+  },
+  /** A document write's large body, checked and prepared (./documents/update.ts) without the event loop ever holding the tree. */
+  documentUpdate(input: { text: string; kind: 'transcript' | 'caption'; maxWords: number | null }): PreparedUpdate | Refusal {
+    const parsed = parseJson(input.text);
+    if (!parsed.ok) return parsed;
+    const checked = DocumentUpdateBody.safeParse(parsed.data);
+    if (!checked.success) return { ok: false, status: 422, message: issueText(checked.error, 'body') };
+    return prepareUpdate(checked.data, input.kind, input.maxWords);
   },
   align(input: { tokens: string[]; recognized: Word[]; durationMs: number }) {
     return alignTokens(input.tokens, input.recognized, input.durationMs);
