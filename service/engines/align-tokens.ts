@@ -6,7 +6,7 @@
  * on the service's offload threads (service/offload/).
  */
 import { diffArrays, type ChangeObject } from 'diff';
-import type { Word } from '../../common/transcript/model';
+import type { Segment, Word } from '../../common/transcript/model';
 
 /**
  * The diff's bounds: Myers' diff costs (given + heard) x edits, so a text that has little to do
@@ -109,3 +109,26 @@ export function alignTokens(tokens: string[], recognized: Word[], durationMs: nu
   });
 }
 
+
+/** Sentences (or lines) of the given text become segments. */
+function splitSegments(text: string): string[][] {
+  return text
+    .split(/\n+|(?<=[.!?])\s+/)
+    .map((s) => s.split(/\s+/).filter(Boolean))
+    .filter((s) => s.length > 0);
+}
+
+/** The given text as timed segments (a sentence or line each), and how many of its words matched what was heard. */
+export function alignText(text: string, recognized: Word[], durationMs: number): { segments: Segment[]; matched: number } {
+  const sentences = splitSegments(text.trim());
+  const times = alignTokens(sentences.flat(), recognized, durationMs);
+  let t = 0;
+  const segments: Segment[] = sentences.map((tokens, idx) => {
+    const words = tokens.map((token) => {
+      const tm = times[t++];
+      return { text: token, start_ms: tm.start, end_ms: tm.end, confidence: tm.confidence };
+    });
+    return { id: `s${idx + 1}`, speaker_id: null, start_ms: words[0].start_ms, end_ms: words.at(-1)!.end_ms, words };
+  });
+  return { segments, matched: times.filter((x) => x.confidence > 0).length };
+}

@@ -13,7 +13,7 @@ import type { DocumentBody, Word } from '../../common/transcript/model';
 import { clearedBody, mergeBodies, summarizedBody } from '../documents/content-ops';
 import { documentEndMs } from '../sessions/duration';
 import type { BodyText } from '../documents/store';
-import { alignTokens } from '../engines/align-tokens';
+import { alignText } from '../engines/align-tokens';
 
 
 const bodyText = (body: DocumentBody): BodyText => ({ json: JSON.stringify(body), endMs: documentEndMs(body) });
@@ -64,8 +64,8 @@ export const tasks = {
     if (!checked.success) return { ok: false, status: 422, message: issueText(checked.error, 'body') };
     return prepareUpdate(checked.data, input.kind, input.maxWords);
   },
-  align(input: { tokens: string[]; recognized: Word[]; durationMs: number }) {
-    return alignTokens(input.tokens, input.recognized, input.durationMs);
+  align(input: { text: string; recognized: Word[]; durationMs: number }) {
+    return alignText(input.text, input.recognized, input.durationMs);
   },
 };
 

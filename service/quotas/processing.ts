@@ -8,7 +8,7 @@ import type { Db } from '../db';
 import { codedError } from '../http/errors';
 
 const month = (at = new Date()) => at.toISOString().slice(0, 7);
-const hours = (s: number) => `${+(s / 3600).toFixed(2)} h`;
+const hours = (s: number) => (s >= 3600 ? `${+(s / 3600).toFixed(2)} h` : s >= 60 ? `${+(s / 60).toFixed(1)} min` : `${Math.round(s)} s`);
 
 export function processingUsed(db: Db, orgId: number): number {
   const row = db.prepare('SELECT seconds FROM processing_usage WHERE org_id = ? AND month = ?').get(orgId, month()) as { seconds: number } | undefined;

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { ServiceContext } from '../context';
 import { codedError } from '../http/errors';
 
-const gb = (bytes: number) => `${+(bytes / 1024 ** 3).toFixed(2)} GB`;
+const gb = (bytes: number) => (bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(2)} GB` : bytes >= 1024 ** 2 ? `${+(bytes / 1024 ** 2).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
 
 /** Bytes the organization's files take now. */
 export async function storageUsed(ctx: ServiceContext, orgId: number): Promise<number> {
