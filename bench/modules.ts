@@ -6,10 +6,11 @@ import { documentsBench } from './documents.bench';
 import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
 import { peaksBench } from './peaks.bench';
+import { summaryBench } from './summary.bench';
 import { sessionListBench } from './session-list.bench';
 import { serviceAuthBench } from './service-auth.bench';
 import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench, summaryBench];

@@ -39,7 +39,9 @@ export interface Engine {
 }
 
 /** A failure no retry can fix (bad media, unsupported language): the job fails at once. */
-export class PermanentEngineError extends Error {}
+export class PermanentEngineError extends Error {
+  override name = 'PermanentEngineError';
+}
 
 /** We have no speaker engine: say so in the metadata rather than invent speakers. */
 export function diarizationNote(requested: boolean): DocumentMetadata['diarization'] {

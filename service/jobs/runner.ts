@@ -10,6 +10,7 @@ import { transcriptToCaptions } from '../../common/transcript/captions';
 import type { DocumentBody, DocumentMetadata } from '../../common/transcript/model';
 import { unseal } from '../auth/secrets';
 import type { ServiceContext } from '../context';
+import { MAX_DOCUMENT_BYTES } from '../documents/limits';
 import { insertDocument } from '../documents/store';
 import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
@@ -166,7 +167,7 @@ export class JobRunner {
   private async uploadedText(session: SessionRow): Promise<string> {
     if (session.transcript_text) return session.transcript_text;
     if (!session.media_path) throw new PermanentEngineError('Upload mode needs a document.');
-    if ((await stat(session.media_path)).size > 50 * 1024 * 1024) throw new PermanentEngineError('The uploaded document is larger than 50 MB.');
+    if ((await stat(session.media_path)).size > MAX_DOCUMENT_BYTES) throw new PermanentEngineError(`The uploaded document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB, more than a document can be.`);
     return readFile(session.media_path, 'utf8');
   }
 

@@ -43,7 +43,8 @@ export interface OffloadOptions {
 
 /** A thread's heap: the largest document the service stores (16 MB of JSON) parses into a few hundred MB at most. */
 const DEFAULT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 768, maxYoungGenerationSizeMb: 64 };
-export const OFFLOAD_TIME_LIMIT_MS = 30_000;
+/** A PDF of the largest document takes about 5 s on one core: room for a busy machine, and still an end. */
+export const OFFLOAD_TIME_LIMIT_MS = 60_000;
 
 interface Queued {
   task: TaskName;

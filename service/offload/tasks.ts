@@ -14,6 +14,7 @@ import { clearedBody, mergeBodies, summarizedBody } from '../documents/content-o
 import { documentEndMs } from '../sessions/duration';
 import type { BodyText } from '../documents/store';
 import { alignText } from '../engines/align-tokens';
+import { readUpload } from '../engines/upload';
 
 
 const bodyText = (body: DocumentBody): BodyText => ({ json: JSON.stringify(body), endMs: documentEndMs(body) });
@@ -63,6 +64,9 @@ export const tasks = {
     const checked = DocumentUpdateBody.safeParse(parsed.data);
     if (!checked.success) return { ok: false, status: 422, message: issueText(checked.error, 'body') };
     return prepareUpdate(checked.data, input.kind, input.maxWords);
+  },
+  readUpload(input: { text: string; diarization: boolean }) {
+    return readUpload(input.text, input.diarization);
   },
   align(input: { text: string; recognized: Word[]; durationMs: number }) {
     return alignText(input.text, input.recognized, input.durationMs);

@@ -75,7 +75,7 @@ const VOCABULARY = 'budget library council river town walls spring flood school 
 export function manySegments(segments: number, wordsEach: number, textOf?: (s: number, w: number) => string): DocumentBody {
   const list: Segment[] = [];
   for (let s = 0; s < segments; s++) {
-    const start = s * 2000;
+    const start = s * (wordsEach * 300 + 500);
     const words = Array.from({ length: wordsEach }, (_, w) => ({
       text: textOf ? textOf(s, w) : VOCABULARY[(s * 7 + w * 3) % VOCABULARY.length],
       start_ms: start + w * 300,
