@@ -21,8 +21,12 @@ import { checkMergedSize } from './limits';
 import { offloaded } from '../offload/http';
 import { createShare, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
-import { documentAnswer, findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
+import { documentAnswer, documentSize, findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
+
+function throwNotFound(id: string): never {
+  throw documentError(404, 'not_found', `document ${id} does not exist`);
+}
 
 /** A body-rewriting write: preconditions, compare-and-set, fresh validators. */
 function rewrite(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, doc: ScopedDocument, cols: DocumentColumns): ScopedDocument {
@@ -88,15 +92,22 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   });
 
   handle(app, ctx, 'documents.merge', async ({ body, principal }) => {
-    const twice = body.document_ids.find((id, i) => body.document_ids.indexOf(id) !== i);
-    if (twice) throw validationError(`document_ids: document ${twice} is named more than once; name each document once`);
-    const docs = body.document_ids.map((id) => {
-      const d = findDocument(ctx.db, id);
+    // Sizes first, bodies only once the merge fits: another organization's document is 404
+    // before anything else is said about the list, and a document named twice is refused.
+    const sizes = new Map<string, { org_id: number; type: string; bytes: number }>();
+    for (const id of body.document_ids) {
+      if (sizes.has(id)) continue;
+      const d = documentSize(ctx.db, id);
       if (!d || d.org_id !== principal.orgId) throw documentError(404, 'not_found', `document ${id} does not exist`);
-      return d;
-    });
-    if (new Set(docs.map((d) => d.type)).size > 1) throw validationError('document_ids: all documents must be of one type (document or caption)');
-    checkMergedSize(docs.reduce((n, d) => n + Buffer.byteLength(d.body), 0));
+      sizes.set(id, d);
+    }
+    if (sizes.size < body.document_ids.length) {
+      const twice = body.document_ids.find((id, i) => body.document_ids.indexOf(id) !== i);
+      throw validationError(`document_ids: document ${twice} is named more than once; name each document once`);
+    }
+    if (new Set([...sizes.values()].map((d) => d.type)).size > 1) throw validationError('document_ids: all documents must be of one type (document or caption)');
+    checkMergedSize([...sizes.values()].reduce((n, d) => n + d.bytes, 0));
+    const docs = body.document_ids.map((id) => findDocument(ctx.db, id) ?? throwNotFound(id));
     const merged = await offloaded(ctx, 'merge', { bodies: docs.map((d) => d.body) });
     const id = insertDocument(ctx.db, { sessionPk: docs[0].session_pk, filename: body.output_filename, type: docs[0].type, language: docs[0].language, body: merged, timecodeOffset: docs[0].timecode_offset });
     return documentAnswer(findDocument(ctx.db, id)!);

@@ -80,6 +80,13 @@ export function findDocument(db: Db, documentId: string): ScopedDocument | undef
   return db.prepare(`${SCOPED} WHERE d.id = ?`).get(documentId) as ScopedDocument | undefined;
 }
 
+/** A document's organization, type and stored size, without reading its body. */
+export function documentSize(db: Db, documentId: string): { org_id: number; type: string; bytes: number } | undefined {
+  return db.prepare('SELECT s.org_id, d.type, length(CAST(d.body AS BLOB)) AS bytes FROM documents d JOIN sessions s ON s.id = d.session_pk WHERE d.id = ?').get(documentId) as
+    | { org_id: number; type: string; bytes: number }
+    | undefined;
+}
+
 /** The document if it is in that session and the session is the caller's organization's; else 404. */
 export function requireDocument(db: Db, sessionId: string, documentId: string, orgId: number | null): ScopedDocument {
   const d = findDocument(db, documentId);
