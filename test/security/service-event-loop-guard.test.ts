@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { routes, toRouterPath, type RouteId } from '../../common/api';
 import { startService, stopAndRemove, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { client, uploadedFileId, type Client } from '../service/work/helpers';
+import { client, jobDone, uploadedFileId, type Client } from '../service/work/helpers';
 import { readFileSync } from 'node:fs';
 import { bodyOfSize, docPath, HEALTH_LIMIT_MS, manySegments, STT, uploadedDocument, watchHealth, type HealthWatch } from './heavy-work';
 
@@ -72,52 +72,54 @@ it('answers its health check within a second while every body route gets its lar
   // Every JSON and form route, the largest junk body (two at a time): each is refused, none holds the loop.
   const statuses: Record<string, number> = {};
   await phase('the largest body on every JSON and form route', async () => {
-  for (let i = 0; i < bodyRoutes.length; i += 2) {
-    await Promise.all(
-      bodyRoutes.slice(i, i + 2).map(async (id) => {
-        const def = routes[id];
-        const path = toRouterPath(def.path).replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(params[k] ?? 'x'));
-        const isForm = def.body.kind === 'form';
-        const res = await fetch(`${svc.url}${path}${def.auth === 'magic-link' ? `?token=${token}` : ''}`, {
-          method: def.method,
-          headers: { 'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json', ...(def.auth === 's2t-key' ? { 'x-svc-s2t-key': c.batchKey } : c.bearer) },
-          body: isForm ? form : json,
-        });
-        await res.arrayBuffer();
-        statuses[id] = res.status;
-      }),
-    );
-  }
+    for (let i = 0; i < bodyRoutes.length; i += 2) {
+      await Promise.all(
+        bodyRoutes.slice(i, i + 2).map(async (id) => {
+          const def = routes[id];
+          const path = toRouterPath(def.path).replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(params[k] ?? 'x'));
+          const isForm = def.body.kind === 'form';
+          const res = await fetch(`${svc.url}${path}${def.auth === 'magic-link' ? `?token=${token}` : ''}`, {
+            method: def.method,
+            headers: { 'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json', ...(def.auth === 's2t-key' ? { 'x-svc-s2t-key': c.batchKey } : c.bearer) },
+            body: isForm ? form : json,
+          });
+          await res.arrayBuffer();
+          statuses[id] = res.status;
+        }),
+      );
+    }
   });
   // Refused as not fitting (4xx), or taken as a no-op where every field is optional (a document update without a document).
   for (const [id, status] of Object.entries(statuses)) expect([id, status < 500]).toEqual([id, true]);
 
   // The heavy routes with the largest valid input.
   await phase('the largest document: update, read, summarize, export', async () => {
-  const put = await c.json('documents.update', docPath(doc), { document: largest });
-  expect(put.status, put.text.slice(0, 300)).toBe(200);
-  const read = await c.json('documents.get', docPath(doc));
-  expect(read.status).toBe(200);
-  const summary = await c.json('documents.summarize', `${docPath(doc)}/export/summarize`);
-  expect(summary.status, summary.text.slice(0, 300)).toBe(200);
-  // Rendering is the same path for every format (a PDF of this size: test/security/service-heavy-documents.test.ts).
-  const docx = await fetch(`${svc.url}${docPath(doc)}/shared/export/docx?token=${token}`);
-  await docx.arrayBuffer();
-  expect(docx.status).toBe(200);
+    const put = await c.json('documents.update', docPath(doc), { document: largest });
+    expect(put.status, put.text.slice(0, 300)).toBe(200);
+    const read = await c.json('documents.get', docPath(doc));
+    expect(read.status).toBe(200);
+    const summary = await c.json('documents.summarize', `${docPath(doc)}/export/summarize`);
+    expect(summary.status, summary.text.slice(0, 300)).toBe(200);
+    // Rendering is the same path for every format (a PDF of this size: test/security/service-heavy-documents.test.ts).
+    const docx = await fetch(`${svc.url}${docPath(doc)}/shared/export/docx?token=${token}`);
+    await docx.arrayBuffer();
+    expect(docx.status).toBe(200);
   });
   await phase('copy, clear, reset, merge, align text', async () => {
-  const copy = await c.json('documents.copy', `${STT}/session/${doc.session_id}/document`, { source_document_id: doc.id, new_filename: 'copy' });
-  expect(copy.status).toBe(200);
-  expect((await c.json('documents.clearText', `${STT}/session/${doc.session_id}/document/${copy.body.id}/clear_text`)).status).toBe(200);
-  expect((await c.json('documents.resetToOriginal', `${STT}/session/${doc.session_id}/document/${copy.body.id}/reset_to_original`)).status).toBe(200);
-  const a = await c.json('documents.update', `${STT}/session/${doc.session_id}/document/${copy.body.id}`, { document: half });
-  expect(a.status).toBe(200);
-  const other = await uploadedDocument(c, manySegments(1, 3));
-  expect((await c.json('documents.update', docPath(other), { document: half })).status).toBe(200);
-  const merged = await c.json('documents.merge', `${STT}/merge`, { document_ids: [copy.body.id, other.id], output_filename: 'merged' });
-  expect(merged.status, merged.text.slice(0, 300)).toBe(200);
-  const aligned = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: audioFile, language: 'en', session_mode: 'align', transcript_text: 'hello '.repeat(833_000) });
-  expect(aligned.status).toBe(200);
+    const copy = await c.json('documents.copy', `${STT}/session/${doc.session_id}/document`, { source_document_id: doc.id, new_filename: 'copy' });
+    expect(copy.status).toBe(200);
+    expect((await c.json('documents.clearText', `${STT}/session/${doc.session_id}/document/${copy.body.id}/clear_text`)).status).toBe(200);
+    expect((await c.json('documents.resetToOriginal', `${STT}/session/${doc.session_id}/document/${copy.body.id}/reset_to_original`)).status).toBe(200);
+    const a = await c.json('documents.update', `${STT}/session/${doc.session_id}/document/${copy.body.id}`, { document: half });
+    expect(a.status).toBe(200);
+    const other = await uploadedDocument(c, manySegments(1, 3));
+    expect((await c.json('documents.update', docPath(other), { document: half })).status).toBe(200);
+    const merged = await c.json('documents.merge', `${STT}/merge`, { document_ids: [copy.body.id, other.id], output_filename: 'merged' });
+    expect(merged.status, merged.text.slice(0, 300)).toBe(200);
+    const aligned = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: audioFile, language: 'en', session_mode: 'align', transcript_text: 'hello '.repeat(833_000) });
+    expect(aligned.status).toBe(200);
+    // 5 MB of words for a second of speech: refused by its count, before any recognition.
+    expect((await jobDone(c, aligned.body.job_id)).error).toMatch(/^The transcript text has 833000 words/);
   });
 
   for (const [name, ms] of Object.entries(slowest)) expect([name, ms < HEALTH_LIMIT_MS, ms]).toEqual([name, true, ms]);
