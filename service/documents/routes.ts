@@ -5,10 +5,9 @@
  * Another organization's document is 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DocumentBody } from '../../common/transcript/model';
 import type { UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
-import { translateContent, translationTargets } from '../engines/translate';
+import { translateLines, translationTargets } from '../engines/translate';
 import { documentError, validationError } from '../http/errors';
 import { handle, JsonText } from '../http/handle';
 import { spoolMail } from '../mail/spool';
@@ -21,7 +20,7 @@ import { checkMergedSize } from './limits';
 import { offloaded } from '../offload/http';
 import { createShare, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
-import { documentAnswer, documentSize, findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
+import { documentAnswer, documentSize, findDocument, insertDocument, listDocuments, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
 
 function throwNotFound(id: string): never {
@@ -155,9 +154,10 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   handle(app, ctx, 'documents.translate', async ({ params, body, principal }) => {
     const doc = owned(params, principal);
-    const src = parseBody(doc);
-    const content = await translateContent(src.content, doc.language, body.target_language);
-    const translated: DocumentBody = { ...src, metadata: { ...src.metadata, translated_from: doc.id, translation_engine: 'apertium' }, content };
+    // The document is read and rebuilt on an offload thread; Apertium runs as a child process.
+    const lines = await offloaded(ctx, 'translationLines', { body: doc.body });
+    const out = await translateLines(lines, doc.language, body.target_language);
+    const translated = await offloaded(ctx, 'translated', { body: doc.body, lines: out, from: doc.id });
     const id = insertDocument(ctx.db, {
       sessionPk: doc.session_pk,
       filename: `${doc.filename} (${body.target_language})`,

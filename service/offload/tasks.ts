@@ -14,6 +14,7 @@ import { clearedBody, mergeBodies, summarizedBody } from '../documents/content-o
 import { documentEndMs } from '../sessions/duration';
 import type { BodyText } from '../documents/store';
 import { alignText } from '../engines/align-tokens';
+import { translationLines, withTranslation } from '../engines/translate';
 import { readUpload } from '../engines/upload';
 
 
@@ -64,6 +65,14 @@ export const tasks = {
     const checked = DocumentUpdateBody.safeParse(parsed.data);
     if (!checked.success) return { ok: false, status: 422, message: issueText(checked.error, 'body') };
     return prepareUpdate(checked.data, input.kind, input.maxWords);
+  },
+  translationLines(input: { body: string }): string[] {
+    return translationLines((JSON.parse(input.body) as DocumentBody).content);
+  },
+  /** The translated document's body: the source's with its lines replaced and where it came from in its metadata. */
+  translated(input: { body: string; lines: string[]; from: string }): BodyText {
+    const src = JSON.parse(input.body) as DocumentBody;
+    return bodyText({ ...src, metadata: { ...src.metadata, translated_from: input.from, translation_engine: 'apertium' }, content: withTranslation(src.content, input.lines) });
   },
   readUpload(input: { text: string; diarization: boolean }) {
     return readUpload(input.text, input.diarization);
