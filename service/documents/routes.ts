@@ -20,7 +20,7 @@ import { checkMergedSize } from './limits';
 import { offloaded } from '../offload/http';
 import { createShare, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
-import { documentAnswer, documentSize, findDocument, insertDocument, listDocuments, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
+import { documentAnswer, documentSize, findDocument, originalOf, insertDocument, listDocuments, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
 
 function throwNotFound(id: string): never {
@@ -86,7 +86,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.copy', async ({ params, body, principal }) => {
     const src = requireDocument(ctx.db, params.sessionId, body.source_document_id, principal.orgId);
     // The copy keeps the source's engine original, so reset_to_original works on it too.
-    const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: { json: src.body, endMs: src.end_ms }, original: src.original, timecodeOffset: src.timecode_offset });
+    const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: { json: src.body, endMs: src.end_ms }, original: originalOf(ctx.db, src.id), timecodeOffset: src.timecode_offset });
     return documentAnswer(findDocument(ctx.db, id)!);
   });
 
@@ -123,7 +123,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.resetToOriginal', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
     checkPreconditions(req, doc);
-    return documentAnswer(rewrite(ctx, req, reply, doc, { body: await offloaded(ctx, 'stored', { body: doc.original }) }));
+    return documentAnswer(rewrite(ctx, req, reply, doc, { body: await offloaded(ctx, 'stored', { body: originalOf(ctx.db, doc.id) }) }));
   });
 
   handle(app, ctx, 'documents.clearText', async ({ params, principal, req, reply }) => {

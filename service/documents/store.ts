@@ -27,7 +27,8 @@ export interface DocumentRow {
   end_ms: number | null;
 }
 
-export interface ScopedDocument extends DocumentRow {
+/** A document as the routes read it: everything but the engine's original (read only by copy and reset: originalOf), which would double every read. */
+export interface ScopedDocument extends Omit<DocumentRow, 'original'> {
   session_id: string;
   org_id: number;
   allow_magic_link_export: number;
@@ -74,7 +75,13 @@ export function insertDocument(
   return id;
 }
 
-const SCOPED = 'SELECT d.*, s.session_id, s.org_id, s.allow_magic_link_export FROM documents d JOIN sessions s ON s.id = d.session_pk';
+const SCOPED =
+  'SELECT d.id, d.session_pk, d.filename, d.type, d.language, d.created, d.last_modified, d.finished, d.timecode_offset, d.body, d.job_id, d.end_ms, s.session_id, s.org_id, s.allow_magic_link_export FROM documents d JOIN sessions s ON s.id = d.session_pk';
+
+/** The engine's original body of a document, as stored. */
+export function originalOf(db: Db, documentId: string): string {
+  return (db.prepare('SELECT original FROM documents WHERE id = ?').get(documentId) as { original: string }).original;
+}
 
 export function findDocument(db: Db, documentId: string): ScopedDocument | undefined {
   return db.prepare(`${SCOPED} WHERE d.id = ?`).get(documentId) as ScopedDocument | undefined;
