@@ -7,10 +7,11 @@ import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
 import { keptCopyBench } from './kept-copy.bench';
 import { peaksBench } from './peaks.bench';
+import { summaryBench } from './summary.bench';
 import { sessionListBench } from './session-list.bench';
 import { serviceAuthBench } from './service-auth.bench';
 import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench, keptCopyBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench, keptCopyBench, summaryBench];

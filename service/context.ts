@@ -2,6 +2,7 @@ import type { SmtpConfig } from './mail/send';
 import type { Db } from './db';
 import type { TrustProxy } from './http/trust-proxy';
 import type { OutboundNetwork } from './net/ssrf';
+import type { OffloadPool } from './offload/pool';
 
 export interface ServiceConfig {
   host: '127.0.0.1';
@@ -17,6 +18,11 @@ export interface ServiceConfig {
   bodyLimitBytes: number;
   /** Longest media a job converts (--max-media-hours); longer media fails before conversion. */
   maxMediaSeconds: number;
+  /**
+   * Per organization: bytes of stored media and uploads (--org-storage-gb), and seconds of media
+   * processed per calendar month, UTC (--org-processing-hours).
+   */
+  quota: { storageBytes: number; processingSecondsPerMonth: number };
   /** SSO redirect_uri values allowed besides loopback (--sso-redirect-uri, exact origin and path). */
   ssoRedirectUris: string[];
   /** The address recipients of a magic link open (--public-url or S2T_PUBLIC_URL, e.g. a reverse proxy); unset: the listen address. */
@@ -40,6 +46,8 @@ export interface ServiceContext {
   log: Logger;
   /** HMAC key for JWTs and signed URLs; lives in DATA/secret.key (0600), never logged. */
   secret: Uint8Array;
+  /** Threads for heavy pure work (summaries, merges, exports, alignment), off the event loop. */
+  offload: OffloadPool;
   /** The address clients reach us at, e.g. http://127.0.0.1:PORT (known once listening). */
   baseUrl(): string;
   /** Test seams; absent in production (see ServiceTuning). */

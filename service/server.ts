@@ -15,6 +15,7 @@ import { openDb } from './db';
 import { parseSmtp } from './mail/send';
 import { migrations } from './migrations';
 import { parseTrustProxy } from './http/trust-proxy';
+import { OffloadPool } from './offload/pool';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
 
 function loadSecret(dataDir: string): Uint8Array {
@@ -71,6 +72,8 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'rate-window-seconds': { type: 'string', default: '60' },
       'engine-concurrency': { type: 'string', default: '1' },
       'max-media-hours': { type: 'string', default: '12' },
+      'org-storage-gb': { type: 'string', default: '50' },
+      'org-processing-hours': { type: 'string', default: '200' },
       'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
       'public-url': { type: 'string' },
       // Credentials in the URL are better given as S2T_SMTP_URL: a flag shows in the process list.
@@ -93,6 +96,10 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     engineConcurrency: positiveInt('--engine-concurrency', values['engine-concurrency']!),
     bodyLimitBytes: 16 * 1024 * 1024,
     maxMediaSeconds: positiveNumber('--max-media-hours', values['max-media-hours']!) * 3600,
+    quota: {
+      storageBytes: Math.round(positiveNumber('--org-storage-gb', values['org-storage-gb']!) * 1024 ** 3),
+      processingSecondsPerMonth: positiveNumber('--org-processing-hours', values['org-processing-hours']!) * 3600,
+    },
     ssoRedirectUris: values['sso-redirect-uri']!,
     publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
     smtp: parseSmtp(values['smtp-url'] ?? process.env.S2T_SMTP_URL, values['smtp-from'] ?? process.env.S2T_SMTP_FROM),
@@ -100,7 +107,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';
-  const ctx: ServiceContext = { db, config, log: stderrLogger(values.quiet), secret: loadSecret(dataDir), baseUrl: () => baseUrl, tuning };
+  const ctx: ServiceContext = { db, config, log: stderrLogger(values.quiet), secret: loadSecret(dataDir), offload: new OffloadPool(), baseUrl: () => baseUrl, tuning };
 
   const demoUser = values['demo-user'];
   if (demoUser) {
@@ -127,6 +134,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     // app's own, mid-sync) cannot hold the shutdown past it.
     setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     await app.close(); // also stops the background work (onClose)
+    await ctx.offload.close();
     db.close();
     process.exit(0);
   };

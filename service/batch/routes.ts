@@ -12,6 +12,8 @@ import type { JobRunner } from '../jobs/runner';
 import { IllegalTransition, transition } from '../jobs/states';
 import { sanitizeFilename, uploadsDir } from '../media/paths';
 import { MAX_DIRECT_UPLOAD_BYTES, receiveToFile } from '../media/receive';
+import { assertProcessingLeft } from '../quotas/processing';
+import { storageRoom } from '../quotas/storage';
 import { invalidFileFormat, sniffFile } from '../media/sniff';
 import { BlockedAddressError, checkUrl, webhookPolicy } from '../net/ssrf';
 import { sessionByPk, touchSession } from '../sessions/repo';
@@ -45,10 +47,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     const path = join(uploadsDir(ctx.config.dataDir), fileId);
     let filename: string | null = null;
     let size = 0;
+    const quota = await storageRoom(ctx, p.orgId);
     for await (const part of req.parts({ limits: { fileSize: MAX_DIRECT_UPLOAD_BYTES, files: 1 } })) {
       if (part.type === 'file' && part.fieldname === 'file' && filename === null) {
         filename = sanitizeFilename(part.filename, 'upload');
-        size = await receiveToFile(part.file, path);
+        size = await receiveToFile(part.file, path, quota);
       } else if (part.type === 'file') part.file.resume();
     }
     if (filename === null) throw validationError('file: a multipart part named "file" is required');
@@ -68,6 +71,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     const p = principal;
     const upload = ctx.db.prepare('SELECT * FROM uploads WHERE file_id = ?').get(body.file_id) as UploadRow | undefined;
     if (!upload || upload.org_id !== p.orgId) throw documentError(404, 'not_found', 'file_id does not exist');
+    assertProcessingLeft(ctx.db, p.orgId, ctx.config.quota.processingSecondsPerMonth);
     if (!upload.complete) throw documentError(409, 'conflict', 'the upload of this file is not complete');
     const mode = body.session_mode ?? 'decode';
     if (mode === 'align' && !body.transcript_text?.trim()) throw validationError('transcript_text: align needs the text to align');

@@ -4,6 +4,7 @@
  * document of the session.
  */
 import type { DocumentMetadata, TranscriptContent } from '../../common/transcript/model';
+import type { OffloadPool } from '../offload/pool';
 import type { DecoderPool } from './decoder-pool';
 
 export interface EngineInput {
@@ -19,6 +20,8 @@ export interface EngineInput {
   signal: AbortSignal;
   /** The service's bound on speech-decoder processes (shared by every running job). */
   decoders: DecoderPool;
+  /** The service's threads for heavy pure work (align's diff). */
+  offload: OffloadPool;
   /** 0..100 of this engine's work, reported as it goes (decode: chunk by chunk). */
   onProgress(percent: number): void;
 }
@@ -36,7 +39,9 @@ export interface Engine {
 }
 
 /** A failure no retry can fix (bad media, unsupported language): the job fails at once. */
-export class PermanentEngineError extends Error {}
+export class PermanentEngineError extends Error {
+  override name = 'PermanentEngineError';
+}
 
 /** We have no speaker engine: say so in the metadata rather than invent speakers. */
 export function diarizationNote(requested: boolean): DocumentMetadata['diarization'] {

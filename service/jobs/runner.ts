@@ -4,24 +4,27 @@
  * Transient failures are retried (session: failed -> queued with date_retried) up to
  * MAX_JOB_ATTEMPTS, then dead_letter; permanent ones (bad media, unsupported language) fail at once.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { transcriptToCaptions } from '../../common/transcript/captions';
 import type { DocumentBody, DocumentMetadata } from '../../common/transcript/model';
 import { unseal } from '../auth/secrets';
 import type { ServiceContext } from '../context';
+import { MAX_DOCUMENT_BYTES } from '../documents/limits';
 import { insertDocument } from '../documents/store';
 import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
+import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size';
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
+import { chargeProcessing } from '../quotas/processing';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
 import { metaData, type SessionRow } from '../sessions/present';
 import { enqueueLegacy, enqueueSigned } from '../webhooks/deliveries';
-import { claimNext, findJob, MAX_JOB_ATTEMPTS, recoverInterrupted, retryDelayMs, type JobParams, type JobRow } from './queue';
+import { claimNext, findJob, MAX_JOB_ATTEMPTS, recoverInterrupted, releaseStopped, retryDelayMs, type JobParams, type JobRow } from './queue';
 import { transition } from './states';
 
 /** Rough real-time factor used for estimated_completion before a job has run. */
@@ -42,19 +45,22 @@ export class JobRunner {
   start(): void {
     const downloads = recoverInterruptedDownloads(this.ctx);
     if (downloads > 0) this.ctx.log.info('interrupted media_source downloads settled after restart', { count: downloads });
-    const n = recoverInterrupted(this.ctx.db);
-    if (n > 0) this.ctx.log.info('jobs recovered after restart', { count: n });
+    const { requeued, failed } = recoverInterrupted(this.ctx.db);
+    if (requeued > 0) this.ctx.log.info('jobs recovered after restart', { count: requeued });
+    if (failed > 0) this.ctx.log.warn('jobs failed: the service died while they ran, too many times', { count: failed });
     this.timer = setInterval(() => this.tick(), 250);
     this.timer.unref();
     this.tick();
   }
 
-  /** Stops claiming, stops running engines; their jobs stay processing and are recovered at the next start. */
+  /** Stops claiming, stops running engines; their jobs go back on the queue for the next start, the stopped run not counted. */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    const stopped = [...this.active.keys()];
     for (const ac of this.active.values()) ac.abort();
     await Promise.allSettled([...this.running]);
+    releaseStopped(this.ctx.db, stopped);
   }
 
   /** Called by the cancel route: stops the engine of a running job. */
@@ -84,10 +90,12 @@ export class JobRunner {
   }
 
   private async run(job: JobRow, signal: AbortSignal): Promise<void> {
+    let wavPath: string | undefined;
     try {
       const session = sessionByPk(this.ctx.db, job.session_pk);
       const params = JSON.parse(job.params) as JobParams;
-      const prepared: { wavPath?: string; durationMs: number } = job.kind === 'upload' ? { durationMs: 0 } : await this.prepareMedia(job, session, signal);
+      wavPath = job.kind === 'upload' ? undefined : join(sessionMediaDir(this.ctx.config.dataDir, session.session_id), 'audio.wav');
+      const prepared: { wavPath?: string; durationMs: number } = wavPath ? await this.prepareMedia(job, session, wavPath, signal) : { durationMs: 0 };
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
       const result = await engines[job.kind].run({
         wavPath: prepared.wavPath,
@@ -98,6 +106,7 @@ export class JobRunner {
         punctuation: session.punctuation === 1,
         signal,
         decoders: this.decoders,
+        offload: this.ctx.offload,
         onProgress: (p) => this.progress(job.job_id, 15 + p * 0.8),
       });
       const mediaMs = job.kind === 'upload' ? await this.uploadMediaMs(session, signal) : prepared.durationMs || null;
@@ -107,19 +116,29 @@ export class JobRunner {
       if (this.stopping) return;
       if (signal.aborted && findJob(this.ctx.db, job.job_id)?.status === 'cancelled') return;
       this.fail(job, e as Error);
+    } finally {
+      // The decoded audio is only the engine's input (a recording's ten times over): never kept, also not after a cancel.
+      if (wavPath) await rm(wavPath, { force: true });
     }
   }
 
-  private async prepareMedia(job: JobRow, session: SessionRow, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
+  private async prepareMedia(job: JobRow, session: SessionRow, wavPath: string, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
     if (!session.media_path) throw new PermanentEngineError('This session has no media; upload it first.');
     // Media longer than --max-media-hours fails here, before anything is converted.
     const info = await probe(session.media_path, signal, this.ctx.config.maxMediaSeconds);
     // Duration first: a video without sound still shows how long it is beside its error.
     touchSession(this.ctx.db, session.id, { duration: info.durationSec });
     if (!info.hasAudio) throw new MediaError('The media file has no audio track, so there is nothing to transcribe.');
-    const dir = sessionMediaDir(this.ctx.config.dataDir, session.session_id);
-    const wavPath = join(dir, 'audio.wav');
-    await decodeToWav(session.media_path, wavPath, signal, this.ctx.config.maxMediaSeconds);
+    const fileBytes = (await stat(session.media_path)).size;
+    assertPlausibleDecode(fileBytes, info.durationSec);
+    // Charged once per job, on its first run (a retry converts the same media again, not more of it).
+    if (job.attempts <= 1 && job.interruptions === 0) {
+      const over = chargeProcessing(this.ctx.db, session.org_id, info.durationSec, this.ctx.config.quota.processingSecondsPerMonth);
+      if (over) throw new PermanentEngineError(over);
+    }
+    const dir = dirname(wavPath);
+    // A header can understate the length: the decode itself stops where the size allows.
+    await decodeToWav(session.media_path, wavPath, signal, Math.min(this.ctx.config.maxMediaSeconds, maxDecodedSeconds(fileBytes)));
     const durationMs = Math.round(info.durationSec * 1000);
     const estimate = new Date(Date.now() + 2000 + durationMs * ESTIMATE_RTF).toISOString();
     this.progress(job.job_id, 10, estimate);
@@ -156,7 +175,7 @@ export class JobRunner {
   private async uploadedText(session: SessionRow): Promise<string> {
     if (session.transcript_text) return session.transcript_text;
     if (!session.media_path) throw new PermanentEngineError('Upload mode needs a document.');
-    if ((await stat(session.media_path)).size > 50 * 1024 * 1024) throw new PermanentEngineError('The uploaded document is larger than 50 MB.');
+    if ((await stat(session.media_path)).size > MAX_DOCUMENT_BYTES) throw new PermanentEngineError(`The uploaded document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB, more than a document can be.`);
     return readFile(session.media_path, 'utf8');
   }
 
