@@ -49,6 +49,19 @@ export function parsePublicUrl(raw: string | undefined): string | undefined {
   return url.origin;
 }
 
+/** --queue: the Redis of a team server's job queue (redis:// or rediss://). */
+export function parseQueueUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^rediss?:$/.test(url.protocol)) throw new Error(`--queue must be a redis:// or rediss:// URL of the queue server (got "${raw}")`);
+  return raw;
+}
+
 /** How long a stopping service waits for requests in flight before it cuts their connections. */
 const SHUTDOWN_GRACE_MS = 3000;
 
@@ -71,6 +84,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'max-media-hours': { type: 'string', default: '12' },
       'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
       'public-url': { type: 'string' },
+      queue: { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -88,6 +102,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     maxMediaSeconds: positiveNumber('--max-media-hours', values['max-media-hours']!) * 3600,
     ssoRedirectUris: values['sso-redirect-uri']!,
     publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
+    queueUrl: parseQueueUrl(values.queue),
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';

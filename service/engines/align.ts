@@ -7,7 +7,7 @@
 import { diffArrays } from 'diff';
 import type { Segment, Word } from '../../common/transcript/model';
 import { CONTENT_VERSION } from '../../common/transcript/model';
-import { recognize } from './decode';
+import { decodeSupports, recognize } from './decode';
 import { diarizationNote, PermanentEngineError, type Engine } from './engine';
 
 /** About how long a spoken word lasts (150 words a minute, with their gaps). */
@@ -103,6 +103,7 @@ function splitSegments(text: string): string[][] {
 
 export const alignEngine: Engine = {
   name: 'align',
+  supports: decodeSupports,
   async run(input) {
     if (!input.wavPath) throw new PermanentEngineError('Alignment needs media.');
     const text = input.text?.trim();

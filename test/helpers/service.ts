@@ -41,6 +41,25 @@ export function tempDir(prefix = 's2t-test-'): string {
 }
 
 export async function startService(opts: StartOptions = {}): Promise<RunningService> {
+  // S2T_TEST_QUEUE=redis: the same tests on a team server (a queue server and a worker beside the service).
+  if (process.env.S2T_TEST_QUEUE === 'redis' && !opts.args?.includes('--queue')) return startOnTeam(opts);
+  return startProcess(opts);
+}
+
+async function startOnTeam(opts: StartOptions): Promise<RunningService> {
+  const { addWorker, startRedis, startWorker } = await import('./team');
+  const redis = await startRedis();
+  const svc = await startProcess({ ...opts, args: [...(opts.args ?? []), '--queue', redis.url] });
+  const worker = await startWorker({ name: 'w1', key: addWorker(svc.dataDir, 'w1'), queueUrl: redis.url, serviceUrl: svc.url });
+  const down = async (end: () => Promise<void>) => {
+    await end();
+    await worker.stop();
+    await redis.stop();
+  };
+  return { ...svc, stop: () => down(svc.stop), kill: () => down(svc.kill) };
+}
+
+async function startProcess(opts: StartOptions): Promise<RunningService> {
   const dataDir = opts.dataDir ?? tempDir('s2t-svc-');
   const args = ['--import', 'tsx', join(ROOT, opts.entry ?? 'service/cli.ts'), '--port', String(opts.port ?? 0), '--data', dataDir, '--quiet'];
   if (opts.demo !== false) args.push('--demo-user', DEMO.email, '--demo-password', DEMO.password);

@@ -1,0 +1,111 @@
+/**
+ * A team server end to end: one API node (`--queue`), a real redis-server and three worker
+ * processes, each with its own empty data folder. Thirty jobs of known speech; one worker is
+ * SIGKILLed mid-job, the queue server and then the API node are restarted mid-run; every job
+ * completes once with the right transcript, and no result is stored twice.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readServiceDb } from '../../helpers/service-db';
+import { cleanup, startService, tempDir, type RunningService } from '../../helpers/service';
+import { speechWav, wordErrorRate } from '../../helpers/speech';
+import { addWorker, startRedis, startWorker, type RedisServer, type RunningWorker } from '../../helpers/team';
+import { client, docOf, transcriptText, until, uploadedFileId, type Client } from '../work/helpers';
+
+const PHRASES = ['the weather is nice today and the sun is shining', 'many people walk in the park with their dogs', 'children play football on the green grass'];
+const JOBS = 30;
+
+let redis: RedisServer;
+let svc: RunningService;
+let dataDir: string;
+let port: number;
+let c: Client;
+const workers: RunningWorker[] = [];
+
+interface JobRow {
+  job_id: string;
+  status: string;
+  worker: string | null;
+}
+const jobRows = () => readServiceDb(dataDir, (db) => db.prepare('SELECT job_id, status, worker FROM jobs').all() as JobRow[]);
+const completed = () => jobRows().filter((j) => j.status === 'completed').length;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  dataDir = tempDir('s2t-team-api-');
+  svc = await startService({ dataDir, args: ['--queue', redis.url] });
+  port = Number(new URL(svc.url).port);
+  c = await client(svc.url);
+  for (const name of ['w1', 'w2', 'w3']) workers.push(await startWorker({ name, key: addWorker(dataDir, name), queueUrl: redis.url, serviceUrl: svc.url, lockSeconds: 3 }));
+}, 90_000);
+
+afterAll(async () => {
+  for (const w of workers) await w.stop();
+  await svc?.stop();
+  await redis?.stop();
+  cleanup(dataDir);
+});
+
+describe('a team server with three workers', () => {
+  it('advertises what each worker runs, read from the engine list and the installed models', () => {
+    for (const w of workers) expect(w.queues).toEqual(expect.arrayContaining(['s2t-decode-en', 's2t-decode-en-us', 's2t-align-en', 's2t-upload']));
+    expect(workers[0].queues.some((q) => q.startsWith('s2t-decode-fr'))).toBe(false); // no French model here
+  });
+
+  it('runs 30 jobs through a worker kill, a queue server restart and an API node restart', async () => {
+    const wavs = await Promise.all(PHRASES.map((p) => speechWav(p)));
+    const expected = new Map<string, string>();
+    for (let i = 0; i < JOBS; i++) {
+      const phrase = i % PHRASES.length;
+      const fileId = await uploadedFileId(c, new Uint8Array(readFileSync(wavs[phrase])), `phrase-${i}.wav`, 'audio/wav');
+      const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
+      expect(job.status).toBe(200);
+      expected.set(job.body.job_id, PHRASES[phrase]);
+    }
+
+    // A worker dies mid-job: SIGKILL while it holds one.
+    const held = await until('a worker holding a job', async () => jobRows().find((j) => j.status === 'processing' && j.worker !== null), 60_000, 50);
+    const victim = workers.find((w) => w.name === held.worker)!;
+    await victim.kill();
+
+    // The queue server restarts mid-run.
+    await until('a few jobs done', async () => completed() >= 8, 180_000);
+    await redis.restart();
+
+    // The API node restarts mid-run, on the same port (the workers' --service address).
+    await until('more jobs done', async () => completed() >= 16, 180_000);
+    await svc.stop();
+    svc = await startService({ dataDir, port, args: ['--queue', redis.url] });
+    c = await client(svc.url);
+
+    await until('every job done', async () => completed() === JOBS, 300_000, 500);
+
+    // The killed worker's job was taken over by another and completed there.
+    const takeovers = readServiceDb(dataDir, (db) => db.prepare("SELECT entity_id, reason FROM transitions WHERE entity = 'job' AND from_status = 'processing' AND to_status = 'processing'").all() as { entity_id: string; reason: string }[]);
+    expect(takeovers.map((t) => t.entity_id)).toContain(held.job_id);
+    expect(jobRows().find((j) => j.job_id === held.job_id)!.worker).not.toBe(victim.name);
+
+    // Exactly once: one completion per job, two documents per job, one applied result per job.
+    const perJob = readServiceDb(dataDir, (db) => ({
+      completions: db.prepare("SELECT entity_id, COUNT(*) AS n FROM transitions WHERE entity = 'job' AND to_status = 'completed' GROUP BY entity_id").all() as { entity_id: string; n: number }[],
+      documents: db.prepare('SELECT job_id, COUNT(*) AS n FROM documents GROUP BY job_id').all() as { job_id: string; n: number }[],
+      applied: db.prepare('SELECT SUM(jobs_done) FROM workers').pluck().get() as number,
+    }));
+    expect(perJob.completions).toHaveLength(JOBS);
+    expect(perJob.completions.every((r) => r.n === 1)).toBe(true);
+    expect(perJob.documents).toHaveLength(JOBS);
+    expect(perJob.documents.every((r) => r.n === 2)).toBe(true);
+    expect(perJob.applied).toBe(JOBS);
+
+    // The right transcripts.
+    for (const [jobId, phrase] of expected) {
+      const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${jobId}/result`);
+      expect(result.body.status).toBe('completed');
+      const text = transcriptText(docOf(result.body.documents, 'document'));
+      // Its own phrase, not another job's: nearest of the three, and close.
+      const rates = PHRASES.map((p) => wordErrorRate(p, text));
+      expect(Math.min(...rates), `${jobId}: "${text}" for "${phrase}"`).toBe(wordErrorRate(phrase, text));
+      expect(wordErrorRate(phrase, text), `${jobId}: "${text}" for "${phrase}"`).toBeLessThan(0.6);
+    }
+  }, 600_000);
+});
