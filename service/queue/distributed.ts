@@ -15,13 +15,13 @@ import type { JobParams, JobRow } from '../jobs/queue';
 import { transition } from '../jobs/states';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import type { LeasedJob } from './leases';
+import { HEARTBEAT_STALE_MS } from './protocol';
 import { queueName } from './routing';
 
 const DISPATCH_EVERY_MS = 500;
 const CHECK_EVERY_MS = 10_000;
-/** A pending job's queue entry is looked for after this long; a holder silent this long is looked into. */
+/** A pending job's queue entry is looked for after this long. */
 const ENTRY_GRACE_MS = 30_000;
-export const HEARTBEAT_STALE_MS = 90_000;
 /** Finished queue entries are kept this long for the health page, then BullMQ drops them. */
 const KEEP_DONE = { age: 24 * 3600, count: 5000 };
 const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5000 };

@@ -10,8 +10,7 @@ import { authenticate } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { forbidden } from '../http/errors';
 import type { DistributedQueue } from './distributed';
-import { HEARTBEAT_STALE_MS } from './distributed';
-import { Capability } from './protocol';
+import { Capability, HEARTBEAT_STALE_MS } from './protocol';
 import { queuesFor } from './routing';
 
 const WorkerRow = z.object({

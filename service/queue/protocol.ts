@@ -9,6 +9,9 @@ import { CaptionContent, DocumentMetadata, TranscriptContent } from '../../commo
 
 export const WORKER_PREFIX = '/worker/v1';
 
+/** A holder silent this long (workers beat every second) is looked into, and its session listed as stranded. */
+export const HEARTBEAT_STALE_MS = 90_000;
+
 /** Worker names: what `worker add NAME` accepts, and the key's first part. */
 export const WorkerName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a worker name is 1 to 40 lower-case letters, digits and dashes');
 
