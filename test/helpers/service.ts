@@ -47,10 +47,16 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
 }
 
 async function startOnTeam(opts: StartOptions): Promise<RunningService> {
-  const { addWorker, startRedis, startWorker } = await import('./team');
+  const { addWorker, freePort, startRedis, startWorker } = await import('./team');
+  // The worker starts beside the service (its hello waits for the service to answer): a port known beforehand.
+  const dataDir = opts.dataDir ?? tempDir('s2t-svc-');
+  const port = opts.port ?? (await freePort());
+  const key = addWorker(dataDir, 'w1');
   const redis = await startRedis();
-  const svc = await startProcess({ ...opts, args: [...(opts.args ?? []), '--queue', redis.url] });
-  const worker = await startWorker({ name: 'w1', key: addWorker(svc.dataDir, 'w1'), queueUrl: redis.url, serviceUrl: svc.url });
+  const [svc, worker] = await Promise.all([
+    startProcess({ ...opts, dataDir, port, args: [...(opts.args ?? []), '--queue', redis.url] }),
+    startWorker({ name: 'w1', key, queueUrl: redis.url, serviceUrl: `http://127.0.0.1:${port}` }),
+  ]);
   const down = async (end: () => Promise<void>) => {
     await end();
     await worker.stop();
