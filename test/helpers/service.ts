@@ -53,10 +53,18 @@ async function startOnTeam(opts: StartOptions): Promise<RunningService> {
   const port = opts.port ?? (await freePort());
   const key = addWorker(dataDir, 'w1');
   const redis = await startRedis();
-  const [svc, worker] = await Promise.all([
+  const started = await Promise.allSettled([
     startProcess({ ...opts, dataDir, port, args: [...(opts.args ?? []), '--queue', redis.url] }),
     startWorker({ name: 'w1', key, queueUrl: redis.url, serviceUrl: `http://127.0.0.1:${port}` }),
   ]);
+  const [svc, worker] = started.map((s) => (s.status === 'fulfilled' ? s.value : null)) as [RunningService | null, Awaited<ReturnType<typeof startWorker>> | null];
+  if (!svc || !worker) {
+    // Leave nothing running behind a failed start.
+    await svc?.kill();
+    await worker?.kill();
+    await redis.stop();
+    throw (started.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
+  }
   const down = async (end: () => Promise<void>) => {
     await end();
     await worker.stop();
