@@ -96,7 +96,7 @@ const LISTS: Record<ListRouteId, { spec: (p: UserPrincipal) => ListSpec }> = {
                    FROM sessions s LEFT JOIN jobs j ON j.session_pk = s.id AND j.status IN ('pending', 'processing')
                    WHERE s.status IN ('queued', 'processing') AND (s.last_modified < ? OR (j.status = 'processing' AND j.heartbeat_at < ?)))`,
       where: [], args: [new Date(Date.now() - STRANDED_AFTER_MS).toISOString(), Date.now() - HEARTBEAT_STALE_MS],
-      searchable: ['session_id', 'filename', 'status', 'worker'], sortable: { last_modified: 'last_modified' }, defaultDirection: 'asc',
+      searchable: ['session_id', 'filename', 'status', 'worker'], sortable: { last_modified: 'last_modified' }, tieBreak: 'id', defaultDirection: 'asc',
     }),
   },
   'admin.priorityQueue': {
@@ -106,7 +106,7 @@ const LISTS: Record<ListRouteId, { spec: (p: UserPrincipal) => ListSpec }> = {
       from: `FROM (SELECT s.id, s.session_id, s.org_id, s.filename, s.status, s.created_at, j.job_id, j.queue_name, j.attempts
                    FROM sessions s LEFT JOIN jobs j ON j.session_pk = s.id AND j.status = 'pending' WHERE s.status = 'queued')`,
       where: [], args: [],
-      searchable: ['session_id', 'filename', 'queue_name'], sortable: { created_at: 'created_at' }, defaultDirection: 'asc',
+      searchable: ['session_id', 'filename', 'queue_name'], sortable: { created_at: 'created_at' }, tieBreak: 'id', defaultDirection: 'asc',
     }),
   },
 };
