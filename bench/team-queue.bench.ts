@@ -45,7 +45,7 @@ async function team(workerCount: number): Promise<{ minutes: number; workerCpu: 
   const workers: RunningWorker[] = [];
   try {
     for (let i = 1; i <= workerCount; i++) {
-      workers.push(await startWorker({ name: `b${i}`, key: addWorker(svc.dataDir, `b${i}`), queueUrl: redis.url, serviceUrl: svc.url, lockSeconds: 30 }));
+      workers.push(await startWorker({ name: `b${i}`, key: await addWorker(svc.dataDir, `b${i}`), queueUrl: redis.url, serviceUrl: svc.url, lockSeconds: 30 }));
     }
     const pids = workers.map((w) => w.child.pid!);
     const before = pids.map((p) => ({ own: cpuMicros(p), engine: childCpuMicros(p) }));

@@ -51,7 +51,7 @@ async function startOnTeam(opts: StartOptions): Promise<RunningService> {
   // The worker starts beside the service (its hello waits for the service to answer): a port known beforehand.
   const dataDir = opts.dataDir ?? tempDir('s2t-svc-');
   const port = opts.port ?? (await freePort());
-  const key = addWorker(dataDir, 'w1');
+  const key = await addWorker(dataDir, 'w1');
   const redis = await startRedis();
   const started = await Promise.allSettled([
     startProcess({ ...opts, dataDir, port, args: [...(opts.args ?? []), '--queue', redis.url] }),

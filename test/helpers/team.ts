@@ -4,13 +4,16 @@
  * processes (`npm run worker`), each with its own empty data folder. S2T_TEST_QUEUE=redis makes
  * startService (./service.ts) bring one up under every service test file that uses it.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 // Not imported from ./service, which starts a team through this module (no import cycle).
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -109,9 +112,9 @@ export async function startRedis(): Promise<RedisServer> {
 }
 
 /** `npm run service -- worker add NAME --data DIR`: the key on its last line. */
-export function addWorker(serviceDataDir: string, name: string): string {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'service/cli.ts'), 'worker', 'add', name, '--data', serviceDataDir], { cwd: ROOT, encoding: 'utf8' });
-  return out.trim().split('\n').at(-1)!;
+export async function addWorker(serviceDataDir: string, name: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'service/cli.ts'), 'worker', 'add', name, '--data', serviceDataDir], { cwd: ROOT, encoding: 'utf8' });
+  return stdout.trim().split('\n').at(-1)!;
 }
 
 export interface RunningWorker extends Proc {

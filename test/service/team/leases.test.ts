@@ -24,7 +24,7 @@ beforeAll(async () => {
   redis = await startRedis();
   svc = await startService({ args: ['--queue', redis.url] });
   c = await client(svc.url);
-  key = addWorker(svc.dataDir, 'hand');
+  key = await addWorker(svc.dataDir, 'hand');
   wav = new Uint8Array(readFileSync(await speechWav('one two three')));
 }, 60_000);
 
@@ -74,8 +74,8 @@ describe('the worker protocol', () => {
     const asUser = await fetch(`${svc.url}/api/v3/batch/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } });
     expect(asUser.status).toBe(401);
     // A new `worker add` of the same name replaces the key: the old one stops working.
-    const replaced = addWorker(svc.dataDir, 'spare');
-    addWorker(svc.dataDir, 'spare');
+    const replaced = await addWorker(svc.dataDir, 'spare');
+    await addWorker(svc.dataDir, 'spare');
     expect((await call(`/jobs/${jobId}/claim`, { attempt_tag: 0 }, `Worker ${replaced}`)).status).toBe(401);
   });
 

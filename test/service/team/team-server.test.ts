@@ -36,8 +36,10 @@ beforeAll(async () => {
   svc = await startService({ dataDir, args: ['--queue', redis.url] });
   port = Number(new URL(svc.url).port);
   c = await client(svc.url);
-  for (const name of ['w1', 'w2', 'w3']) workers.push(await startWorker({ name, key: addWorker(dataDir, name), queueUrl: redis.url, serviceUrl: svc.url, lockSeconds: 3 }));
-}, 90_000);
+  const names = ['w1', 'w2', 'w3'];
+  const keys = await Promise.all(names.map((name) => addWorker(dataDir, name)));
+  workers.push(...(await Promise.all(names.map((name, i) => startWorker({ name, key: keys[i], queueUrl: redis.url, serviceUrl: svc.url, lockSeconds: 3 })))));
+}, 180_000);
 
 afterAll(async () => {
   for (const w of workers) await w.stop();
