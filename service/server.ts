@@ -14,6 +14,7 @@ import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuni
 import { openDb } from './db';
 import { migrations } from './migrations';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
+import { parseQueueUrl } from './queue/queue-url';
 
 function loadSecret(dataDir: string): Uint8Array {
   const file = join(dataDir, 'secret.key');
@@ -47,19 +48,6 @@ export function parsePublicUrl(raw: string | undefined): string | undefined {
     throw new Error(`--public-url must be an http or https origin with no path, query or credentials (got "${raw}")`);
   }
   return url.origin;
-}
-
-/** --queue: the Redis of a team server's job queue (redis:// or rediss://). */
-export function parseQueueUrl(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || !/^rediss?:$/.test(url.protocol)) throw new Error(`--queue must be a redis:// or rediss:// URL of the queue server (got "${raw}")`);
-  return raw;
 }
 
 /** How long a stopping service waits for requests in flight before it cuts their connections. */

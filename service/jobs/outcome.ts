@@ -10,8 +10,7 @@ import type { DocumentBody, DocumentMetadata } from '../../common/transcript/mod
 import { unseal } from '../auth/secrets';
 import type { ServiceContext } from '../context';
 import { insertDocument } from '../documents/store';
-import { PermanentEngineError, type EngineResult } from '../engines';
-import { MediaError } from '../media/decode';
+import type { EngineResult } from '../engines';
 import { sessionByPk } from '../sessions/repo';
 import { metaData, type SessionRow } from '../sessions/present';
 import { enqueueLegacy, enqueueSigned } from '../webhooks/deliveries';
@@ -50,11 +49,6 @@ export function applyResult(ctx: ServiceContext, jobId: string, result: EngineRe
     signedWebhook(ctx, job, fresh, 'completed', null);
     return true;
   }).immediate();
-}
-
-/** A failure no retry can fix, as the engines and media code raise it. */
-export function isPermanent(e: Error): boolean {
-  return e instanceof PermanentEngineError || e instanceof MediaError;
 }
 
 /**

@@ -17,7 +17,8 @@ import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
 import type { SessionRow } from '../sessions/present';
 import type { JobQueue } from './job-queue';
-import { applyFailure, applyResult, isPermanent } from './outcome';
+import { isPermanent } from './failure-kind';
+import { applyFailure, applyResult } from './outcome';
 import { claimNext, findJob, recoverInterrupted, type JobParams, type JobRow } from './queue';
 
 /** Rough real-time factor used for estimated_completion before a job has run. */

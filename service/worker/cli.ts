@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stderrLogger } from '../context';
-import { parseQueueUrl } from '../server';
+import { parseQueueUrl } from '../queue/queue-url';
 import { TeamWorker } from './worker';
 
 async function main(argv: string[]): Promise<void> {

@@ -13,7 +13,7 @@ import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../context';
 import { DecoderPool } from '../engines/decoder-pool';
-import { isPermanent } from '../jobs/outcome';
+import { isPermanent } from '../jobs/failure-kind';
 import type { QueueEntry } from '../queue/distributed';
 import { ClaimAnswer, Hello, HelloAnswer, OutcomeAnswer, ProgressAnswer } from '../queue/protocol';
 import { localCapabilities } from '../queue/routing';

@@ -46,10 +46,10 @@ function track(child: ChildProcess): Proc {
   };
 }
 
-/** Resolves when the child prints a line matching `ready`; rejects on exit or after 30 s. */
+/** Resolves when the child prints a line matching `ready`; rejects on exit or after 90 s (a loaded machine starts tsx slowly). */
 function readyLine(child: ChildProcess, ready: RegExp, what: string, output: () => string): Promise<RegExpExecArray> {
   return new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`${what} did not start in 30 s:\n${output()}`)), 30_000);
+    const timer = setTimeout(() => rej(new Error(`${what} did not start in 90 s:\n${output()}`)), 90_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       rej(new Error(`${what} exited with ${code}:\n${output()}`));
