@@ -148,8 +148,8 @@ export class TeamWorker {
       await this.client.json(`/jobs/${jobId}/result`, body, OutcomeAnswer);
     } catch (e) {
       clearInterval(heartbeat);
+      if (this.stopping) throw e; // the entry stays active: its lock runs out and another worker takes the job over
       if (e instanceof LeaseRefused || ac.signal.aborted) return; // cancelled or taken over: nothing to report
-      if (this.stopping) throw e;
       const err = e as Error;
       await this.client
         .json(`/jobs/${jobId}/failure`, { lease: claim.lease, message: err.message.slice(0, 2000), permanent: isPermanent(err), duration_sec: durationSec }, OutcomeAnswer)
