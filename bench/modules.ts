@@ -13,5 +13,21 @@ import { serviceAuthBench } from './service-auth.bench';
 import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
+import { teamQueueBench } from './team-queue.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench, keptCopyBench, summaryBench];
+export const modules: BenchModule[] = [
+  formatsBench,
+  serviceAuthBench,
+  clientBench,
+  serviceWorkBench,
+  watchBench,
+  supervisionBench,
+  sessionListBench,
+  editorsBench,
+  peaksBench,
+  captionsFollowBench,
+  documentsBench,
+  keptCopyBench,
+  summaryBench,
+  teamQueueBench,
+];

@@ -12,6 +12,8 @@ export interface ServiceConfig {
   allowPrivateWebhooks: boolean;
   /** Requests per window per credential; generous by default. */
   rateLimit: { max: number; windowMs: number };
+  /** A team server's queue (--queue redis://…): engine jobs run on its workers, not in this process. */
+  queueUrl?: string;
   /** Engine jobs run at once. */
   engineConcurrency: number;
   /** Largest JSON or form body accepted (media goes through the upload routes). */

@@ -17,6 +17,7 @@ import { migrations } from './migrations';
 import { parseTrustProxy } from './http/trust-proxy';
 import { OffloadPool } from './offload/pool';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
+import { parseQueueUrl } from './queue/queue-url';
 
 function loadSecret(dataDir: string): Uint8Array {
   const file = join(dataDir, 'secret.key');
@@ -81,6 +82,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'smtp-from': { type: 'string' },
       // The reverse proxy in front (the --public-url set-up): a hop count or its addresses.
       'trust-proxy': { type: 'string' },
+      queue: { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -104,6 +106,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
     smtp: parseSmtp(values['smtp-url'] ?? process.env.S2T_SMTP_URL, values['smtp-from'] ?? process.env.S2T_SMTP_FROM),
     trustProxy: parseTrustProxy(values['trust-proxy'] ?? process.env.S2T_TRUST_PROXY),
+    queueUrl: parseQueueUrl(values.queue),
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';

@@ -8,7 +8,7 @@ import { listDocuments, toDocument } from '../documents/store';
 import { documentError, plainError, validationError } from '../http/errors';
 import { handle } from '../http/handle';
 import { enqueueJob, findJob, toJob, type JobRow } from '../jobs/queue';
-import type { JobRunner } from '../jobs/runner';
+import type { JobQueue } from '../jobs/job-queue';
 import { IllegalTransition, transition } from '../jobs/states';
 import { sanitizeFilename, uploadsDir } from '../media/paths';
 import { MAX_DIRECT_UPLOAD_BYTES, receiveToFile } from '../media/receive';
@@ -39,7 +39,7 @@ function requireJob(ctx: ServiceContext, jobId: string, orgId: number): JobRow {
   return job;
 }
 
-export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobRunner): void {
+export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobQueue): void {
   handle(app, ctx, 'batch.upload', async ({ principal, req }) => {
     const p = principal;
     if (!req.isMultipart()) throw plainError(415, 'Content-Type must be multipart/form-data with a part named file');
@@ -107,7 +107,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
         });
       })
       .immediate();
-    jobs.tick();
+    jobs.wake();
     return toJob(ctx.db, findJob(ctx.db, jobId)!);
   });
 

@@ -7,7 +7,7 @@
 import { CONTENT_VERSION } from '../../common/transcript/model';
 import { MAX_WORDS_PER_SECOND, WORDS_ANY_LENGTH } from '../documents/limits';
 import { OffloadError } from '../offload/pool';
-import { recognize } from './decode';
+import { decodeSupports, recognize } from './decode';
 import { diarizationNote, PermanentEngineError, type Engine } from './engine';
 
 /** Words in a text (runs of non-space), counted without cutting the text up: a refused text costs one pass. */
@@ -25,6 +25,7 @@ export function countWords(text: string): number {
 
 export const alignEngine: Engine = {
   name: 'align',
+  supports: decodeSupports,
   async run(input) {
     if (!input.wavPath) throw new PermanentEngineError('Alignment needs media.');
     const text = input.text;

@@ -202,6 +202,7 @@ function markPauses(words: RecognizedWord[], pauses: Span[]): void {
 
 export const decodeEngine: Engine = {
   name: 'decode',
+  supports: decodeSupports,
   async run(input: EngineInput) {
     if (!input.wavPath) throw new PermanentEngineError('This session has no media to transcribe.');
     const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress });

@@ -35,6 +35,8 @@ export interface EngineResult {
 
 export interface Engine {
   name: 'decode' | 'align' | 'upload';
+  /** Whether this machine can run the engine in that language (absent: any language); a team server's workers advertise it. */
+  supports?(language: string): boolean;
   run(input: EngineInput): Promise<EngineResult>;
 }
 

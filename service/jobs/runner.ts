@@ -6,13 +6,9 @@
  */
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { transcriptToCaptions } from '../../common/transcript/captions';
-import type { DocumentBody, DocumentMetadata } from '../../common/transcript/model';
-import { unseal } from '../auth/secrets';
 import type { ServiceContext } from '../context';
 import { MAX_DOCUMENT_BYTES } from '../documents/limits';
-import { insertDocument } from '../documents/store';
-import { engines, PermanentEngineError, type EngineResult } from '../engines';
+import { engines, PermanentEngineError } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
@@ -22,15 +18,16 @@ import { computeWaveform } from '../media/waveform';
 import { chargeProcessing } from '../quotas/processing';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
-import { metaData, type SessionRow } from '../sessions/present';
-import { enqueueLegacy, enqueueSigned } from '../webhooks/deliveries';
-import { claimNext, findJob, MAX_JOB_ATTEMPTS, recoverInterrupted, releaseStopped, retryDelayMs, type JobParams, type JobRow } from './queue';
-import { transition } from './states';
+import type { SessionRow } from '../sessions/present';
+import type { JobQueue } from './job-queue';
+import { isPermanent } from './failure-kind';
+import { applyFailure, applyResult } from './outcome';
+import { claimNext, findJob, recoverInterrupted, releaseStopped, type JobParams, type JobRow } from './queue';
 
 /** Rough real-time factor used for estimated_completion before a job has run. */
 const ESTIMATE_RTF = 0.6;
 
-export class JobRunner {
+export class JobRunner implements JobQueue {
   private timer: NodeJS.Timeout | null = null;
   private active = new Map<string, AbortController>();
   private running = new Set<Promise<void>>();
@@ -61,6 +58,10 @@ export class JobRunner {
     for (const ac of this.active.values()) ac.abort();
     await Promise.allSettled([...this.running]);
     releaseStopped(this.ctx.db, stopped);
+  }
+
+  wake(): void {
+    this.tick();
   }
 
   /** Called by the cancel route: stops the engine of a running job. */
@@ -111,11 +112,12 @@ export class JobRunner {
       });
       const mediaMs = job.kind === 'upload' ? await this.uploadMediaMs(session, signal) : prepared.durationMs || null;
       assertTimesInMedia(job.kind === 'upload' ? 'uploaded document' : 'transcript', result.transcript, result.captions, mediaMs);
-      this.complete(job, session, result);
+      applyResult(this.ctx, job.job_id, result);
     } catch (e) {
       if (this.stopping) return;
       if (signal.aborted && findJob(this.ctx.db, job.job_id)?.status === 'cancelled') return;
-      this.fail(job, e as Error);
+      const err = e as Error;
+      applyFailure(this.ctx, job.job_id, { message: err.message, permanent: isPermanent(err) });
     } finally {
       // The decoded audio is only the engine's input (a recording's ten times over): never kept, also not after a cancel.
       if (wavPath) await rm(wavPath, { force: true });
@@ -178,70 +180,4 @@ export class JobRunner {
     if ((await stat(session.media_path)).size > MAX_DOCUMENT_BYTES) throw new PermanentEngineError(`The uploaded document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB, more than a document can be.`);
     return readFile(session.media_path, 'utf8');
   }
-
-  private complete(job: JobRow, session: SessionRow, result: EngineResult): void {
-    const db = this.ctx.db;
-    db.transaction(() => {
-      if (findJob(db, job.job_id)?.status !== 'processing') return; // cancelled meanwhile
-      const stem = session.filename.replace(/\.[^.]+$/, '') || 'transcript';
-      const metadata: DocumentMetadata = { ...result.metadata, job_id: job.job_id };
-      const transcript: DocumentBody = { document_type: 'transcript', metadata, content: result.transcript };
-      const captions: DocumentBody = { document_type: 'caption', metadata, content: result.captions ?? transcriptToCaptions(result.transcript) };
-      insertDocument(db, { sessionPk: session.id, filename: stem, type: 'document', language: session.language, body: transcript, jobId: job.job_id });
-      insertDocument(db, { sessionPk: session.id, filename: `${stem} (captions)`, type: 'caption', language: session.language, body: captions, jobId: job.job_id });
-      const now = new Date().toISOString();
-      transition(db, 'job', job.job_id, 'completed', 'the engine finished and its documents are stored', { progress: 100, error: null });
-      transition(db, 'session', session.id, 'completed', 'the engine finished and its documents are stored', { date_finished: now, error: null });
-      const fresh = sessionByPk(db, session.id);
-      if (fresh.webhook_url) {
-        enqueueLegacy(db, this.ctx.secret, {
-          url: fresh.webhook_url,
-          method: fresh.webhook_method ?? 'POST',
-          headerLines: JSON.parse(fresh.webhook_headers ?? '[]') as string[],
-          sessionId: fresh.session_id,
-          metaData: metaData(fresh),
-        });
-      }
-      this.signedWebhook(job, fresh, 'completed', null);
-    }).immediate();
-  }
-
-  private signedWebhook(job: JobRow, session: SessionRow, event: 'completed' | 'failed', error: string | null): void {
-    if (!job.webhook_url) return;
-    const events = JSON.parse(job.webhook_events ?? '[]') as string[];
-    if (!events.includes(event)) return;
-    enqueueSigned(this.ctx.db, this.ctx.secret, {
-      url: job.webhook_url,
-      webhookSecret: job.webhook_secret ? unseal(this.ctx.secret, job.webhook_secret) : null,
-      payload: { event, job_id: job.job_id, session_id: session.session_id, status: event, error },
-    });
-  }
-
-  private fail(job: JobRow, e: Error): void {
-    const db = this.ctx.db;
-    const permanent = e instanceof PermanentEngineError || e instanceof MediaError;
-    const message = permanent ? e.message : humanError(e);
-    this.ctx.log.warn('job failed', { job_id: job.job_id, attempt: job.attempts, permanent, error: message });
-    db.transaction(() => {
-      const cur = findJob(db, job.job_id);
-      if (cur?.status !== 'processing') return;
-      const session = sessionByPk(db, job.session_pk);
-      if (permanent || cur.attempts >= MAX_JOB_ATTEMPTS) {
-        transition(db, 'job', job.job_id, 'failed', permanent ? 'the engine failed permanently' : 'retries are exhausted', { error: message });
-        transition(db, 'session', session.id, 'failed', 'the engine failed', { error: message });
-        if (!permanent) transition(db, 'session', session.id, 'dead_letter', 'retries exhausted');
-        this.signedWebhook(job, session, 'failed', message);
-      } else {
-        transition(db, 'job', job.job_id, 'pending', 'transient failure with retries left', { error: message, progress: 0, run_after: Date.now() + retryDelayMs(cur.attempts) });
-        transition(db, 'session', session.id, 'failed', 'the engine failed', { error: message });
-        transition(db, 'session', session.id, 'queued', 'automatic retry of a transient failure', { date_retried: new Date().toISOString() });
-      }
-    }).immediate();
-  }
-}
-
-function humanError(e: Error): string {
-  const m = e.message.trim();
-  if (/^[A-Z].*[.!]$/.test(m)) return m;
-  return `Processing failed: ${m || 'unknown error'}.`;
 }

@@ -12,7 +12,7 @@ import { listDocuments, parseBody } from '../documents/store';
 import { documentError, plainError, validationError } from '../http/errors';
 import { handle, SENT } from '../http/handle';
 import { transition } from '../jobs/states';
-import type { JobRunner } from '../jobs/runner';
+import type { JobQueue } from '../jobs/job-queue';
 import { sanitizeFilename, sessionMediaDir } from '../media/paths';
 import { keptMediaType } from '../media/decode';
 import { serveFileWithRanges } from '../media/range';
@@ -55,7 +55,7 @@ function mediaTypeHeader(req: FastifyRequest): string {
   return mediaType(req.headers['content-type']);
 }
 
-export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobRunner): void {
+export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobQueue): void {
   handle(app, ctx, 'sessions.create', async ({ body, principal }) => {
     const p = principal;
     if (body.webhook_url) {
