@@ -13,6 +13,8 @@ import { createUser, findUserByEmail } from './auth/users';
 import { stderrLogger, type ServiceConfig, type ServiceContext, type ServiceTuning } from './context';
 import { openDb } from './db';
 import { migrations } from './migrations';
+import { WHISPER_CATALOG } from './speech-models/catalog';
+import { openSpeechEngines } from './speech-models/open';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
 
 function loadSecret(dataDir: string): Uint8Array {
@@ -71,6 +73,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'max-media-hours': { type: 'string', default: '12' },
       'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
       'public-url': { type: 'string' },
+      'model-store-max-gb': { type: 'string', default: '64' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -91,7 +94,9 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';
-  const ctx: ServiceContext = { db, config, log: stderrLogger(values.quiet), secret: loadSecret(dataDir), baseUrl: () => baseUrl, tuning };
+  const log = stderrLogger(values.quiet);
+  const { speech, modelDownloads } = openSpeechEngines(dataDir, tuning?.modelCatalog ?? WHISPER_CATALOG, positiveNumber('--model-store-max-gb', values['model-store-max-gb']!) * 1024 ** 3, log);
+  const ctx: ServiceContext = { db, config, log, secret: loadSecret(dataDir), baseUrl: () => baseUrl, tuning, speech, modelDownloads };
 
   const demoUser = values['demo-user'];
   if (demoUser) {

@@ -89,7 +89,9 @@ export class JobRunner {
       const params = JSON.parse(job.params) as JobParams;
       const prepared: { wavPath?: string; durationMs: number } = job.kind === 'upload' ? { durationMs: 0 } : await this.prepareMedia(job, session, signal);
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
+      const recognizer = job.kind === 'upload' ? undefined : this.ctx.speech.choose(params.language, params.speechEngine);
       const result = await engines[job.kind].run({
+        recognizer,
         wavPath: prepared.wavPath,
         durationMs: prepared.durationMs,
         language: params.language,

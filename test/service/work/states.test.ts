@@ -3,6 +3,7 @@
  * allowed and recorded, every other one refused; restart recovery; and transient failures retried
  * (date_retried) up to the bound, then dead_letter.
  */
+import { openSpeechEngines } from '../../../service/speech-models/open';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ beforeEach(() => {
   const user = Number(db.prepare('INSERT INTO users (org_id, email, created_at) VALUES (?, ?, ?)').run(org, 'u@example.com', now).lastInsertRowid);
   principal = { kind: 'user', userId: user, orgId: org, roles: ['CUSTOMER'], via: 'jwt', rateKey: 'x' };
   const quiet = { info() {}, warn() {}, error() {} };
-  ctx = { db, config: { host: '127.0.0.1', port: 0, dataDir: dir, allowPrivateWebhooks: false, rateLimit: { max: 1, windowMs: 1 }, engineConcurrency: 1, bodyLimitBytes: 1, maxMediaSeconds: 3600, ssoRedirectUris: [] }, log: quiet, secret: new Uint8Array(32).fill(7), baseUrl: () => 'http://127.0.0.1:1' };
+  ctx = { db, config: { host: '127.0.0.1', port: 0, dataDir: dir, allowPrivateWebhooks: false, rateLimit: { max: 1, windowMs: 1 }, engineConcurrency: 1, bodyLimitBytes: 1, maxMediaSeconds: 3600, ssoRedirectUris: [] }, log: quiet, secret: new Uint8Array(32).fill(7), baseUrl: () => 'http://127.0.0.1:1', ...openSpeechEngines(dir, [], 1024 ** 3, quiet) };
 });
 
 afterEach(() => {
