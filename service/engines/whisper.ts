@@ -132,12 +132,28 @@ function wavMs(file: string): number {
   }
 }
 
-/** Seconds of compute per second of audio on this computer, from whisper.cpp's own bench of one 30 s window. */
+/** The longest a speed measurement may take (a large model on a slow computer); then it is left unmeasured. */
+const MEASURE_LIMIT_MS = 15 * 60_000;
+
+/**
+ * Seconds of compute per second of audio on this computer: one run over a 30 s window of quiet
+ * noise, the unit whisper.cpp always works in (shorter audio is padded to it). whisper.cpp's own
+ * bench repeats its steps hundreds of times, far too long to run after every install.
+ */
 export async function measureSpeed(path: string): Promise<number> {
   const ctx = await load(path);
   try {
-    const b = await ctx.bench(Math.max(1, availableParallelism()));
-    return (b.encodeMs + b.decodeMs + b.batchdMs + b.promptMs) / 30_000;
+    const samples = new Float32Array(16000 * 30);
+    let seed = 1;
+    for (let i = 0; i < samples.length; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      samples[i] = (seed / 0x7fffffff - 0.5) * 0.002;
+    }
+    const started = performance.now();
+    const run = ctx.transcribeData(samples.buffer, { language: 'en', maxThreads: Math.max(1, availableParallelism()), temperatureInc: 0 });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([run.promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the measurement did not finish')), MEASURE_LIMIT_MS)))]).finally(() => clearTimeout(timer));
+    return (performance.now() - started) / 30_000;
   } finally {
     await ctx.release();
   }
