@@ -9,6 +9,9 @@
  *   npm run service -- user add EMAIL --password-stdin --role ROLE [--role ROLE...] --data DIR
  *                      [--org-of EMAIL] [--customer-of EMAIL] [--identity-provider microsoft]
  * Adds a user (also while the service runs on the same data dir: SQLite WAL + busy_timeout).
+ *
+ *   npm run service -- models list|download NAME|import PATH|delete NAME --data DIR
+ * Manages the speech models (service/speech-models/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,6 +22,7 @@ import { createOrganization, createUser, findUserByEmail } from './auth/users';
 import { openDb } from './db';
 import { migrations } from './migrations';
 import { serve } from './server';
+import { modelsCommand } from './speech-models/cli';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -81,7 +85,8 @@ async function main(argv: string[]): Promise<void> {
   const [command] = argv;
   if (command === 'serve') return serve(argv.slice(1));
   if (command === 'user' && argv[1] === 'add') return userAdd(argv.slice(2));
-  if (command && !command.startsWith('-')) throw new Error(`unknown command "${command}" (commands: serve, user add)`);
+  if (command === 'models') return modelsCommand(argv.slice(1));
+  if (command && !command.startsWith('-')) throw new Error(`unknown command "${command}" (commands: serve, user add, models)`);
   return serve(argv);
 }
 
