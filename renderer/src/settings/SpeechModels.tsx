@@ -64,7 +64,7 @@ export function SpeechModels() {
   const onlyBuiltIn = engines.length === 1;
   return (
     <div className="speech-models">
-      <p className="hint" role="status">
+      <p className="hint">
         {onlyBuiltIn
           ? 'Transcriptions run on the built-in engine (pocketsphinx): English only, no punctuation. A Whisper model transcribes many languages with punctuation; it is downloaded once, only when you ask.'
           : `Transcriptions run on ${engines[0].label}; the built-in engine stays available.`}{' '}
