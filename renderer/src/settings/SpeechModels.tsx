@@ -60,7 +60,10 @@ export function SpeechModels() {
 
   if (!outcome) return <p className="hint">{problem ?? 'Loading the speech models…'}</p>;
   if (!outcome.available) return <p className="hint">{outcome.message}</p>;
-  const { engines, models, free_bytes } = outcome.list;
+  const { engines, free_bytes } = outcome.list;
+  // Installed models and downloads under way or paused first: what needs a look is in view.
+  const rank = (m: SpeechModel) => (m.installed ? 0 : m.download.state === 'idle' ? 2 : 1);
+  const models = [...outcome.list.models].sort((a, b) => rank(a) - rank(b));
   const onlyBuiltIn = engines.length === 1;
   return (
     <div className="speech-models">
