@@ -7,9 +7,10 @@ import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
 import { peaksBench } from './peaks.bench';
 import { sessionListBench } from './session-list.bench';
+import { speechEnginesBench } from './speech-engines.bench';
 import { serviceAuthBench } from './service-auth.bench';
 import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench, speechEnginesBench];
