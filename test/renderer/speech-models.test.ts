@@ -52,6 +52,8 @@ describe('the model manager', () => {
     await expect.poll(() => row(/Whisper base\b/).getByRole('button').first().textContent()).toBe('Download (142 MB)');
     expect(await row(/Whisper small \(good/).locator('.speech-model-state').textContent()).toBe('Paused at 42% (200 MB of 466 MB)');
     expect(await row(/Whisper small \(good/).getByRole('button').allTextContents()).toEqual(['Resume', 'Cancel']);
+    // The language field says which engine a transcription will run on.
+    await expect.poll(() => prefs().locator('.language-select .small').textContent(), { timeout: 20_000 }).toContain('Runs on the built-in engine (pocketsphinx: no punctuation)');
     await shots('first-run-paused');
   });
 
@@ -67,5 +69,18 @@ describe('the model manager', () => {
     // Cancel removes the partial download, and the row says so.
     await row(/Whisper small \(good/).getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => row(/Whisper small \(good/).locator('.speech-model-state').textContent()).toBe('Not installed');
+
+    // New transcription now says the model will run.
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'New transcription' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New transcription' });
+    await expect.poll(() => dialog.locator('.language-select .small').textContent(), { timeout: 20_000 }).toContain('Runs on the Whisper model generated-tiny-v2-7, with punctuation.');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.screenshot({ path: join(SHOTS, `new-transcription-${w}x${h}-${theme}.png`) });
+      }
+    }
   });
 });
