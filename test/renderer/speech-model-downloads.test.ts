@@ -73,13 +73,13 @@ afterAll(async () => {
 describe('model downloads in the model manager', () => {
   it('shows a download in progress, pauses it, and resumes it to installed', async () => {
     files.setRate(8 * 1024);
-    await row('Test model (good)').getByRole('button', { name: /^Download \(4 MB\)$/ }).click();
-    await expect.poll(() => state('Test model (good)'), { timeout: 20_000 }).toMatch(/^Downloading… [1-9]\d?% of 4 MB$/);
+    await row('Test model (good)').getByRole('button', { name: /^Download \(3\.9 MB\)$/ }).click();
+    await expect.poll(() => state('Test model (good)'), { timeout: 20_000 }).toMatch(/^Downloading… [1-9]\d?% of 3\.9 MB$/);
     expect(await row('Test model (good)').locator('progress').count()).toBe(1);
     await shots('downloading');
 
     await row('Test model (good)').getByRole('button', { name: 'Pause' }).click();
-    await expect.poll(() => state('Test model (good)')).toMatch(/^Paused at \d+% \(.* of 4 MB\)$/);
+    await expect.poll(() => state('Test model (good)')).toMatch(/^Paused at \d+% \(.* of 3\.9 MB\)$/);
     await shots('paused');
 
     files.setRate(0);

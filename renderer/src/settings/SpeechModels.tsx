@@ -10,7 +10,7 @@ import type { SpeechModelsOutcome } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import './speech-models.css';
 
-const size = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.round(bytes / 1024 ** 2)} MB`);
+const size = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : bytes >= 10 * 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`);
 const languages = (m: SpeechModel) => (m.languages === 'multilingual' ? 'Many languages' : m.languages.length === 1 && m.languages[0] === 'en' ? 'English only' : m.languages.join(', '));
 const percent = (m: SpeechModel) => Math.floor((100 * m.download.received) / Math.max(1, m.download.total));
 
