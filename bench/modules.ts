@@ -9,6 +9,7 @@ import { keptCopyBench } from './kept-copy.bench';
 import { peaksBench } from './peaks.bench';
 import { summaryBench } from './summary.bench';
 import { sessionListBench } from './session-list.bench';
+import { speechEnginesBench } from './speech-engines.bench';
 import { serviceAuthBench } from './service-auth.bench';
 import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
@@ -30,4 +31,5 @@ export const modules: BenchModule[] = [
   keptCopyBench,
   summaryBench,
   teamQueueBench,
+  speechEnginesBench,
 ];

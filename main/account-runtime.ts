@@ -3,6 +3,7 @@
  * sync, media), its watch folders and imports, and, on the embedded service, the app's own
  * sign-in. main/auth/account-switch.ts opens the active account's, and another on a switch.
  */
+import { speechModelHandlers } from './imports/speech-models';
 import type { EventName, EventPayload } from '../common/ipc';
 import type { AccountRuntime, OpenAccount } from './auth/account-switch';
 import { createCore } from './core';
@@ -97,7 +98,7 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
   return {
     core,
-    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...local?.handlers },
+    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...speechModelHandlers(core.client), ...local?.handlers },
     async close() {
       await watch.close();
       await core.close();

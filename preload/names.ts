@@ -22,6 +22,7 @@ export const channelNames = [
   'sessions.facets', 'sessions.view', 'sessions.setView', 'sessions.delete', 'documents.translate', 'documents.translateLanguages', 'documents.revokeShare', 'documents.revokeAllShares', 'documents.shareEmail', 'export.toFile', 'export.bulk',
   'captions.rebuild',
   'conflicts.list', 'conflicts.get', 'conflicts.resolve',
+  'speechModels.list', 'speechModels.download', 'speechModels.pause', 'speechModels.cancel', 'speechModels.delete', 'speechModels.import',
 ] as const satisfies readonly ChannelName[];
 
 export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress', 'export.progress', 'captions.rebuilt'] as const satisfies readonly EventName[];

@@ -12,6 +12,8 @@
  *
  *   npm run service -- --queue redis://HOST:PORT   the API node of a team server (engines run on workers)
  *   npm run service -- worker add NAME --data DIR  adds a worker (or replaces its key); prints the key alone on its last line
+ *   npm run service -- models list|download NAME|import PATH|delete NAME --data DIR
+ * Manages the speech models (service/speech-models/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,6 +25,7 @@ import { openDb } from './db';
 import { migrations } from './migrations';
 import { addWorker } from './queue/worker-keys';
 import { serve } from './server';
+import { modelsCommand } from './speech-models/cli';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -101,7 +104,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve(argv.slice(1));
   if (command === 'user' && argv[1] === 'add') return userAdd(argv.slice(2));
   if (command === 'worker' && argv[1] === 'add') return workerAdd(argv.slice(2));
-  if (command && !command.startsWith('-')) throw new Error(`unknown command "${command}" (commands: serve, user add, worker add)`);
+  if (command === 'models') return modelsCommand(argv.slice(1));
+  if (command && !command.startsWith('-')) throw new Error(`unknown command "${command}" (commands: serve, user add, worker add, models)`);
   return serve(argv);
 }
 

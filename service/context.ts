@@ -1,8 +1,11 @@
 import type { SmtpConfig } from './mail/send';
 import type { Db } from './db';
+import type { SpeechEngines } from './engines/registry';
 import type { TrustProxy } from './http/trust-proxy';
 import type { OutboundNetwork } from './net/ssrf';
 import type { OffloadPool } from './offload/pool';
+import type { CatalogEntry } from './speech-models/catalog';
+import type { ModelDownloads } from './speech-models/download';
 
 export interface ServiceConfig {
   host: '127.0.0.1';
@@ -54,6 +57,9 @@ export interface ServiceContext {
   baseUrl(): string;
   /** Test seams; absent in production (see ServiceTuning). */
   tuning?: ServiceTuning;
+  /** The speech engines (pocketsphinx and installed Whisper models) and the model store behind them. */
+  speech: SpeechEngines;
+  modelDownloads: ModelDownloads;
 }
 
 /**
@@ -65,6 +71,8 @@ export interface ServiceTuning {
   outbound?: OutboundNetwork;
   /** Shorter webhook timings, so tests need not wait 20 s or the 2 s … 2 h schedule. */
   webhooks?: { timeoutMs?: number; retryScheduleSec?: readonly number[] };
+  /** The downloadable models, in place of whisper.cpp's published ones (a local test server's files). */
+  modelCatalog?: readonly CatalogEntry[];
 }
 
 export function stderrLogger(quiet = false): Logger {

@@ -16,6 +16,8 @@ import { parseSmtp } from './mail/send';
 import { migrations } from './migrations';
 import { parseTrustProxy } from './http/trust-proxy';
 import { OffloadPool } from './offload/pool';
+import { WHISPER_CATALOG } from './speech-models/catalog';
+import { openSpeechEngines } from './speech-models/open';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
 import { parseQueueUrl } from './queue/queue-url';
 
@@ -83,6 +85,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       // The reverse proxy in front (the --public-url set-up): a hop count or its addresses.
       'trust-proxy': { type: 'string' },
       queue: { type: 'string' },
+      'model-store-max-gb': { type: 'string', default: '64' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -110,7 +113,9 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';
-  const ctx: ServiceContext = { db, config, log: stderrLogger(values.quiet), secret: loadSecret(dataDir), offload: new OffloadPool(), baseUrl: () => baseUrl, tuning };
+  const log = stderrLogger(values.quiet);
+  const { speech, modelDownloads } = openSpeechEngines(dataDir, tuning?.modelCatalog ?? WHISPER_CATALOG, positiveNumber('--model-store-max-gb', values['model-store-max-gb']!) * 1024 ** 3, log);
+  const ctx: ServiceContext = { db, config, log, secret: loadSecret(dataDir), offload: new OffloadPool(), baseUrl: () => baseUrl, tuning, speech, modelDownloads };
 
   const demoUser = values['demo-user'];
   if (demoUser) {

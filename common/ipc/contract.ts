@@ -14,6 +14,7 @@ import { mediaChannels } from './media';
 import { UploadProgress } from './progress';
 import { settingsChannels, settingsEvents } from './settings';
 import { shellChannels, shellEvents } from './shell';
+import { speechModelChannels } from './speech-models';
 import { SessionListQuery, sessionsChannels, sessionsEvents } from './sessions';
 
 export const AuthState = z.object({
@@ -260,6 +261,7 @@ export const channels = {
   ...sessionsChannels,
   ...captionsChannels,
   ...conflictsChannels,
+  ...speechModelChannels,
 } as const;
 
 export const events = {

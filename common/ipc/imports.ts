@@ -65,6 +65,8 @@ export const ModelChoice = z.object({
   /** False when the service lists the language but cannot transcribe it here (shown, not choosable). */
   supported: z.boolean(),
   hasPunctuation: z.boolean(),
+  /** The speech engine a transcription in this language runs on ('pocketsphinx', 'whisper:NAME'); absent when the service does not say (a cloud). */
+  engine: z.string().max(80).nullable().optional(),
 });
 export type ModelChoice = z.infer<typeof ModelChoice>;
 

@@ -75,6 +75,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     if (!upload.complete) throw documentError(409, 'conflict', 'the upload of this file is not complete');
     const mode = body.session_mode ?? 'decode';
     if (mode === 'align' && !body.transcript_text?.trim()) throw validationError('transcript_text: align needs the text to align');
+    if (body.speech_engine) {
+      const engine = ctx.speech.recognizers().find((r) => r.id === body.speech_engine);
+      if (!engine) throw validationError(`speech_engine: "${body.speech_engine}" is not installed here (installed: ${ctx.speech.list().map((e) => e.id).join(', ')})`);
+      if (mode !== 'upload' && !engine.supports(body.language)) throw validationError(`speech_engine: ${engine.label} does not serve language "${body.language}"`);
+    }
     const sniffed = await sniffFile(upload.path);
     if (mode !== 'upload' && !sniffed) throw invalidFileFormat();
     const glossaryId = body.glossary_id === undefined ? undefined : requireOwnGlossary(ctx, body.glossary_id, p.orgId);
@@ -101,7 +106,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
           sessionPk: session.id,
           kind: mode,
           fileId: upload.file_id,
-          params: { language: body.language, diarization: body.enable_diarization, glossaryId, customModelId },
+          params: { language: body.language, diarization: body.enable_diarization, glossaryId, customModelId, ...(body.speech_engine ? { speechEngine: body.speech_engine } : {}) },
           webhook: body.webhook_url ? { url: body.webhook_url, secret: body.webhook_secret, events: body.webhook_events } : undefined,
           reason: 'batch transcribe',
         });

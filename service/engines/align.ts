@@ -35,7 +35,7 @@ export const alignEngine: Engine = {
     if (words > most) {
       throw new PermanentEngineError(`The transcript text has ${words} words, more than ${Math.round(input.durationMs / 1000)} s of media can hold (at most ${most}); check that the text belongs to this media.`);
     }
-    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9) });
+    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9), recognizer: input.recognizer });
     input.signal.throwIfAborted();
     let aligned;
     try {
@@ -47,7 +47,7 @@ export const alignEngine: Engine = {
     }
     return {
       transcript: { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: aligned.segments },
-      metadata: { engine: 'pocketsphinx+align', matched_words: aligned.matched, diarization: diarizationNote(input.diarization) },
+      metadata: { engine: `${input.recognizer?.id ?? 'pocketsphinx'}+align`, matched_words: aligned.matched, diarization: diarizationNote(input.diarization) },
     };
   },
 };

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { runTool, ToolError } from '../media/run-tool';
 import { speechMap, writeWavSlice, type Span } from '../media/speech-regions';
 import type { DecoderPool } from './decoder-pool';
-import { diarizationNote, PermanentEngineError, type Engine, type EngineInput } from './engine';
+import { diarizationNote, PermanentEngineError, type Engine, type EngineInput, type RecognizedWord, type Recognizer } from './engine';
 import { PUNCTUATION_NOTE, sentencePerSegment } from './punctuate';
 
 /** Language keys the installed acoustic model serves. */
@@ -19,10 +19,7 @@ export function decodeSupports(language: string): boolean {
   return /^en([-_](us|gb|au|ca))?$/i.test(language) || language.toLowerCase() === 'english';
 }
 
-export interface RecognizedWord extends Word {
-  /** The word starts a new utterance (after <s>). */
-  utteranceStart: boolean;
-}
+export type { RecognizedWord } from './engine';
 
 const LINE = /^(\S+) (\d+\.\d+) (\d+\.\d+) (\d+(?:\.\d+)?)$/;
 
@@ -94,6 +91,8 @@ export interface RecognizeOptions {
   chunkMs?: { target: number; max: number };
   /** Share of the audio decoded so far, 0..100, after each chunk. */
   onProgress?(percent: number): void;
+  /** Who hears each chunk; pocketsphinx when absent. */
+  recognizer?: Recognizer;
 }
 
 /**
@@ -102,8 +101,13 @@ export interface RecognizeOptions {
  * pocketsphinx's own time base is trusted only inside one chunk and only after a check.
  */
 export async function recognize(wavPath: string, language: string, opts: RecognizeOptions): Promise<Recognition> {
-  if (!decodeSupports(language)) {
-    throw new PermanentEngineError(`The local speech engine has no model for language "${language}"; only English (en) is installed (Debian package pocketsphinx-en-us).`);
+  const recognizer = opts.recognizer ?? pocketsphinx;
+  if (!recognizer.supports(language)) {
+    throw new PermanentEngineError(
+      recognizer === pocketsphinx
+        ? `The local speech engine has no model for language "${language}"; only English (en) is installed (Debian package pocketsphinx-en-us). A Whisper model (Preferences, Speech models) serves many more.`
+        : `The speech engine ${recognizer.label} does not serve language "${language}".`,
+    );
   }
   const map = await speechMap(wavPath, opts.chunkMs);
   // The decoded WAV can run a few ms past the container's duration (codec padding): the media's own length wins.
@@ -131,7 +135,7 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
         opts.decoders.run(async () => {
           const file = join(dir, `${i}.wav`);
           await writeWavSlice(wavPath, map.wav, chunk, file);
-          const raw = await runDecoder(file, opts.signal);
+          const raw = await recognizer.decodeChunk(file, language, opts.signal);
           await rm(file, { force: true });
           const placed = placeChunkWords(raw, chunk);
           if (placed.repaired) repaired++;
@@ -162,6 +166,15 @@ async function runDecoder(file: string, signal: AbortSignal): Promise<Recognized
     throw e;
   }
 }
+
+/** The engine that needs no download: Debian's pocketsphinx with its US English model. */
+export const pocketsphinx: Recognizer = {
+  id: 'pocketsphinx',
+  label: 'pocketsphinx (built in, English)',
+  punctuates: false,
+  supports: decodeSupports,
+  decodeChunk: (file, _language, signal) => runDecoder(file, signal),
+};
 
 /**
  * Moves a chunk's words (times relative to the chunk) onto the recording's time line. If the
@@ -205,12 +218,16 @@ export const decodeEngine: Engine = {
   supports: decodeSupports,
   async run(input: EngineInput) {
     if (!input.wavPath) throw new PermanentEngineError('This session has no media to transcribe.');
-    const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress });
+    const recognizer = input.recognizer ?? pocketsphinx;
+    const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress, recognizer });
     const segments = segmentWords(words);
-    const transcript: TranscriptContent = { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: input.punctuation ? sentencePerSegment(segments) : segments };
+    // A model engine's own punctuation and casing are kept; only pocketsphinx's bare words get the pause-based sentences.
+    const added = input.punctuation && !recognizer.punctuates;
+    const transcript: TranscriptContent = { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: added ? sentencePerSegment(segments) : segments };
+    const punctuation = recognizer.punctuates ? { requested: input.punctuation, note: 'Punctuation and casing are the speech model\'s own.' } : { requested: input.punctuation, ...(input.punctuation ? { note: PUNCTUATION_NOTE } : {}) };
     return {
       transcript,
-      metadata: { engine: 'pocketsphinx', chunks, repaired_chunks: repairedChunks, diarization: diarizationNote(input.diarization), punctuation: { requested: input.punctuation, ...(input.punctuation ? { note: PUNCTUATION_NOTE } : {}) } },
+      metadata: { engine: recognizer.id, chunks, repaired_chunks: repairedChunks, diarization: diarizationNote(input.diarization), punctuation },
     };
   },
 };

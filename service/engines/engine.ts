@@ -3,9 +3,31 @@
  * input into a transcript; the job runner stores it as a transcript document and a caption
  * document of the session.
  */
-import type { DocumentMetadata, TranscriptContent } from '../../common/transcript/model';
+import type { DocumentMetadata, TranscriptContent, Word } from '../../common/transcript/model';
 import type { OffloadPool } from '../offload/pool';
 import type { DecoderPool } from './decoder-pool';
+
+export interface RecognizedWord extends Word {
+  /** The word starts a new utterance (pocketsphinx: after <s>; a model engine: after a sentence end). */
+  utteranceStart: boolean;
+}
+
+/**
+ * A speech recogniser behind decode and align: pocketsphinx (no download) or a Whisper model. Both
+ * see the same pause-cut chunks (engines/decode.ts recognize), so their words get the same
+ * placement, overlap handling and time guard.
+ */
+export interface Recognizer {
+  /** 'pocketsphinx' or 'whisper:NAME'. */
+  id: string;
+  /** What the document's metadata and the app call it. */
+  label: string;
+  /** The engine writes its own punctuation and casing (kept as it gives them). */
+  punctuates: boolean;
+  supports(language: string): boolean;
+  /** Words of one chunk WAV, times relative to the chunk's start. */
+  decodeChunk(file: string, language: string, signal: AbortSignal): Promise<RecognizedWord[]>;
+}
 
 export interface EngineInput {
   /** 16 kHz mono WAV of the session's media (absent in upload mode). */
@@ -22,6 +44,8 @@ export interface EngineInput {
   decoders: DecoderPool;
   /** The service's threads for heavy pure work (align's diff). */
   offload: OffloadPool;
+  /** The recogniser chosen for this job's language (engines/registry.ts); pocketsphinx when absent. */
+  recognizer?: Recognizer;
   /** 0..100 of this engine's work, reported as it goes (decode: chunk by chunk). */
   onProgress(percent: number): void;
 }

@@ -18,6 +18,8 @@ export interface JobParams {
   /** Checked against the organization at transcribe; recorded, not used by the local engine. */
   glossaryId?: number;
   customModelId?: number;
+  /** The speech engine the caller chose (engines/registry.ts); absent: the best installed one. */
+  speechEngine?: string;
 }
 
 export interface JobRow {

@@ -98,7 +98,9 @@ export class JobRunner implements JobQueue {
       wavPath = job.kind === 'upload' ? undefined : join(sessionMediaDir(this.ctx.config.dataDir, session.session_id), 'audio.wav');
       const prepared: { wavPath?: string; durationMs: number } = wavPath ? await this.prepareMedia(job, session, wavPath, signal) : { durationMs: 0 };
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
+      const recognizer = job.kind === 'upload' ? undefined : this.ctx.speech.choose(params.language, params.speechEngine);
       const result = await engines[job.kind].run({
+        recognizer,
         wavPath: prepared.wavPath,
         durationMs: prepared.durationMs,
         language: params.language,

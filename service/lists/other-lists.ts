@@ -136,7 +136,7 @@ export function registerOtherLists(app: FastifyInstance, ctx: ServiceContext): v
     app,
     ctx,
     'admin.languageConfig',
-    async ({ query }) => listArray(languageModels(), { searchable: ['key', 'name', 'bcp47'], sortable: ['id', 'key', 'name'] }, query),
+    async ({ query }) => listArray(languageModels(ctx.speech), { searchable: ['key', 'name', 'bcp47'], sortable: ['id', 'key', 'name'] }, query),
   );
 
   handle(

@@ -5,6 +5,7 @@
  * run is read from the service's engine list and the language models installed on its machine,
  * so a new engine is advertised without a change here.
  */
+import type { SpeechEngines } from '../engines/registry';
 import { engines, type Engine } from '../engines';
 import { languageModels } from '../models/catalog';
 import type { Capability } from './protocol';
@@ -25,8 +26,8 @@ export function queueName(kind: Engine['name'], language: string): string {
  * What this machine can run: each engine with the languages whose model is installed here and the
  * engine accepts (each catalog language and its base code, en-US and en), or null for any language.
  */
-export function localCapabilities(): Capability[] {
-  const installed = languageModels().filter((m) => m.engine_supported).map((m) => m.bcp47);
+export function localCapabilities(speech: SpeechEngines): Capability[] {
+  const installed = languageModels(speech).filter((m) => m.engine_supported).map((m) => m.bcp47);
   const spellings = [...new Set(installed.flatMap((l) => [languageKey(l), languageKey(l.split('-')[0])]))];
   return Object.values(engines).map((e) => ({ engine: e.name, languages: e.supports ? spellings.filter((l) => e.supports!(l)) : null }));
 }

@@ -12,6 +12,7 @@ import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
 import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size';
 import type { OffloadPool } from '../offload/pool';
+import type { SpeechEngines } from '../engines/registry';
 import { computeWaveform, type Waveform } from '../media/waveform';
 import type { Claimed } from '../queue/protocol';
 import type { ServiceClient } from './client';
@@ -32,6 +33,7 @@ export interface JobRun {
   workDir: string;
   decoders: DecoderPool;
   offload: OffloadPool;
+  speech: SpeechEngines;
   signal: AbortSignal;
   /** Progress 0..100, with the estimate and the media's duration once known. */
   report(percent: number, extra?: { estimate?: string; durationSec?: number }): void;
@@ -76,6 +78,7 @@ export async function runClaimedJob(run: JobRun): Promise<JobOutput> {
     const text = claim.kind === 'align' ? (claim.text ?? '') : claim.kind === 'upload' ? await uploadedText(claim, mediaPath) : undefined;
     const durationMs = durationSec === null ? 0 : Math.round(durationSec * 1000);
     const result = await engines[claim.kind].run({
+      recognizer: claim.kind === 'upload' ? undefined : run.speech.choose(claim.language),
       wavPath,
       durationMs,
       language: claim.language,

@@ -13,7 +13,10 @@ import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../context';
 import { DecoderPool } from '../engines/decoder-pool';
+import type { SpeechEngines } from '../engines/registry';
 import { OffloadPool } from '../offload/pool';
+import { WHISPER_CATALOG } from '../speech-models/catalog';
+import { openSpeechEngines } from '../speech-models/open';
 import { isPermanent } from '../jobs/failure-kind';
 import type { QueueEntry } from '../queue/distributed';
 import { ClaimAnswer, Hello, HelloAnswer, OutcomeAnswer, ProgressAnswer } from '../queue/protocol';
@@ -35,6 +38,8 @@ const IDLE_POLL_MS = 250;
 const HEARTBEAT_MS = 1000;
 /** A job that took its worker down this many times more fails (the API node says why). */
 const MAX_STALLED = 2;
+/** The most a worker's own model store may hold (as the service's --model-store-max-gb default). */
+const MODEL_STORE_BYTES = 64 * 1024 ** 3;
 
 export class TeamWorker {
   private readonly client: ServiceClient;
@@ -45,16 +50,19 @@ export class TeamWorker {
   private loop: Promise<void> | null = null;
   private readonly decoders = DecoderPool.forService(1);
   private readonly offload = new OffloadPool();
+  /** This machine's own speech models (its --data folder), which decide what it can run. */
+  private readonly speech: SpeechEngines;
 
   constructor(private readonly opts: WorkerOptions) {
     this.client = new ServiceClient(opts.serviceUrl, opts.key);
+    this.speech = openSpeechEngines(opts.dataDir, WHISPER_CATALOG, MODEL_STORE_BYTES, opts.log).speech;
     // BullMQ's workers need commands to wait through a queue server restart, not fail.
     this.redis = new Redis(opts.queueUrl, { maxRetriesPerRequest: null });
     this.redis.on('error', (e: Error) => opts.log.warn('queue server unreachable', { error: e.message }));
   }
 
   async start(): Promise<string[]> {
-    const capabilities = localCapabilities();
+    const capabilities = localCapabilities(this.speech);
     const free = await statfs(this.opts.dataDir).then((s) => Math.floor((s.bavail * s.bsize) / 2 ** 20)).catch(() => null);
     const hello: Hello = { capabilities, machine: { cores: availableParallelism(), memory_mb: Math.floor(totalmem() / 2 ** 20), free_disk_mb: free, version: process.version } };
     const { queues } = await this.client.json('/hello', hello, HelloAnswer, 60_000);
@@ -139,6 +147,7 @@ export class TeamWorker {
         workDir: this.opts.dataDir,
         decoders: this.decoders,
         offload: this.offload,
+        speech: this.speech,
         signal: ac.signal,
         report: (p, x) => {
           percent = Math.max(percent, Math.min(100, p));

@@ -3,7 +3,7 @@
  * hands each area (auth, sessions, documents, sync, search, export, media) the part it needs;
  * each area returns the handlers of its own channels, and createCore merges them.
  */
-import type { AccountsChannelName, ImportChannelName, SettingsChannelName, ShellChannelName, WatchChannelName } from '../../../common/ipc';
+import type { AccountsChannelName, ImportChannelName, SettingsChannelName, ShellChannelName, SpeechModelChannelName, WatchChannelName } from '../../../common/ipc';
 import type { ApiClient } from '../../api/client';
 import type { CaptionFollower } from '../../captions/follow';
 import type { Cache } from '../../cache/cache';
@@ -12,7 +12,7 @@ import type { Emit, Handlers } from '../registry';
 import { UserFacingError } from '../user-facing-error';
 
 /** The core answers every channel but watch.* and imports (main/imports), which main/watch serves beside it, and settings, the shell's and accounts.*, which backend.ts serves. */
-export type CoreHandlers = Omit<Handlers, ImportChannelName | WatchChannelName | SettingsChannelName | ShellChannelName | AccountsChannelName>;
+export type CoreHandlers = Omit<Handlers, ImportChannelName | WatchChannelName | SettingsChannelName | ShellChannelName | AccountsChannelName | SpeechModelChannelName>;
 
 /** The handlers of one area: the channels named `<area>.*`. */
 export type AreaHandlers<Area extends string> = Pick<CoreHandlers, Extract<keyof CoreHandlers, `${Area}.${string}`>>;

@@ -4,6 +4,7 @@
  * (date_retried) up to the bound, then dead_letter.
  */
 import { OffloadPool } from '../../../service/offload/pool';
+import { openSpeechEngines } from '../../../service/speech-models/open';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ beforeEach(() => {
   const user = Number(db.prepare('INSERT INTO users (org_id, email, created_at) VALUES (?, ?, ?)').run(org, 'u@example.com', now).lastInsertRowid);
   principal = { kind: 'user', userId: user, orgId: org, roles: ['CUSTOMER'], via: 'jwt', rateKey: 'x' };
   const quiet = { info() {}, warn() {}, error() {} };
-  ctx = { db, config: { host: '127.0.0.1', port: 0, dataDir: dir, allowPrivateWebhooks: false, rateLimit: { max: 1, windowMs: 1 }, engineConcurrency: 1, bodyLimitBytes: 1, maxMediaSeconds: 3600, ssoRedirectUris: [], quota: { storageBytes: 1e12, processingSecondsPerMonth: 1e9 } }, log: quiet, secret: new Uint8Array(32).fill(7), offload: new OffloadPool(), baseUrl: () => 'http://127.0.0.1:1' };
+  ctx = { db, config: { host: '127.0.0.1', port: 0, dataDir: dir, allowPrivateWebhooks: false, rateLimit: { max: 1, windowMs: 1 }, engineConcurrency: 1, bodyLimitBytes: 1, maxMediaSeconds: 3600, ssoRedirectUris: [], quota: { storageBytes: 1e12, processingSecondsPerMonth: 1e9 } }, log: quiet, secret: new Uint8Array(32).fill(7), offload: new OffloadPool(), baseUrl: () => 'http://127.0.0.1:1', ...openSpeechEngines(dir, [], 1024 ** 3, quiet) };
 });
 
 afterEach(() => {
