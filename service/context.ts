@@ -49,6 +49,8 @@ export interface ServiceTuning {
   outbound?: OutboundNetwork;
   /** Shorter webhook timings, so tests need not wait 20 s or the 2 s … 2 h schedule. */
   webhooks?: { timeoutMs?: number; retryScheduleSec?: readonly number[] };
+  /** Shorter realtime limits (idle timeout, streams at once), so tests need not wait a minute. */
+  realtime?: Partial<import('./realtime/limits').RealtimeLimits>;
 }
 
 export function stderrLogger(quiet = false): Logger {

@@ -4,3 +4,4 @@ export * from './errors';
 export * from './resources';
 export * from './route';
 export * from './routes';
+export * from './realtime';

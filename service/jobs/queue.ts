@@ -18,6 +18,8 @@ export interface JobParams {
   /** Checked against the organization at transcribe; recorded, not used by the local engine. */
   glossaryId?: number;
   customModelId?: number;
+  /** decode: the transcript a live stream already made (service/realtime), stored instead of decoding again. */
+  liveTranscriptPath?: string;
 }
 
 export interface JobRow {

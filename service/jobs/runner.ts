@@ -17,6 +17,8 @@ import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, MediaError, probe } from '../media/decode';
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
+import { diarizationNote } from '../engines/engine';
+import { parseLiveTranscript } from '../realtime/transcript';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
 import { metaData, type SessionRow } from '../sessions/present';
@@ -89,7 +91,7 @@ export class JobRunner {
       const params = JSON.parse(job.params) as JobParams;
       const prepared: { wavPath?: string; durationMs: number } = job.kind === 'upload' ? { durationMs: 0 } : await this.prepareMedia(job, session, signal);
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
-      const result = await engines[job.kind].run({
+      const result = params.liveTranscriptPath ? await liveResult(params.liveTranscriptPath) : await engines[job.kind].run({
         wavPath: prepared.wavPath,
         durationMs: prepared.durationMs,
         language: params.language,
@@ -211,6 +213,11 @@ export class JobRunner {
       }
     }).immediate();
   }
+}
+
+/** A live stream's transcript, made while it was spoken (service/realtime/finish.ts). */
+async function liveResult(path: string): Promise<EngineResult> {
+  return { transcript: parseLiveTranscript(await readFile(path, 'utf8')), metadata: { engine: 'pocketsphinx-live', diarization: diarizationNote(false) } };
 }
 
 function humanError(e: Error): string {

@@ -1,0 +1,107 @@
+/**
+ * Known truth and the session a stream becomes: espeak sentences placed with sox at known offsets,
+ * streamed at 1× and 4×; each sentence's first final word lands within 0.3 s of where it was put.
+ * After stop the stream is a completed session (mode decode) whose transcript is the finals and
+ * whose media is the whole recording; a dropped socket's stream is kept the same way.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, serviceLogin, startService, stopAndRemove, type RunningService } from '../../helpers/service';
+import { placedSpeech, type PlacedSpeech } from '../../helpers/speech';
+import { RealtimeClient, realtimeKey } from './client';
+
+let svc: RunningService;
+let key: string;
+let access: string;
+let speech: PlacedSpeech;
+let wav: Buffer;
+
+beforeAll(async () => {
+  [svc, speech] = await Promise.all([
+    startService(),
+    placedSpeech({ sentences: ['the weather is nice today', 'please send the report to my office', 'we will meet again next week'], gapsMs: [700, 1800, 2300], tailMs: 800, sampleRate: 16_000, container: 'wav' }),
+  ]);
+  wav = readFileSync(speech.path);
+  key = await realtimeKey(svc.url, DEMO);
+  access = await serviceLogin(svc.url, DEMO);
+});
+afterAll(() => stopAndRemove(svc));
+
+async function get<T>(path: string): Promise<T> {
+  const res = await fetch(`${svc.url}${path}`, { headers: { authorization: `Bearer ${access}` } });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+interface SessionAnswer {
+  status: string;
+  session_mode?: string;
+  duration?: number | null;
+  media_url?: string | null;
+  language: string;
+}
+
+async function completed(sessionId: string): Promise<SessionAnswer> {
+  for (let i = 0; i < 240; i++) {
+    const s = await get<SessionAnswer>(`/api/v3/speech-to-text/session/${sessionId}`);
+    if (s.status === 'completed' || s.status === 'failed') return s;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the session did not complete in 60 s');
+}
+
+async function transcriptWords(sessionId: string): Promise<{ text: string; start_ms: number }[]> {
+  const docs = await get<{ result: { type: string; content?: { content: { segments: { words: { text: string; start_ms: number }[] }[] } } }[] }>(
+    `/api/v3/speech-to-text/session/${sessionId}/document?include_content=true`,
+  );
+  const transcript = docs.result.find((d) => d.type === 'document');
+  expect(transcript).toBeDefined();
+  return transcript!.content!.content.segments.flatMap((s) => s.words);
+}
+
+function expectPlaced(c: RealtimeClient): void {
+  const finals = c.finals();
+  for (const s of speech.sentences) {
+    const f = finals.find((x) => Math.abs(x.result[0][1] - s.startMs) <= 300);
+    expect(f, `a final starting within 0.3 s of ${s.startMs} ms ("${s.text}"): ${JSON.stringify(finals.map((x) => [x.result[0][1], x.text]))}`).toBeDefined();
+  }
+}
+
+describe('live streams become sessions', () => {
+  for (const speed of [1, 4]) {
+    it(`at ${speed}×: each sentence's first word within 0.3 s of its place; the session holds the finals and the whole recording`, async () => {
+      const c = await RealtimeClient.connect(svc.url, key);
+      const sessionId = await c.start();
+      await c.send(wav, { speed });
+      await c.stop();
+      c.close();
+      expectPlaced(c);
+      const session = await completed(sessionId);
+      expect(session.status).toBe('completed');
+      expect(session.language).toBe('en');
+      expect(session.duration).toBeCloseTo(speech.durationMs / 1000, 1);
+      const words = await transcriptWords(sessionId);
+      const finalWords = c.finals().flatMap((f) => f.result.map((w) => w[0]));
+      expect(words.map((w) => w.text)).toEqual(finalWords);
+      // The media plays: the signed link answers audio.
+      expect(session.media_url).toBeTruthy();
+      const media = await fetch(new URL(session.media_url!, svc.url));
+      expect(media.status).toBe(200);
+      expect(media.headers.get('content-type')).toMatch(/^audio\//);
+    }, 120_000);
+  }
+
+  it('a socket dropped mid-stream still becomes a session with what was received', async () => {
+    const c = await RealtimeClient.connect(svc.url, key);
+    const sessionId = await c.start();
+    const cut = Math.round(speech.sentences[1].endMs + 500);
+    await c.send(wav.subarray(0, 44 + 32 * cut), { speed: 4 });
+    await new Promise((r) => setTimeout(r, 500));
+    c.ws.terminate();
+    const session = await completed(sessionId);
+    expect(session.status).toBe('completed');
+    expect(session.duration).toBeCloseTo(cut / 1000, 1);
+    const words = await transcriptWords(sessionId);
+    expect(words.map((w) => w.text).join(' ')).toMatch(/weather|report|office/);
+  }, 120_000);
+});
