@@ -22,9 +22,10 @@ export const channelNames = [
   'sessions.facets', 'sessions.view', 'sessions.setView', 'sessions.delete', 'documents.translate', 'documents.translateLanguages', 'documents.revokeShare', 'documents.shareEmail', 'export.toFile', 'export.bulk',
   'captions.rebuild',
   'conflicts.list', 'conflicts.get', 'conflicts.resolve',
+  'live.state', 'live.start', 'live.audio', 'live.pause', 'live.stop', 'live.reset',
 ] as const satisfies readonly ChannelName[];
 
-export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress', 'export.progress', 'captions.rebuilt'] as const satisfies readonly EventName[];
+export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress', 'export.progress', 'captions.rebuilt', 'live.changed'] as const satisfies readonly EventName[];
 
 /** `true` when the list names every member of the union; otherwise the type of what is missing. */
 type ListsAll<Union, List extends readonly unknown[]> = [Exclude<Union, List[number]>] extends [never] ? true : Exclude<Union, List[number]>;

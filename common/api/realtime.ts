@@ -17,7 +17,8 @@ export type RealtimeClientMessage = z.infer<typeof RealtimeClientMessage>;
 export const RealtimeWord = z.tuple([z.string(), z.number().int().nonnegative(), z.number().int().nonnegative(), z.number().min(0).max(1)]);
 export type RealtimeWord = z.infer<typeof RealtimeWord>;
 
-export const RealtimeListening = z.object({ state: z.literal('listening'), session_id: z.string() });
+/** audio_ms (our extension, on a resumed stream): the audio the session already has; send from there. */
+export const RealtimeListening = z.object({ state: z.literal('listening'), session_id: z.string(), audio_ms: z.number().int().nonnegative().optional() });
 export const RealtimeStopped = z.object({ state: z.literal('stopped') });
 export const RealtimePartial = z.object({ partial: z.string() });
 export const RealtimeResult = z.object({ result: z.array(RealtimeWord), speaker: z.string(), text: z.string() });

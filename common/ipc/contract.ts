@@ -10,6 +10,7 @@ import { accountChannels } from './account';
 import { captionsChannels, captionsEvents } from './captions';
 import { conflictsChannels } from './conflicts';
 import { importChannels, importEvents, type ImportSource } from './imports';
+import { liveChannels, liveEvents } from './live';
 import { mediaChannels } from './media';
 import { UploadProgress } from './progress';
 import { settingsChannels, settingsEvents } from './settings';
@@ -248,6 +249,7 @@ export const channels = {
   ...sessionsChannels,
   ...captionsChannels,
   ...conflictsChannels,
+  ...liveChannels,
 } as const;
 
 export const events = {
@@ -263,6 +265,7 @@ export const events = {
   ...importEvents,
   ...sessionsEvents,
   ...captionsEvents,
+  ...liveEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -9,3 +9,4 @@ export * from './shell';
 export * from './sessions';
 export * from './captions';
 export * from './conflicts';
+export * from './live';

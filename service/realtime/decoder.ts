@@ -106,9 +106,11 @@ export class StreamDecoder {
   end(): Promise<DecodedWord[]> {
     return this.queue(async () => {
       const r = await this.native.end();
+      // Frame numbers run on across a decoder's phrases: its first segment (<s>) marks where this one began.
+      const base = Math.min(...r.words.map((w) => w.startFrame));
       return r.words
         .filter((w) => !/^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/.test(w.word))
-        .map((w) => ({ text: w.word.replace(/\(\d+\)$/, ''), startMs: w.startFrame * FRAME_MS, endMs: (w.endFrame + 1) * FRAME_MS, confidence: Math.round(Math.min(1, Math.max(0, w.prob)) * 1000) / 1000 }));
+        .map((w) => ({ text: w.word.replace(/\(\d+\)$/, ''), startMs: (w.startFrame - base) * FRAME_MS, endMs: (w.endFrame + 1 - base) * FRAME_MS, confidence: Math.round(Math.min(1, Math.max(0, w.prob)) * 1000) / 1000 }));
     });
   }
 

@@ -25,9 +25,14 @@ export class Endpointer {
   private speechRun = 0;
   private quietRun = 0;
   private phraseStart: number | null = null;
-  private samples = 0;
+  private samples: number;
   private partial = new Int16Array(FRAME_SAMPLES);
   private partialLength = 0;
+
+  /** `startSample`: where on the stream's clock the first sample pushed lies (a resumed stream). */
+  constructor(startSample = 0) {
+    this.samples = startSample;
+  }
 
   get inPhrase(): boolean {
     return this.phraseStart !== null;

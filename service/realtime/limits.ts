@@ -11,6 +11,8 @@ export interface RealtimeLimits {
   /** Connects per credential (or per address, without one) per window. */
   connectsPerWindow: number;
   windowMs: number;
+  /** How long a dropped stream's session waits for its client to resume it before it is finished. */
+  lingerMs: number;
   /** Largest binary frame (bytes). */
   maxFrameBytes: number;
 }
@@ -21,6 +23,7 @@ export const DEFAULT_LIMITS: RealtimeLimits = {
   idleMs: 60_000,
   connectsPerWindow: 60,
   windowMs: 60_000,
+  lingerMs: 60_000,
   maxFrameBytes: 1024 * 1024,
 };
 

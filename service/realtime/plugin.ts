@@ -13,7 +13,8 @@ import { decodeSupports } from '../engines/decode';
 import { HttpError } from '../http/errors';
 import type { AreaPlugin } from '../http/plugin';
 import { DecoderStock, decoderProblem } from './decoder';
-import { recoverInterruptedStreams } from './finish';
+import { interruptedStreams } from './finish';
+import { LiveSessions } from './lingering';
 import { ConnectRate, DEFAULT_LIMITS, StreamCount, type RealtimeLimits } from './limits';
 import { runStream } from './stream';
 
@@ -29,9 +30,10 @@ const realtime: AreaPlugin = async (app, { ctx }) => {
   const stock = new DecoderStock();
   const rate = new ConnectRate(limits);
   const open = new StreamCount(limits);
+  const sessions = new LiveSessions(ctx, limits.lingerMs);
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes, perMessageDeflate: false });
 
-  const admit = (req: IncomingMessage): { principal: UserPrincipal; language: string } => {
+  const admit = (req: IncomingMessage): { principal: UserPrincipal; language: string; resume?: string } => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const language = url.searchParams.get('language') ?? '';
     const key = req.headers[REALTIME_KEY_HEADER];
@@ -49,13 +51,15 @@ const realtime: AreaPlugin = async (app, { ctx }) => {
     const problem = decoderProblem();
     if (problem) throw new HttpError(503, { error: problem });
     if (!open.tryOpen(principal.orgId)) throw new HttpError(429, { error: `Your organization already has ${limits.streamsPerOrg} live streams open; stop one first.` }, { 'retry-after': '5' });
-    return { principal, language };
+    const resume = url.searchParams.get('resume') ?? undefined;
+    if (resume !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(resume)) throw new HttpError(400, { error: 'resume must be a session id.' });
+    return { principal, language, resume };
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?')[0];
     if (!(REALTIME_PATHS as readonly string[]).includes(path)) return; // another upgrade handler's, or none
-    let admitted: { principal: UserPrincipal; language: string };
+    let admitted: ReturnType<typeof admit>;
     try {
       admitted = admit(req);
     } catch (e) {
@@ -64,19 +68,22 @@ const realtime: AreaPlugin = async (app, { ctx }) => {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      runStream(ctx, ws, admitted.principal, admitted.language, stock, limits, () => open.close(admitted.principal.orgId));
+      runStream(ctx, ws, admitted.principal, { language: admitted.language, resume: admitted.resume, stock, limits, sessions }, () => open.close(admitted.principal.orgId));
     });
   };
 
   app.addHook('onReady', async () => {
-    const n = recoverInterruptedStreams(ctx);
-    if (n > 0) ctx.log.info('live streams interrupted by a stop were queued for transcription', { count: n });
+    // Streams cut by a stop of the service: their clients may resume them; otherwise they are decoded as uploads.
+    const cut = interruptedStreams(ctx);
+    for (const id of cut) sessions.wait(id, false);
+    if (cut.length > 0) ctx.log.info('live streams cut by a stop wait for their clients', { count: cut.length });
     app.server.on('upgrade', onUpgrade);
     stock.warm();
   });
 
   app.addHook('onClose', async () => {
     app.server.off('upgrade', onUpgrade);
+    sessions.stop();
     for (const ws of wss.clients) ws.close(1001, 'the service is stopping');
     await new Promise<void>((r) => wss.close(() => r()));
     await stock.closeAll();

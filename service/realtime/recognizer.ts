@@ -25,9 +25,9 @@ const BLOCK_SAMPLES = SAMPLE_RATE / 10;
 const PARTIAL_EVERY_SAMPLES = SAMPLE_RATE / 5;
 
 export class LiveRecognizer {
-  private readonly endpointer = new Endpointer();
+  private readonly endpointer: Endpointer;
   private history = new Int16Array(HISTORY_SAMPLES);
-  private total = 0;
+  private total: number;
   private phraseStartSample = 0;
   private block: Int16Array[] = [];
   private blockLength = 0;
@@ -37,7 +37,11 @@ export class LiveRecognizer {
   /** Samples handed to the decoder and not yet decoded: the stream reads slower while it is large. */
   backlogSamples = 0;
 
-  constructor(private readonly decoder: StreamDecoder, private readonly on: RecognizerEvents) {}
+  /** `startSample`: where the first pushed sample lies on the stream's clock (a resumed stream goes on from there). */
+  constructor(private readonly decoder: StreamDecoder, private readonly on: RecognizerEvents, startSample = 0) {
+    this.total = startSample;
+    this.endpointer = new Endpointer(startSample);
+  }
 
   /** Milliseconds of audio received so far. */
   get receivedMs(): number {

@@ -9,9 +9,10 @@ import { REALTIME_CLOSE, RealtimeClientMessage, type RealtimeServerMessage } fro
 import type { UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import type { DecoderStock, StreamDecoder } from './decoder';
-import { finishLiveSession, startLiveSession } from './finish';
+import { appendFinal, liveFiles, readFinals, resumableSession, startLiveSession, type LiveFiles } from './finish';
+import type { LiveSessions } from './lingering';
 import type { RealtimeLimits } from './limits';
-import { LiveRecognizer, type FinalPhrase } from './recognizer';
+import { LiveRecognizer } from './recognizer';
 import { LiveRecording, PcmFramer } from './recording';
 
 /** More undecoded audio than this and the socket is read no further until the decoder catches up. */
@@ -20,7 +21,17 @@ export const SPEAKER = 'Speaker 1';
 
 type State = 'new' | 'starting' | 'listening' | 'stopping' | 'ended';
 
-export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, language: string, stock: DecoderStock, limits: RealtimeLimits, endOnce: () => void): void {
+export interface StreamOptions {
+  language: string;
+  /** Our app's extension: go on with this stream's session (after a drop), from the audio it already has. */
+  resume?: string;
+  stock: DecoderStock;
+  limits: RealtimeLimits;
+  sessions: LiveSessions;
+}
+
+export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, o: StreamOptions, endOnce: () => void): void {
+  const { stock, limits } = o;
   let ended = false;
   const onEnd = () => {
     if (!ended) endOnce();
@@ -31,8 +42,8 @@ export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, 
   let recognizer: LiveRecognizer | null = null;
   let recording: LiveRecording | null = null;
   let sessionId = '';
+  let files: LiveFiles | null = null;
   const framer = new PcmFramer();
-  const finals: FinalPhrase[] = [];
   let idle: NodeJS.Timeout | null = null;
   let drain: NodeJS.Timeout | null = null;
 
@@ -49,7 +60,7 @@ export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, 
   };
 
   /** Ends the stream once: the last finals (sent if the socket is open), the session, the decoder back to the stock. */
-  const end = async (reason: string | null, code: number = REALTIME_CLOSE.normal) => {
+  const end = async (reason: string | null, code: number = REALTIME_CLOSE.normal, how: 'finish' | 'linger' = 'finish') => {
     if (state === 'ended' || state === 'stopping') return;
     const wasListening = state === 'listening';
     state = 'stopping';
@@ -63,11 +74,8 @@ export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, 
     state = 'ended';
     if (recording) {
       recording.finish();
-      try {
-        finishLiveSession(ctx, sessionId, recording.path, recording.bytes, finals);
-      } catch (e) {
-        ctx.log.error('live session could not be finished', { session_id: sessionId, error: (e as Error).message });
-      }
+      // A socket lost without stop may come back (the app resumes); anything else ends the session.
+      o.sessions.release(sessionId, how);
     }
     if (decoder) void stock.give(decoder);
     onEnd();
@@ -92,19 +100,48 @@ export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, 
       onEnd();
       return;
     }
-    const live = startLiveSession(ctx, p, language);
-    sessionId = live.session.session_id;
-    recording = new LiveRecording(live.recordingPath);
+    let resumeFrom = 0;
+    if (o.resume) {
+      const s = resumableSession(ctx, o.resume, p.orgId);
+      if (!s || !(await o.sessions.claim(s.session_id))) {
+        state = 'ended';
+        void stock.give(decoder);
+        onEnd();
+        refuse(s ? 'That stream is open on another connection.' : 'That stream cannot be resumed: it is finished, or not yours.', REALTIME_CLOSE.policy);
+        return;
+      }
+      sessionId = s.session_id;
+      if (ws.readyState !== ws.OPEN) {
+        // The client gave up while the session was being let go: it stays open for the next try.
+        o.sessions.release(sessionId, 'linger');
+        state = 'ended';
+        void stock.give(decoder);
+        onEnd();
+        return;
+      }
+      files = liveFiles(ctx, sessionId);
+      recording = new LiveRecording(files.recording, true);
+      // The recogniser goes on from the end of the last final: audio after it is heard again.
+      resumeFrom = Math.round(((readFinals(files).at(-1)?.words.at(-1)?.endMs ?? 0) * 16_000) / 1000);
+    } else {
+      sessionId = startLiveSession(ctx, p, o.language).session_id;
+      void o.sessions.claim(sessionId);
+      files = liveFiles(ctx, sessionId);
+      recording = new LiveRecording(files.recording);
+    }
+    const phraseFiles = files;
     recognizer = new LiveRecognizer(decoder, {
       partial: (text) => state !== 'ended' && send({ partial: text }),
       final: (phrase) => {
-        finals.push(phrase);
+        appendFinal(phraseFiles, phrase);
         send({ result: phrase.words.map((w) => [w.text, w.startMs, w.endMs, w.confidence]), speaker: SPEAKER, text: phrase.words.map((w) => w.text).join(' ') });
       },
       error: (e) => ctx.log.warn('live decoding failed', { session_id: sessionId, error: e.message }),
-    });
+    }, Math.min(resumeFrom, recording.bytes / 2));
+    if (recording.bytes / 2 > resumeFrom) recognizer.push(recording.samplesFrom(resumeFrom));
     state = 'listening';
-    send({ state: 'listening', session_id: sessionId });
+    // audio_ms (our extension): how much audio the session has, so a resuming client sends the rest.
+    send({ state: 'listening', session_id: sessionId, ...(o.resume ? { audio_ms: Math.floor(recording.bytes / 32) } : {}) });
     armIdle();
   };
 
@@ -164,6 +201,6 @@ export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, 
     void end(null);
   };
 
-  ws.on('close', () => void end(null));
-  ws.on('error', () => void end(null));
+  ws.on('close', () => void end(null, REALTIME_CLOSE.normal, 'linger'));
+  ws.on('error', () => void end(null, REALTIME_CLOSE.normal, 'linger'));
 }
