@@ -36,7 +36,7 @@ export class LiveRecording {
       this.bytes = sealRecording(path);
       this.fd = openSync(path, 'r+');
     } else {
-      this.fd = openSync(path, 'w', 0o600);
+      this.fd = openSync(path, 'w+', 0o600);
       writeSync(this.fd, wavHeader(0xffffffff - 36));
     }
   }

@@ -14,6 +14,9 @@ import { PreferencesLayer } from '../settings/PreferencesLayer';
 import { WatchFolders } from '../watch/WatchFolders';
 import { ImportLayer } from '../imports/ImportLayer';
 import { NewTranscriptionButton } from '../imports/NewTranscriptionButton';
+import { LiveButton } from '../live/LiveButton';
+import { LiveView } from '../live/LiveView';
+import { useLiveRecording } from '../live/useLiveRecording';
 import { UploadsButton } from '../imports/UploadsButton';
 import { UploadsView } from '../imports/UploadsView';
 import { ShortcutSheet } from '../ui/ShortcutSheet';
@@ -27,7 +30,8 @@ export function App() {
   const [auth, setAuth] = useState<AuthState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads'>('sessions');
+  const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads' | 'live'>('sessions');
+  const liveRecording = useLiveRecording();
   const [jump, setJump] = useState<Jump | null>(null);
   useAppliedTheme();
   const sheet = useShortcutSheet();
@@ -95,6 +99,7 @@ export function App() {
         <span className="brand">S2T Desktop</span>
         <span className="where" title={auth.serviceUrl}>{auth.mode === 'local' ? 'Local service' : auth.serviceUrl}</span>
         <NewTranscriptionButton />
+        <LiveButton pressed={view === 'live'} recording={liveRecording} onClick={() => setView(view === 'live' ? 'sessions' : 'live')} />
         <GlobalSearch
           onOpen={(hit) => {
             setSelected(hit.session_id);
@@ -149,7 +154,9 @@ export function App() {
       </aside>
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
       <main className="content" ref={content} tabIndex={-1}>
-        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <NoSessionOpen listShown={sidebarOpen} onShowList={() => setSidebar(true)} />}
+        {/* Kept while hidden: it holds the microphone while a live recording runs. */}
+        <LiveView hidden={view !== 'live'} onOpenSession={openSession} />
+        {view === 'live' ? null : view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <NoSessionOpen listShown={sidebarOpen} onShowList={() => setSidebar(true)} />}
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />

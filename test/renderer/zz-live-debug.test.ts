@@ -1,0 +1,23 @@
+import { chromium } from 'playwright-core';
+import { it } from 'vitest';
+import { CHROMIUM_ARGS, startApp } from '../helpers/app';
+import { placedSpeech } from '../helpers/speech';
+import { signIn } from '../helpers/ui';
+it('debug', async () => {
+  const speech = await placedSpeech({ sentences: ['the weather is nice today', 'please send the report to my office'], gapsMs: [600, 1500], tailMs: 1500, sampleRate: 16_000, container: 'wav' });
+  const app = await startApp();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${speech.path}`, '--autoplay-policy=no-user-gesture-required'] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('console', (m) => console.log('console', m.type(), m.text()));
+  page.on('pageerror', (e) => console.log('pageerror', e.message));
+  await signIn(page, app.url);
+  await page.getByRole('button', { name: 'Live', exact: true }).click();
+  await page.waitForTimeout(3000);
+  await page.locator('.live-view').getByRole('button', { name: 'Start' }).click();
+  await page.waitForTimeout(15000);
+  console.log('TEXT', await page.locator('.live-view').innerText());
+  await page.screenshot({ path: '/tmp/live-debug.png' });
+  console.log(app.lines.join('\n'));
+  await browser.close();
+  await app.stop();
+}, 120000);
