@@ -43,6 +43,11 @@ export function startLiveSession(ctx: ServiceContext, p: UserPrincipal, language
   return createSessionRow(ctx, p, { language, status: 'uploaded', mode: 'decode', keepMedia: true, diarization: false, filename: `${NAME_PREFIX}${stamp}.wav`, mediaType: 'audio/wav' });
 }
 
+/** A session a live stream is (or was, until the service stopped) recording into: not an interrupted download. */
+export function isLiveRecording(ctx: ServiceContext, s: Pick<SessionRow, 'session_id' | 'filename' | 'media_path'>): boolean {
+  return !s.media_path && s.filename.startsWith(NAME_PREFIX) && existsSync(join(ctx.config.dataDir, 'media', s.session_id, RECORDING_FILE));
+}
+
 /** A stream's session that may be resumed: the caller's organization's, made by a stream, not finished. */
 export function resumableSession(ctx: ServiceContext, sessionId: string, orgId: number): SessionRow | undefined {
   const s = findSession(ctx.db, sessionId);
