@@ -11,5 +11,6 @@ import { serviceAuthBench } from './service-auth.bench';
 import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
+import { liveBench } from './live.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench, liveBench];

@@ -6,6 +6,7 @@
  * one session has the whole recording and a transcript with no word heard twice.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, startApp, type RunningApp } from '../helpers/app';
@@ -13,7 +14,22 @@ import { playPast } from '../helpers/player';
 import { placedSpeech } from '../helpers/speech';
 import { signIn } from '../helpers/ui';
 
+const SHOTS = '/tmp/shots/live';
 let app: RunningApp;
+
+/** The Live view in light and dark, at 1280×800 and 800×600 (then back to 1280×800, light). */
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: `${SHOTS}/${name}-${scheme}-${w}x${h}.png` });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
 let browser: Browser;
 
 beforeAll(async () => {
@@ -55,7 +71,17 @@ describe('live transcription in the app', () => {
     await expect.poll(() => page.locator('.live-partial').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.live-final').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect(page.locator('.live-notice').textContent()).resolves.toMatch(/Recording \d+:\d\d/);
-    await stopAndOpen(page);
+    await shoot(page, 'recording');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => page.locator('.live-notice').textContent()).toMatch(/^Paused at/);
+    await shoot(page, 'paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => page.locator('.live-notice').textContent()).toMatch(/^Recording/);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.locator('.live-view').getAttribute('data-status'), { timeout: 120_000 }).toMatch(/finishing|finished/);
+    await shoot(page, 'finishing');
+    await expect.poll(() => page.locator('.segment .word').count(), { timeout: 120_000 }).toBeGreaterThan(3);
+    await shoot(page, 'finished-session');
     expect((await drawn(page)).map((w) => w.text).join(' ')).toMatch(/weather|today|report|office/);
     await playPast(page, 500);
     await page.close();
@@ -70,6 +96,7 @@ describe('live transcription in the app', () => {
     process.kill(servicePid, 'SIGKILL');
     await expect.poll(() => page.locator('.live-view').getAttribute('data-connection'), { timeout: 30_000 }).toBe('reconnecting');
     await expect.poll(() => page.locator('.live-notice').textContent(), { timeout: 5_000 }).toMatch(/Reconnecting/);
+    await shoot(page, 'reconnecting');
     await expect.poll(() => page.locator('.live-view').getAttribute('data-connection'), { timeout: 90_000 }).toBe('connected');
     const finalsBefore = await page.locator('.live-final').count();
     await expect.poll(() => page.locator('.live-final').count(), { timeout: 60_000 }).toBeGreaterThan(finalsBefore);
