@@ -61,7 +61,8 @@ const drawn = (page: Page) => page.locator('.segment .word').evaluateAll((els) =
 
 async function stopAndOpen(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Stop' }).click();
-  await expect.poll(() => page.locator('.segment .word').count(), { timeout: 120_000 }).toBeGreaterThan(3);
+  // Generous: after a restart the service hears the missed audio again before the last words, on 2 shared cores.
+  await expect.poll(() => page.locator('.segment .word').count(), { timeout: 300_000 }).toBeGreaterThan(3);
 }
 
 describe('live transcription in the app', () => {
@@ -110,5 +111,5 @@ describe('live transcription in the app', () => {
     await expect.poll(() => page.locator('.sidebar').getByText(/^Live /).count(), { timeout: 30_000 }).toBe(1);
     await playPast(page, 500);
     await page.close();
-  }, 360_000);
+  }, 600_000);
 });
