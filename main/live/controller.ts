@@ -31,6 +31,7 @@ const BACKOFF_MS = [500, 1000, 2000, 3000, 5000];
 /** Audio sent per socket write while catching up. */
 const CATCH_UP_BYTES = 64_000;
 const STOP_TIMEOUT_MS = 120_000;
+const KEEP_ALIVE_MS = 15_000;
 
 const idle = (language = 'en'): LiveState => ({ status: 'idle', connection: 'connecting', recordedMs: 0, heardMs: 0, phrases: [], partial: '', sessionId: null, language, message: null });
 
@@ -84,14 +85,28 @@ export class LiveController {
   }
 
   pause(paused: boolean): LiveState {
-    if (paused && this.state.status === 'recording') return this.set({ status: 'paused' });
-    if (!paused && this.state.status === 'paused') return this.set({ status: 'recording' });
+    if (paused && this.state.status === 'recording') {
+      // No audio flows while paused: pings keep the service's idle timeout from ending the stream.
+      this.keepAlive = setInterval(() => this.socket?.ping(), KEEP_ALIVE_MS);
+      return this.set({ status: 'paused' });
+    }
+    if (!paused && this.state.status === 'paused') {
+      this.endKeepAlive();
+      return this.set({ status: 'recording' });
+    }
     return this.state;
+  }
+
+  private keepAlive: NodeJS.Timeout | null = null;
+  private endKeepAlive(): void {
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.keepAlive = null;
   }
 
   stop(): LiveState {
     if (this.state.status !== 'recording' && this.state.status !== 'paused') return this.state;
     this.stopping = true;
+    this.endKeepAlive();
     this.set({ status: 'finishing', recordedMs: Math.floor((this.recording?.bytes ?? 0) / BYTES_PER_MS), partial: '' });
     void this.finishWhenHeard();
     return this.state;
@@ -103,6 +118,7 @@ export class LiveController {
   }
 
   close(): void {
+    this.endKeepAlive();
     if (this.retry) clearTimeout(this.retry);
     this.socket?.close();
     this.recording?.finish();

@@ -24,6 +24,8 @@ export interface RealtimeSocket {
   /** On a resumed stream: the audio the service already has (ms); 0 on a new one. */
   audioMs: number;
   send(pcm: Uint8Array): void;
+  /** Tells the service the client is still there while no audio flows (paused). */
+  ping(): void;
   /** Bytes handed to the socket and not yet written out. */
   buffered(): number;
   stop(timeoutMs: number): Promise<void>;
@@ -77,6 +79,7 @@ export function connectRealtime(url: string, key: string, h: RealtimeHandlers): 
           sessionId: msg.session_id,
           audioMs: msg.audio_ms ?? 0,
           send: (pcm) => ws.readyState === WebSocket.OPEN && ws.send(pcm),
+          ping: () => ws.readyState === WebSocket.OPEN && ws.ping(),
           buffered: () => ws.bufferedAmount,
           stop: (timeoutMs) =>
             new Promise<void>((res, rej) => {

@@ -201,6 +201,8 @@ export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, 
     void end(null);
   };
 
+  // A client's ping says it is still there (our app pings while paused): the idle timeout waits.
+  ws.on('ping', () => state === 'listening' && armIdle());
   ws.on('close', () => void end(null, REALTIME_CLOSE.normal, 'linger'));
   ws.on('error', () => void end(null, REALTIME_CLOSE.normal, 'linger'));
 }

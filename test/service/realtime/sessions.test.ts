@@ -135,4 +135,21 @@ describe('live streams become sessions', () => {
     // The resumed part repeats nothing: the second sentence's start is heard once.
     expect(text.match(/please/g)?.length ?? 0).toBeLessThanOrEqual(1);
   }, 180_000);
+
+  it('the idle timeout ends a stream without audio with a reason and keeps its session; pings from the client hold it open', async () => {
+    const pinged = await RealtimeClient.connect(svc.url, key);
+    await pinged.start();
+    await pinged.send(wav.subarray(0, 44 + 32 * 2500), { speed: 4 });
+    const silent = await RealtimeClient.connect(svc.url, key);
+    const silentId = await silent.start();
+    await silent.send(wav.subarray(0, 44 + 32 * 2500), { speed: 4 });
+    const pings = setInterval(() => pinged.ws.ping(), 1000);
+    await silent.waitFor((m) => 'error' in m && /No audio arrived/.test(m.error), 60_000);
+    await expect.poll(() => silent.closed?.code, { timeout: 10_000 }).toBe(1008);
+    expect(pinged.closed).toBeNull();
+    clearInterval(pings);
+    await pinged.stop(120_000);
+    pinged.close();
+    expect((await completed(silentId)).status).toBe('completed');
+  }, 180_000);
 });
