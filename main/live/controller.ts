@@ -161,6 +161,8 @@ export class LiveController {
     } catch (e) {
       this.lastRefused = e instanceof RealtimeRefused && e.status === 401;
       const resumeRefused = e instanceof RealtimeRefused && this.state.sessionId !== null && /cannot be resumed/.test(e.message);
+      // A refusal no retry can change (an unsupported language, no decoder on the service) ends it with the reason.
+      if (e instanceof RealtimeRefused && (e.status === 400 || (e.status === 503 && /not available/.test(e.message))) && this.state.sessionId === null) return this.fail(`Live transcription is not available: ${e.message}`);
       if (resumeRefused) return this.fail('The service finished this recording while it could not be reached. The recording is kept on this computer; import it to transcribe it.');
       const why = e instanceof RealtimeRefused ? e.message : 'The service cannot be reached';
       this.set({ connection: 'reconnecting', message: `${why.replace(/\.$/, '')}. Recording goes on; the words will catch up when it is back.` });
