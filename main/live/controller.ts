@@ -30,7 +30,8 @@ const MAX_PHRASES = 500;
 const BACKOFF_MS = [500, 1000, 2000, 3000, 5000];
 /** Audio sent per socket write while catching up. */
 const CATCH_UP_BYTES = 64_000;
-const STOP_TIMEOUT_MS = 120_000;
+/** How long stop waits for the service's last finals on an open socket (a busy machine may be far behind). */
+const STOP_TIMEOUT_MS = 30 * 60_000;
 const KEEP_ALIVE_MS = 15_000;
 
 const idle = (language = 'en'): LiveState => ({ status: 'idle', connection: 'connecting', recordedMs: 0, heardMs: 0, phrases: [], partial: '', sessionId: null, language, message: null });
@@ -206,8 +207,10 @@ export class LiveController {
     if (this.socket !== s) return;
     try {
       await s.stop(STOP_TIMEOUT_MS);
-    } catch {
-      return; // lost meanwhile: the reconnect resumes and comes back here
+    } catch (e) {
+      // Lost meanwhile: the reconnect resumes and comes back here. Still open after the wait: give up with the reason.
+      if (this.socket === s) this.fail(`The service did not finish the transcript (${(e as Error).message}). The recording is kept on this computer.`);
+      return;
     }
     if (this.socket !== s) return;
     this.socket = null;

@@ -40,7 +40,8 @@ export function connectRealtime(url: string, key: string, h: RealtimeHandlers): 
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: { [REALTIME_KEY_HEADER]: key }, handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false });
     let listening = false;
-    let stopping: { resolve: () => void } | null = null;
+    let stoppedSeen = false;
+    let stopping: { resolve: () => void; reject: (e: Error) => void } | null = null;
     const fail = (e: Error) => {
       if (listening) return;
       listening = true; // settle once
@@ -89,12 +90,17 @@ export function connectRealtime(url: string, key: string, h: RealtimeHandlers): 
                   clearTimeout(t);
                   res();
                 },
+                reject: (e) => {
+                  clearTimeout(t);
+                  rej(e);
+                },
               };
               ws.send(JSON.stringify({ action: 'stop' }));
             }),
           close: () => ws.close(),
         });
       } else if ('state' in msg && msg.state === 'stopped') {
+        stoppedSeen = true;
         stopping?.resolve();
         ws.close();
       } else if ('partial' in msg) h.partial(msg.partial);
@@ -105,7 +111,10 @@ export function connectRealtime(url: string, key: string, h: RealtimeHandlers): 
     ws.on('close', (_code, reason) => {
       clearTimeout(timer);
       if (!listening) return fail(new Error(`the connection closed before listening (${reason.toString() || 'no reason given'})`));
-      if (!stopping) h.lost(reason.toString() || 'the connection to the service was lost');
+      const why = reason.toString() || 'the connection to the service was lost';
+      // Lost while waiting for stopped: the stop fails and the client reconnects, resumes and stops again.
+      if (stopping && !stoppedSeen) stopping.reject(new Error(why));
+      if (!stoppedSeen) h.lost(why);
     });
   });
 }
