@@ -15,6 +15,7 @@ import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 import { teamQueueBench } from './team-queue.bench';
+import { liveBench } from './live.bench';
 
 export const modules: BenchModule[] = [
   formatsBench,
@@ -32,4 +33,5 @@ export const modules: BenchModule[] = [
   summaryBench,
   teamQueueBench,
   speechEnginesBench,
+  liveBench,
 ];

@@ -23,9 +23,10 @@ export const channelNames = [
   'captions.rebuild',
   'conflicts.list', 'conflicts.get', 'conflicts.resolve',
   'speechModels.list', 'speechModels.download', 'speechModels.pause', 'speechModels.cancel', 'speechModels.delete', 'speechModels.import',
+  'live.state', 'live.start', 'live.audio', 'live.pause', 'live.stop', 'live.reset',
 ] as const satisfies readonly ChannelName[];
 
-export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress', 'export.progress', 'captions.rebuilt'] as const satisfies readonly EventName[];
+export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress', 'export.progress', 'captions.rebuilt', 'live.changed'] as const satisfies readonly EventName[];
 
 /** `true` when the list names every member of the union; otherwise the type of what is missing. */
 type ListsAll<Union, List extends readonly unknown[]> = [Exclude<Union, List[number]>] extends [never] ? true : Exclude<Union, List[number]>;

@@ -11,6 +11,7 @@ import { fastifyTrustProxy } from './http/trust-proxy';
 import { drainRefusedBody } from './http/refused-body';
 import { listsPlugin } from './lists/plugin';
 import { modelsPlugin } from './models/plugin';
+import { realtimePlugin } from './realtime/plugin';
 import { sessionsPlugin } from './sessions/plugin';
 import { sharedViewerPlugin } from './shared-viewer/plugin';
 import { workPlugin } from './work/plugin';
@@ -87,6 +88,6 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
 
   // Background work first: the sessions and batch areas reach the job runner as app.jobs.
   await app.register(workPlugin, { ctx });
-  for (const area of [authPlugin, modelsPlugin, listsPlugin, sessionsPlugin, documentsPlugin, batchPlugin, sharedViewerPlugin]) await app.register(area, { ctx });
+  for (const area of [authPlugin, modelsPlugin, listsPlugin, sessionsPlugin, documentsPlugin, batchPlugin, sharedViewerPlugin, realtimePlugin]) await app.register(area, { ctx });
   return app;
 }

@@ -73,6 +73,8 @@ export interface ServiceTuning {
   webhooks?: { timeoutMs?: number; retryScheduleSec?: readonly number[] };
   /** The downloadable models, in place of whisper.cpp's published ones (a local test server's files). */
   modelCatalog?: readonly CatalogEntry[];
+  /** Shorter realtime limits (idle timeout, streams at once), so tests need not wait a minute. */
+  realtime?: Partial<import('./realtime/limits').RealtimeLimits>;
 }
 
 export function stderrLogger(quiet = false): Logger {

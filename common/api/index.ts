@@ -6,3 +6,4 @@ export * from './route';
 export * from './routes';
 export * from './webhook-headers';
 export * from './speech-models';
+export * from './realtime';

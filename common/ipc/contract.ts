@@ -10,6 +10,7 @@ import { accountChannels } from './account';
 import { captionsChannels, captionsEvents } from './captions';
 import { conflictsChannels } from './conflicts';
 import { importChannels, importEvents, type ImportSource } from './imports';
+import { liveChannels, liveEvents } from './live';
 import { mediaChannels } from './media';
 import { UploadProgress } from './progress';
 import { settingsChannels, settingsEvents } from './settings';
@@ -262,6 +263,7 @@ export const channels = {
   ...captionsChannels,
   ...conflictsChannels,
   ...speechModelChannels,
+  ...liveChannels,
 } as const;
 
 export const events = {
@@ -277,6 +279,7 @@ export const events = {
   ...importEvents,
   ...sessionsEvents,
   ...captionsEvents,
+  ...liveEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -10,3 +10,4 @@ export * from './sessions';
 export * from './captions';
 export * from './conflicts';
 export * from './speech-models';
+export * from './live';

@@ -20,6 +20,8 @@ export interface JobParams {
   customModelId?: number;
   /** The speech engine the caller chose (engines/registry.ts); absent: the best installed one. */
   speechEngine?: string;
+  /** decode: the transcript a live stream already made (service/realtime), stored instead of decoding again. */
+  liveTranscriptPath?: string;
 }
 
 export interface JobRow {

@@ -16,6 +16,8 @@ import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size'
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
 import { chargeProcessing } from '../quotas/processing';
+import { diarizationNote, type EngineResult } from '../engines/engine';
+import { parseLiveTranscript } from '../realtime/transcript';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
 import type { SessionRow } from '../sessions/present';
@@ -99,7 +101,7 @@ export class JobRunner implements JobQueue {
       const prepared: { wavPath?: string; durationMs: number } = wavPath ? await this.prepareMedia(job, session, wavPath, signal) : { durationMs: 0 };
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
       const recognizer = job.kind === 'upload' ? undefined : this.ctx.speech.choose(params.language, params.speechEngine);
-      const result = await engines[job.kind].run({
+      const result = params.liveTranscriptPath ? await liveResult(params.liveTranscriptPath) : await engines[job.kind].run({
         recognizer,
         wavPath: prepared.wavPath,
         durationMs: prepared.durationMs,
@@ -182,4 +184,9 @@ export class JobRunner implements JobQueue {
     if ((await stat(session.media_path)).size > MAX_DOCUMENT_BYTES) throw new PermanentEngineError(`The uploaded document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB, more than a document can be.`);
     return readFile(session.media_path, 'utf8');
   }
+}
+
+/** A live stream's transcript, made while it was spoken (service/realtime/finish.ts). */
+async function liveResult(path: string): Promise<EngineResult> {
+  return { transcript: parseLiveTranscript(await readFile(path, 'utf8')), metadata: { engine: 'pocketsphinx-live', diarization: diarizationNote(false) } };
 }

@@ -14,6 +14,9 @@ import { PreferencesLayer } from '../settings/PreferencesLayer';
 import { WatchFolders } from '../watch/WatchFolders';
 import { ImportLayer } from '../imports/ImportLayer';
 import { NewTranscriptionButton } from '../imports/NewTranscriptionButton';
+import { LiveButton } from '../live/LiveButton';
+import { LiveView } from '../live/LiveView';
+import { useLiveRecording } from '../live/useLiveRecording';
 import { UploadsButton } from '../imports/UploadsButton';
 import { UploadsView } from '../imports/UploadsView';
 import { ShortcutSheet } from '../ui/ShortcutSheet';
@@ -30,7 +33,8 @@ export function App() {
   const [selected, setSelected] = useState<string | null>(null);
   /** What became of the session that was open, said where it was (a deleted one leaves nothing to show). */
   const [closedNote, setClosedNote] = useState<string | null>(null);
-  const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads'>('sessions');
+  const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads' | 'live'>('sessions');
+  const liveRecording = useLiveRecording();
   const [jump, setJump] = useState<Jump | null>(null);
   useAppliedTheme();
   const sheet = useShortcutSheet();
@@ -100,6 +104,7 @@ export function App() {
         <span className="brand">S2T Desktop</span>
         <span className="where" title={auth.serviceUrl}>{auth.mode === 'local' ? 'Local service' : auth.serviceUrl}</span>
         <NewTranscriptionButton />
+        <LiveButton pressed={view === 'live'} recording={liveRecording} onClick={() => setView(view === 'live' ? 'sessions' : 'live')} />
         <GlobalSearch
           onOpen={(hit) => {
             setSelected(hit.session_id);
@@ -157,7 +162,9 @@ export function App() {
       </aside>
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
       <main className="content" ref={content} tabIndex={-1}>
-        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? (
+        {/* Kept while hidden: it holds the microphone while a live recording runs. */}
+        <LiveView hidden={view !== 'live'} onOpenSession={openSession} />
+        {view === 'live' ? null : view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? (
           <SessionView key={selected} sessionId={selected} jump={jump} onClosed={(note) => (setSelected(null), setClosedNote(note ?? null))} />
         ) : (
           <NoSessionOpen note={closedNote} listShown={sidebarOpen} onShowList={() => setSidebar(true)} />
