@@ -38,11 +38,14 @@ export interface Engine {
 /** A failure no retry can fix (bad media, unsupported language): the job fails at once. */
 export class PermanentEngineError extends Error {}
 
-/** We have no speaker engine: say so in the metadata rather than invent speakers. */
+/**
+ * What an engine without its own speaker step says about speakers; the job runner's speaker step
+ * (./speakers) replaces it whenever there is audio to tell speakers apart from.
+ */
 export function diarizationNote(requested: boolean): DocumentMetadata['diarization'] {
   return {
     requested,
     available: false,
-    note: requested ? 'Speaker diarization was requested, but the local service has no speaker engine; no speakers were assigned.' : 'No speaker engine is installed.',
+    note: requested ? 'Speakers were asked for, but there is no audio to tell them apart from; the document keeps the speakers it was given.' : 'Speakers were not asked for.',
   };
 }

@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context';
 import { insertDocument } from '../documents/store';
 import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
+import { tellSpeakersApart } from '../engines/speakers';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, MediaError, probe } from '../media/decode';
 import { sessionMediaDir } from '../media/paths';
@@ -89,7 +90,7 @@ export class JobRunner {
       const params = JSON.parse(job.params) as JobParams;
       const prepared: { wavPath?: string; durationMs: number } = job.kind === 'upload' ? { durationMs: 0 } : await this.prepareMedia(job, session, signal);
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
-      const result = await engines[job.kind].run({
+      let result = await engines[job.kind].run({
         wavPath: prepared.wavPath,
         durationMs: prepared.durationMs,
         language: params.language,
@@ -100,6 +101,10 @@ export class JobRunner {
         decoders: this.decoders,
         onProgress: (p) => this.progress(job.job_id, 15 + p * 0.8),
       });
+      if (params.diarization && prepared.wavPath && result.transcript.speakers.length === 0) {
+        const told = await tellSpeakersApart(prepared.wavPath, prepared.durationMs, result.transcript);
+        result = { ...result, transcript: told.transcript, metadata: { ...result.metadata, diarization: told.diarization } };
+      }
       const mediaMs = job.kind === 'upload' ? await this.uploadMediaMs(session, signal) : prepared.durationMs || null;
       assertTimesInMedia(job.kind === 'upload' ? 'uploaded document' : 'transcript', result.transcript, result.captions, mediaMs);
       this.complete(job, session, result);
