@@ -107,7 +107,7 @@ export const alignEngine: Engine = {
     if (!input.wavPath) throw new PermanentEngineError('Alignment needs media.');
     const text = input.text?.trim();
     if (!text) throw new PermanentEngineError('Alignment needs a transcript text.');
-    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9) });
+    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9), lexicon: input.lexicon });
     const sentences = splitSegments(text);
     const times = alignTokens(sentences.flat(), recognized, input.durationMs);
     let t = 0;

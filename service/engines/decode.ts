@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { runTool, ToolError } from '../media/run-tool';
 import { speechMap, writeWavSlice, type Span } from '../media/speech-regions';
 import type { DecoderPool } from './decoder-pool';
+import type { Lexicon } from './lexicon';
 import { diarizationNote, PermanentEngineError, type Engine, type EngineInput } from './engine';
 import { PUNCTUATION_NOTE, sentencePerSegment } from './punctuate';
 
@@ -94,6 +95,8 @@ export interface RecognizeOptions {
   chunkMs?: { target: number; max: number };
   /** Share of the audio decoded so far, 0..100, after each chunk. */
   onProgress?(percent: number): void;
+  /** The job's dictionary and language model (offensive words left out, glossary terms added). */
+  lexicon?: Lexicon | null;
 }
 
 /**
@@ -131,7 +134,7 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
         opts.decoders.run(async () => {
           const file = join(dir, `${i}.wav`);
           await writeWavSlice(wavPath, map.wav, chunk, file);
-          const raw = await runDecoder(file, opts.signal);
+          const raw = await runDecoder(file, opts.signal, opts.lexicon);
           await rm(file, { force: true });
           const placed = placeChunkWords(raw, chunk);
           if (placed.repaired) repaired++;
@@ -150,10 +153,12 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
   }
 }
 
-async function runDecoder(file: string, signal: AbortSignal): Promise<RecognizedWord[]> {
+async function runDecoder(file: string, signal: AbortSignal, lexicon?: Lexicon | null): Promise<RecognizedWord[]> {
   try {
-    const { stdout } = await runTool('pocketsphinx_continuous', ['-infile', file, '-time', 'yes', '-logfn', '/dev/null'], { signal });
-    return parsePocketsphinx(stdout);
+    const { stdout } = await runTool('pocketsphinx_continuous', ['-infile', file, '-time', 'yes', '-logfn', '/dev/null', ...(lexicon?.args ?? [])], { signal });
+    const words = parsePocketsphinx(stdout);
+    // A glossary's term comes back as the glossary writes it.
+    return lexicon ? words.map((w) => ({ ...w, text: lexicon.spelling.get(w.text) ?? w.text })) : words;
   } catch (e) {
     if (e instanceof ToolError && e.code === null && /not installed/.test(e.message)) {
       throw new PermanentEngineError('Speech recognition is not available: install the Debian packages pocketsphinx and pocketsphinx-en-us.');
@@ -200,16 +205,22 @@ function markPauses(words: RecognizedWord[], pauses: Span[]): void {
   }
 }
 
+/** What the metadata says about the decoder's words: offensive words left out, glossary words added. */
+export function lexiconNote(lexicon: Lexicon | null | undefined): Record<string, unknown> {
+  if (!lexicon) return { vocabulary: { offensive_words: 'allowed', glossary_words: 0 } };
+  return { vocabulary: { offensive_words: lexicon.excluded > 0 ? 'left out' : 'allowed', glossary_words: lexicon.spelling.size, pronounced_by_rules: lexicon.guessed } };
+}
+
 export const decodeEngine: Engine = {
   name: 'decode',
   async run(input: EngineInput) {
     if (!input.wavPath) throw new PermanentEngineError('This session has no media to transcribe.');
-    const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress });
+    const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress, lexicon: input.lexicon });
     const segments = segmentWords(words);
     const transcript: TranscriptContent = { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: input.punctuation ? sentencePerSegment(segments) : segments };
     return {
       transcript,
-      metadata: { engine: 'pocketsphinx', chunks, repaired_chunks: repairedChunks, diarization: diarizationNote(input.diarization), punctuation: { requested: input.punctuation, ...(input.punctuation ? { note: PUNCTUATION_NOTE } : {}) } },
+      metadata: { engine: 'pocketsphinx', ...lexiconNote(input.lexicon), chunks, repaired_chunks: repairedChunks, diarization: diarizationNote(input.diarization), punctuation: { requested: input.punctuation, ...(input.punctuation ? { note: PUNCTUATION_NOTE } : {}) } },
     };
   },
 };

@@ -17,6 +17,8 @@ export interface EngineInput {
   /** The legacy create's punctuation key (decode only: see ./punctuate). */
   punctuation: boolean;
   signal: AbortSignal;
+  /** The decoder's dictionary and language model for this job (./lexicon); absent: pocketsphinx's own. */
+  lexicon?: import('./lexicon').Lexicon | null;
   /** The service's bound on speech-decoder processes (shared by every running job). */
   decoders: DecoderPool;
   /** 0..100 of this engine's work, reported as it goes (decode: chunk by chunk). */

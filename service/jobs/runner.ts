@@ -14,6 +14,8 @@ import { insertDocument } from '../documents/store';
 import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
 import { tellSpeakersApart } from '../engines/speakers';
+import { buildLexicon, MAX_TERMS, type Lexicon } from '../engines/lexicon';
+import { maskNote, maskOffensive } from '../engines/profanity';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, MediaError, probe } from '../media/decode';
 import { sessionMediaDir } from '../media/paths';
@@ -90,6 +92,7 @@ export class JobRunner {
       const params = JSON.parse(job.params) as JobParams;
       const prepared: { wavPath?: string; durationMs: number } = job.kind === 'upload' ? { durationMs: 0 } : await this.prepareMedia(job, session, signal);
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
+      const lexicon = job.kind === 'upload' ? null : await this.lexiconFor(params, signal);
       let result = await engines[job.kind].run({
         wavPath: prepared.wavPath,
         durationMs: prepared.durationMs,
@@ -99,11 +102,16 @@ export class JobRunner {
         punctuation: session.punctuation === 1,
         signal,
         decoders: this.decoders,
+        lexicon,
         onProgress: (p) => this.progress(job.job_id, 15 + p * 0.8),
       });
       if (params.diarization && prepared.wavPath && result.transcript.speakers.length === 0) {
         const told = await tellSpeakersApart(prepared.wavPath, prepared.durationMs, result.transcript);
         result = { ...result, transcript: told.transcript, metadata: { ...result.metadata, diarization: told.diarization } };
+      }
+      if (params.maskProfanity) {
+        const m = maskOffensive(params.language, result.transcript, result.captions);
+        result = { ...result, transcript: m.transcript, captions: m.captions, metadata: { ...result.metadata, profanity: maskNote(m.masked) } };
       }
       const mediaMs = job.kind === 'upload' ? await this.uploadMediaMs(session, signal) : prepared.durationMs || null;
       assertTimesInMedia(job.kind === 'upload' ? 'uploaded document' : 'transcript', result.transcript, result.captions, mediaMs);
@@ -113,6 +121,15 @@ export class JobRunner {
       if (signal.aborted && findJob(this.ctx.db, job.job_id)?.status === 'cancelled') return;
       this.fail(job, e as Error);
     }
+  }
+
+  /** The decoder's words for this job: offensive words out unless allowed, the glossary's terms in. */
+  private lexiconFor(params: JobParams, signal: AbortSignal): Promise<Lexicon | null> {
+    const terms =
+      params.glossaryId === undefined
+        ? []
+        : (this.ctx.db.prepare('SELECT source FROM glossary_entries WHERE glossary_id = ? ORDER BY position LIMIT ?').all(params.glossaryId, MAX_TERMS) as { source: string }[]).map((r) => r.source);
+    return buildLexicon(join(this.ctx.config.dataDir, 'lexicon'), { allowProfanity: params.allowProfanity === true, terms }, signal);
   }
 
   private async prepareMedia(job: JobRow, session: SessionRow, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
