@@ -30,6 +30,10 @@ export const TranscriptionOptions = z.object({
   mode: z.enum(['decode', 'align', 'upload']).default('decode'),
   diarization: z.boolean().default(false),
   punctuation: z.boolean().default(true),
+  /** Offensive words may be recognised (the local engine leaves them out by default). */
+  allowProfanity: z.boolean().default(false),
+  /** Offensive words are masked in the documents ("s***"), whatever the engine. */
+  maskProfanity: z.boolean().default(false),
   /** The service keeps the media for playback in the editors. */
   keepMedia: z.boolean().default(true),
   glossaryId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
