@@ -3,6 +3,7 @@ import type { BenchModule } from './harness';
 import { clientBench } from './client.bench';
 import { captionsFollowBench } from './captions-follow.bench';
 import { documentsBench } from './documents.bench';
+import { diarizationBench } from './diarization.bench';
 import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
 import { peaksBench } from './peaks.bench';
@@ -12,4 +13,4 @@ import { serviceWorkBench } from './service-work.bench';
 import { watchBench } from './watch.bench';
 import { supervisionBench } from './supervision.bench';
 
-export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench];
+export const modules: BenchModule[] = [formatsBench, serviceAuthBench, clientBench, serviceWorkBench, watchBench, supervisionBench, sessionListBench, editorsBench, peaksBench, captionsFollowBench, documentsBench, diarizationBench];
