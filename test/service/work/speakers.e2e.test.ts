@@ -35,7 +35,7 @@ function meeting(voices: string[], lines = LINES): Promise<PlacedSpeech> {
   return placedSpeech({ sentences: lines, voices: lines.map((_, i) => voices[i % voices.length]), gapsMs: lines.map((_, i) => (i === 0 ? 300 : 500)), tailMs: 300, sampleRate: 16000, container: 'wav' });
 }
 
-async function transcribed(audio: PlacedSpeech, diarization: boolean): Promise<{ transcript: TranscriptContent; metadata: Record<string, unknown> }> {
+async function transcribed(audio: PlacedSpeech, diarization: boolean): Promise<{ transcript: TranscriptContent; metadata: Record<string, unknown>; exported: (format: string) => Promise<string> }> {
   const fileId = await uploadedFileId(c, readFileSync(audio.path), 'meeting.wav');
   const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', enable_diarization: diarization });
   expect(job.status, job.text).toBe(200);
@@ -43,7 +43,8 @@ async function transcribed(audio: PlacedSpeech, diarization: boolean): Promise<{
   expect(done.status, done.error ?? '').toBe('completed');
   const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
   const doc = docOf(result.body.documents, 'document');
-  return { transcript: transcriptOf(doc), metadata: must(doc.document, 'the transcript body').metadata };
+  const exported = async (format: string) => (await fetch(`${c.url}/api/v3/speech-to-text/session/${done.metadata.session_id}/document/${doc.id}/export/${format}`, { headers: c.bearer })).text();
+  return { transcript: transcriptOf(doc), metadata: must(doc.document, 'the transcript body').metadata, exported };
 }
 
 /** Share of words on the right speaker under the best one-to-one mapping of found to true speakers. */
@@ -86,7 +87,7 @@ describe('the speaker step', () => {
   for (const voices of [['en-us+m3', 'en-us+f2'], ['en-us+m3', 'en-us+f2', 'en-gb+m1']]) {
     it(`finds ${voices.length} speakers taking turns, with each change near the true one`, async () => {
       const audio = await meeting(voices);
-      const { transcript, metadata } = await transcribed(audio, true);
+      const { transcript, metadata, exported } = await transcribed(audio, true);
       expect(metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic', speakers: voices.length });
       expect(transcript.speakers.map((s) => s.name)).toEqual(voices.map((_, i) => `Speaker ${i + 1}`));
       // Every segment has a speaker of the list.
@@ -98,6 +99,8 @@ describe('the speaker step', () => {
       // The change is the first word of the new turn: within 0.5 s of where its speech starts.
       found.forEach((ms, i) => expect(Math.abs(ms - truth[i]), `change ${i + 1} at ${ms} ms, truly ${Math.round(truth[i])} ms`).toBeLessThanOrEqual(500));
       expect(wordAccuracy(transcript, audio, voices)).toBeGreaterThanOrEqual(0.9);
+      // The exports name them.
+      for (const format of ['srt', 'txt']) expect(await exported(format), format).toContain(`Speaker ${voices.length}`);
     }, 120_000);
   }
 
