@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { AccountChoice, GlossaryDraft } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 
@@ -23,28 +23,25 @@ export function GlossaryEditor(props: { glossaries: AccountChoice[]; onSaved: (i
   const [status, setStatus] = useState<{ kind: 'error' | 'done' | 'busy'; text: string } | null>(null);
   const ids = { pick: useId(), name: useId(), terms: useId() };
 
-  useEffect(() => {
+  /** Picking a glossary reads its terms; "A new glossary" empties the form. */
+  const pick = async (id: number | null) => {
+    setEditing(id);
     setStatus(null);
-    if (editing === null) {
+    if (id === null) {
       setName('');
       setTerms('');
       return;
     }
-    let live = true;
     setStatus({ kind: 'busy', text: 'Reading the glossary…' });
-    call('glossaries.get', { id: editing }).then(
-      (g) => {
-        if (!live) return;
-        setName(g.name);
-        setTerms(toText(g.entries));
-        setStatus(null);
-      },
-      (e: Error) => live && setStatus({ kind: 'error', text: e.message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [editing]);
+    try {
+      const g = await call('glossaries.get', { id });
+      setName(g.name);
+      setTerms(toText(g.entries));
+      setStatus(null);
+    } catch (e) {
+      setStatus({ kind: 'error', text: (e as Error).message });
+    }
+  };
 
   const save = async () => {
     const entries = toEntries(terms);
@@ -67,7 +64,7 @@ export function GlossaryEditor(props: { glossaries: AccountChoice[]; onSaved: (i
       <legend>Glossaries</legend>
       <div className="language-select">
         <label htmlFor={ids.pick}>Edit</label>
-        <select id={ids.pick} value={editing === null ? '' : String(editing)} onChange={(e) => setEditing(e.target.value ? Number(e.target.value) : null)}>
+        <select id={ids.pick} value={editing === null ? '' : String(editing)} onChange={(e) => void pick(e.target.value ? Number(e.target.value) : null)}>
           <option value="">A new glossary</option>
           {props.glossaries.map((g) => (
             <option key={String(g.id)} value={String(g.id)}>
