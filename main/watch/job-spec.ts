@@ -33,7 +33,7 @@ export function jobSpec(item: ItemRow, folder: WatchFolder): JobSpec {
     return {
       language: o.language,
       mode: o.mode,
-      diarization: o.diarization,
+      diarization: o.diarization && o.mode !== 'upload',
       punctuation: o.punctuation,
       allowProfanity: o.allowProfanity,
       maskProfanity: o.maskProfanity,

@@ -237,7 +237,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
 
         <fieldset className="options">
           <legend>Options</legend>
-          <SpeechChecks value={choices} model={model} onChange={set} />
+          <SpeechChecks value={choices} model={model} onChange={set} speakersPossible={choices.mode !== 'upload'} />
           <label className="check">
             <input type="checkbox" checked={choices.keepMedia} onChange={(e) => set('keepMedia', e.target.checked)} /> Keep the media on the service
           </label>

@@ -6,12 +6,15 @@ type Speech = { diarization: boolean; punctuation: boolean; allowProfanity: bool
  * The recognition options a new transcription and a watched folder share: speakers, punctuation
  * (with why it is weaker for a language that has no punctuation model) and offensive words.
  */
-export function SpeechChecks({ value, model, onChange }: { value: Speech; model: ModelChoice | undefined; onChange: (key: keyof Speech, on: boolean) => void }) {
+export function SpeechChecks({ value, model, onChange, speakersPossible = true }: { value: Speech; model: ModelChoice | undefined; onChange: (key: keyof Speech, on: boolean) => void; speakersPossible?: boolean }) {
   return (
     <>
-      <label className="check">
-        <input type="checkbox" checked={value.diarization} onChange={(e) => onChange('diarization', e.target.checked)} /> Tell speakers apart
-      </label>
+      {/* An uploaded document has no audio to tell speakers apart from: the option is not offered. */}
+      {speakersPossible && (
+        <label className="check">
+          <input type="checkbox" checked={value.diarization} onChange={(e) => onChange('diarization', e.target.checked)} /> Tell speakers apart
+        </label>
+      )}
       <label className="check">
         <input type="checkbox" checked={value.punctuation} onChange={(e) => onChange('punctuation', e.target.checked)} />
         {/* One run of text, so the note wraps under the words rather than squeezing them into a column. */}
