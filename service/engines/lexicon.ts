@@ -88,7 +88,12 @@ sb.ngram_model_add_word.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_f
 sb.ngram_model_write.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
 lm = sb.ngram_model_read(None, sys.argv[1].encode(), 0, sb.logmath_init(1.0001, 0, 0))
 if not lm: sys.exit('the language model could not be read')
+sb.ngram_wid.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+sb.ngram_unknown_wid.argtypes = [ctypes.c_void_p]
+unknown = sb.ngram_unknown_wid(lm)
+# A word the model has already is left as it is (adding it again crashes libsphinxbase 5prealpha).
 for w in sys.stdin.read().split():
+    if sb.ngram_wid(lm, w.encode()) != unknown: continue
     if sb.ngram_model_add_word(lm, w.encode(), float(sys.argv[3])) < 0: sys.exit('could not add ' + w)
 if sb.ngram_model_write(lm, sys.argv[2].encode(), 2) != 0: sys.exit('the language model could not be written')
 `;

@@ -41,11 +41,12 @@ describe('a glossary', () => {
     const wav = await speechWav('We will ship the Zorbatron next week. Every customer wants a Zorbatron.');
     const without = await transcribe(wav, 'product.wav');
     expect(without.text.toLowerCase()).not.toContain('zorbatron');
-    const g = await c.json('glossaries.create', '/api/v4/glossaries', { name: 'products', source_language: 'en', target_language: 'es', entries: [{ source: 'Zorbatron', target: 'Zorbatron' }] });
+    const g = await c.json('glossaries.create', '/api/v4/glossaries', { name: 'products', source_language: 'en', target_language: 'es', entries: [{ source: 'Zorbatron', target: 'Zorbatron' }, { source: 'river', target: 'río' }] });
     expect(g.status, g.text).toBe(201);
     const withIt = await transcribe(wav, 'product.wav', { glossary_id: g.body.result.id });
     expect(withIt.text.split(' ').filter((w) => w === 'Zorbatron').length, withIt.text).toBeGreaterThanOrEqual(1);
-    expect(withIt.metadata.vocabulary).toMatchObject({ glossary_words: 1, pronounced_by_rules: ['zorbatron'] });
+    // 'river' is a word the model has already: it stays as it is (adding it again crashed libsphinxbase).
+    expect(withIt.metadata.vocabulary).toMatchObject({ glossary_words: 2, pronounced_by_rules: ['zorbatron'] });
   }, 300_000);
 });
 
