@@ -3,6 +3,7 @@ import type { BenchModule } from './harness';
 import { clientBench } from './client.bench';
 import { captionsFollowBench } from './captions-follow.bench';
 import { documentsBench } from './documents.bench';
+import { diarizationBench } from './diarization.bench';
 import { editorsBench } from './editors.bench';
 import { formatsBench } from './formats.bench';
 import { keptCopyBench } from './kept-copy.bench';
@@ -34,4 +35,5 @@ export const modules: BenchModule[] = [
   teamQueueBench,
   speechEnginesBench,
   liveBench,
+  diarizationBench,
 ];

@@ -121,6 +121,10 @@ export const TranscribeBody = z
     session_mode: SessionMode.optional(),
     transcript_text: z.string().max(5_000_000).optional(),
     filename: z.string().max(255).optional(),
+    /** Interface choice: offensive words may be recognised (by default the local engine leaves them out of what it can hear). */
+    allow_profanity: z.boolean().optional(),
+    /** Interface choice: offensive words in the documents are masked ("s***"), for any engine and language with a word list. */
+    mask_profanity: z.boolean().optional(),
     /** Interface choice: the legacy create's keep_source and punctuation, with the same meaning and default. */
     ...SourceOptions,
   })

@@ -143,6 +143,9 @@ export const WatchProfile = z.object({
   sessionMode: z.enum(['auto', 'decode', 'align']).default('auto'),
   diarization: z.boolean().default(false),
   punctuation: z.boolean().default(true),
+  /** As TranscriptionOptions: offensive words heard, offensive words masked. */
+  allowProfanity: z.boolean().default(false),
+  maskProfanity: z.boolean().default(false),
   glossaryId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
   customModelId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
   subfolders: z.boolean().default(true),

@@ -106,7 +106,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
           sessionPk: session.id,
           kind: mode,
           fileId: upload.file_id,
-          params: { language: body.language, diarization: body.enable_diarization, glossaryId, customModelId, ...(body.speech_engine ? { speechEngine: body.speech_engine } : {}) },
+          params: { language: body.language, diarization: body.enable_diarization, glossaryId, customModelId, allowProfanity: body.allow_profanity, maskProfanity: body.mask_profanity, ...(body.speech_engine ? { speechEngine: body.speech_engine } : {}) },
           webhook: body.webhook_url ? { url: body.webhook_url, secret: body.webhook_secret, events: body.webhook_events } : undefined,
           reason: 'batch transcribe',
         });

@@ -35,7 +35,7 @@ export const alignEngine: Engine = {
     if (words > most) {
       throw new PermanentEngineError(`The transcript text has ${words} words, more than ${Math.round(input.durationMs / 1000)} s of media can hold (at most ${most}); check that the text belongs to this media.`);
     }
-    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9), recognizer: input.recognizer });
+    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9), recognizer: input.recognizer, lexicon: input.lexicon });
     input.signal.throwIfAborted();
     let aligned;
     try {

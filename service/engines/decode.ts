@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { runTool, ToolError } from '../media/run-tool';
 import { speechMap, writeWavSlice, type Span } from '../media/speech-regions';
 import type { DecoderPool } from './decoder-pool';
+import type { Lexicon } from './lexicon';
 import { diarizationNote, PermanentEngineError, type Engine, type EngineInput, type RecognizedWord, type Recognizer } from './engine';
 import { PUNCTUATION_NOTE, sentencePerSegment } from './punctuate';
 
@@ -93,6 +94,8 @@ export interface RecognizeOptions {
   onProgress?(percent: number): void;
   /** Who hears each chunk; pocketsphinx when absent. */
   recognizer?: Recognizer;
+  /** The job's dictionary and language model (offensive words left out, glossary terms added). */
+  lexicon?: Lexicon | null;
 }
 
 /**
@@ -135,7 +138,7 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
         opts.decoders.run(async () => {
           const file = join(dir, `${i}.wav`);
           await writeWavSlice(wavPath, map.wav, chunk, file);
-          const raw = await recognizer.decodeChunk(file, language, opts.signal);
+          const raw = await recognizer.decodeChunk(file, language, opts.signal, opts.lexicon);
           await rm(file, { force: true });
           const placed = placeChunkWords(raw, chunk);
           if (placed.repaired) repaired++;
@@ -154,10 +157,12 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
   }
 }
 
-async function runDecoder(file: string, signal: AbortSignal): Promise<RecognizedWord[]> {
+async function runDecoder(file: string, signal: AbortSignal, lexicon?: Lexicon | null): Promise<RecognizedWord[]> {
   try {
-    const { stdout } = await runTool('pocketsphinx_continuous', ['-infile', file, '-time', 'yes', '-logfn', '/dev/null'], { signal });
-    return parsePocketsphinx(stdout);
+    const { stdout } = await runTool('pocketsphinx_continuous', ['-infile', file, '-time', 'yes', '-logfn', '/dev/null', ...(lexicon?.args ?? [])], { signal });
+    const words = parsePocketsphinx(stdout);
+    // A glossary's term comes back as the glossary writes it.
+    return lexicon ? words.map((w) => ({ ...w, text: lexicon.spelling.get(w.text) ?? w.text })) : words;
   } catch (e) {
     if (e instanceof ToolError && e.code === null && /not installed/.test(e.message)) {
       throw new PermanentEngineError('Speech recognition is not available: install the Debian packages pocketsphinx and pocketsphinx-en-us.');
@@ -173,7 +178,7 @@ export const pocketsphinx: Recognizer = {
   label: 'pocketsphinx (built in, English)',
   punctuates: false,
   supports: decodeSupports,
-  decodeChunk: (file, _language, signal) => runDecoder(file, signal),
+  decodeChunk: (file, _language, signal, lexicon) => runDecoder(file, signal, lexicon),
 };
 
 /**
@@ -213,13 +218,19 @@ function markPauses(words: RecognizedWord[], pauses: Span[]): void {
   }
 }
 
+/** What the metadata says about the decoder's words: offensive words left out, glossary words added. */
+export function lexiconNote(lexicon: Lexicon | null | undefined): Record<string, unknown> {
+  if (!lexicon) return { vocabulary: { offensive_words: 'allowed', glossary_words: 0 } };
+  return { vocabulary: { offensive_words: lexicon.excluded > 0 ? 'left out' : 'allowed', glossary_words: lexicon.spelling.size, pronounced_by_rules: lexicon.guessed } };
+}
+
 export const decodeEngine: Engine = {
   name: 'decode',
   supports: decodeSupports,
   async run(input: EngineInput) {
     if (!input.wavPath) throw new PermanentEngineError('This session has no media to transcribe.');
     const recognizer = input.recognizer ?? pocketsphinx;
-    const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress, recognizer });
+    const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress, recognizer, lexicon: input.lexicon });
     const segments = segmentWords(words);
     // A model engine's own punctuation and casing are kept; only pocketsphinx's bare words get the pause-based sentences.
     const added = input.punctuation && !recognizer.punctuates;
@@ -227,7 +238,7 @@ export const decodeEngine: Engine = {
     const punctuation = recognizer.punctuates ? { requested: input.punctuation, note: 'Punctuation and casing are the speech model\'s own.' } : { requested: input.punctuation, ...(input.punctuation ? { note: PUNCTUATION_NOTE } : {}) };
     return {
       transcript,
-      metadata: { engine: recognizer.id, chunks, repaired_chunks: repairedChunks, diarization: diarizationNote(input.diarization), punctuation },
+      metadata: { engine: recognizer.id, ...(recognizer === pocketsphinx ? lexiconNote(input.lexicon) : {}), chunks, repaired_chunks: repairedChunks, diarization: diarizationNote(input.diarization), punctuation },
     };
   },
 };

@@ -25,8 +25,8 @@ export interface Recognizer {
   /** The engine writes its own punctuation and casing (kept as it gives them). */
   punctuates: boolean;
   supports(language: string): boolean;
-  /** Words of one chunk WAV, times relative to the chunk's start. */
-  decodeChunk(file: string, language: string, signal: AbortSignal): Promise<RecognizedWord[]>;
+  /** Words of one chunk WAV, times relative to the chunk's start; a lexicon only pocketsphinx takes (./lexicon). */
+  decodeChunk(file: string, language: string, signal: AbortSignal, lexicon?: import('./lexicon').Lexicon | null): Promise<RecognizedWord[]>;
 }
 
 export interface EngineInput {
@@ -40,6 +40,8 @@ export interface EngineInput {
   /** The legacy create's punctuation key (decode only: see ./punctuate). */
   punctuation: boolean;
   signal: AbortSignal;
+  /** The decoder's dictionary and language model for this job (./lexicon); absent: pocketsphinx's own. */
+  lexicon?: import('./lexicon').Lexicon | null;
   /** The service's bound on speech-decoder processes (shared by every running job). */
   decoders: DecoderPool;
   /** The service's threads for heavy pure work (align's diff). */
@@ -69,11 +71,14 @@ export class PermanentEngineError extends Error {
   override name = 'PermanentEngineError';
 }
 
-/** We have no speaker engine: say so in the metadata rather than invent speakers. */
+/**
+ * What an engine without its own speaker step says about speakers; the job runner's speaker step
+ * (./speakers) replaces it whenever there is audio to tell speakers apart from.
+ */
 export function diarizationNote(requested: boolean): DocumentMetadata['diarization'] {
   return {
     requested,
     available: false,
-    note: requested ? 'Speaker diarization was requested, but the local service has no speaker engine; no speakers were assigned.' : 'No speaker engine is installed.',
+    note: requested ? 'Speakers were asked for, but there is no audio to tell them apart from; the document keeps the speakers it was given.' : 'Speakers were not asked for.',
   };
 }

@@ -15,8 +15,12 @@ export interface JobParams {
   language: string;
   diarization: boolean;
   filename?: string;
-  /** Checked against the organization at transcribe; recorded, not used by the local engine. */
+  /** Checked against the organization at transcribe; its terms join the decoder's words (engines/lexicon). */
   glossaryId?: number;
+  /** Offensive words may be recognised (default: left out of the decoder's words). */
+  allowProfanity?: boolean;
+  /** Offensive words are masked in the documents, for any engine and listed language. */
+  maskProfanity?: boolean;
   customModelId?: number;
   /** The speech engine the caller chose (engines/registry.ts); absent: the best installed one. */
   speechEngine?: string;
@@ -170,6 +174,8 @@ export function toJob(db: Db, row: JobRow): Job {
       attempts: row.attempts,
       ...(params.glossaryId !== undefined ? { glossary_id: params.glossaryId } : {}),
       ...(params.customModelId !== undefined ? { custom_model_id: params.customModelId } : {}),
+      allow_profanity: params.allowProfanity === true,
+      mask_profanity: params.maskProfanity === true,
     },
     error: row.error,
   };

@@ -10,6 +10,8 @@ import type { ServiceContext } from '../context';
 import { MAX_DOCUMENT_BYTES } from '../documents/limits';
 import { engines, PermanentEngineError } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
+import { afterRecognition } from '../engines/after-recognition';
+import { buildLexicon, MAX_TERMS, type Lexicon } from '../engines/lexicon';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
 import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size';
@@ -100,8 +102,9 @@ export class JobRunner implements JobQueue {
       wavPath = job.kind === 'upload' ? undefined : join(sessionMediaDir(this.ctx.config.dataDir, session.session_id), 'audio.wav');
       const prepared: { wavPath?: string; durationMs: number } = wavPath ? await this.prepareMedia(job, session, wavPath, signal) : { durationMs: 0 };
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
+      const lexicon = job.kind === 'upload' ? null : await this.lexiconFor(params, signal);
       const recognizer = job.kind === 'upload' ? undefined : this.ctx.speech.choose(params.language, params.speechEngine);
-      const result = params.liveTranscriptPath ? await liveResult(params.liveTranscriptPath) : await engines[job.kind].run({
+      let result = params.liveTranscriptPath ? await liveResult(params.liveTranscriptPath) : await engines[job.kind].run({
         recognizer,
         wavPath: prepared.wavPath,
         durationMs: prepared.durationMs,
@@ -112,8 +115,10 @@ export class JobRunner implements JobQueue {
         signal,
         decoders: this.decoders,
         offload: this.ctx.offload,
+        lexicon,
         onProgress: (p) => this.progress(job.job_id, 15 + p * 0.8),
       });
+      result = await afterRecognition(result, { language: params.language, diarization: params.diarization, maskProfanity: params.maskProfanity === true, wavPath: prepared.wavPath, durationMs: prepared.durationMs, offload: this.ctx.offload });
       const mediaMs = job.kind === 'upload' ? await this.uploadMediaMs(session, signal) : prepared.durationMs || null;
       assertTimesInMedia(job.kind === 'upload' ? 'uploaded document' : 'transcript', result.transcript, result.captions, mediaMs);
       applyResult(this.ctx, job.job_id, result);
@@ -126,6 +131,15 @@ export class JobRunner implements JobQueue {
       // The decoded audio is only the engine's input (a recording's ten times over): never kept, also not after a cancel.
       if (wavPath) await rm(wavPath, { force: true });
     }
+  }
+
+  /** The decoder's words for this job: offensive words out unless allowed, the glossary's terms in. */
+  private lexiconFor(params: JobParams, signal: AbortSignal): Promise<Lexicon | null> {
+    const terms =
+      params.glossaryId === undefined
+        ? []
+        : (this.ctx.db.prepare('SELECT source FROM glossary_entries WHERE glossary_id = ? ORDER BY position LIMIT ?').all(params.glossaryId, MAX_TERMS) as { source: string }[]).map((r) => r.source);
+    return buildLexicon(join(this.ctx.config.dataDir, 'lexicon'), { allowProfanity: params.allowProfanity === true, terms }, signal);
   }
 
   private async prepareMedia(job: JobRow, session: SessionRow, wavPath: string, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {

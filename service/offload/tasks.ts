@@ -16,6 +16,8 @@ import type { BodyText } from '../documents/store';
 import { alignText } from '../engines/align-tokens';
 import { translationLines, withTranslation } from '../engines/translate';
 import { readUpload } from '../engines/upload';
+import { tellSpeakersApart } from '../engines/speakers';
+import type { TranscriptContent } from '../../common/transcript/model';
 
 
 const bodyText = (body: DocumentBody): BodyText => ({ json: JSON.stringify(body), endMs: documentEndMs(body) });
@@ -31,6 +33,11 @@ function parseJson(text: string): { ok: true; data: unknown } | Refusal {
 let pdfFont: Uint8Array | undefined;
 
 export const tasks = {
+  /** The speaker step over a job's WAV (engines/speakers.ts); the transcript travels as JSON text. */
+  async speakers(input: { wavPath: string; durationMs: number; transcript: string }) {
+    const told = await tellSpeakersApart(input.wavPath, input.durationMs, JSON.parse(input.transcript) as TranscriptContent);
+    return { transcript: JSON.stringify(told.transcript), diarization: told.diarization };
+  },
   summarize(input: { body: string }): { summary: string; body: BodyText } {
     const { summary, body } = summarizedBody(JSON.parse(input.body) as DocumentBody);
     return { summary, body: bodyText(body) };

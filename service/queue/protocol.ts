@@ -42,6 +42,7 @@ export const ClaimAnswer = z.discriminatedUnion('status', [
     kind: z.enum(['decode', 'align', 'upload']),
     language: z.string(),
     diarization: z.boolean(),
+    mask_profanity: z.boolean().default(false),
     punctuation: z.boolean(),
     /** The session has media to fetch (GET …/media), and its type. */
     has_media: z.boolean(),

@@ -66,6 +66,7 @@ export async function workerRoutes(app: FastifyInstance, ctx: ServiceContext): P
       kind,
       language: claim.params.language,
       diarization: claim.params.diarization,
+      mask_profanity: claim.params.maskProfanity === true,
       punctuation: session.punctuation === 1,
       has_media: Boolean(session.media_path),
       media_type: session.media_type,

@@ -8,6 +8,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import type { DecoderPool } from '../engines/decoder-pool';
+import { afterRecognition } from '../engines/after-recognition';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
 import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size';
@@ -77,7 +78,7 @@ export async function runClaimedJob(run: JobRun): Promise<JobOutput> {
     }
     const text = claim.kind === 'align' ? (claim.text ?? '') : claim.kind === 'upload' ? await uploadedText(claim, mediaPath) : undefined;
     const durationMs = durationSec === null ? 0 : Math.round(durationSec * 1000);
-    const result = await engines[claim.kind].run({
+    const recognized = await engines[claim.kind].run({
       recognizer: claim.kind === 'upload' ? undefined : run.speech.choose(claim.language),
       wavPath,
       durationMs,
@@ -90,6 +91,7 @@ export async function runClaimedJob(run: JobRun): Promise<JobOutput> {
       offload: run.offload,
       onProgress: (p) => run.report(15 + p * 0.8),
     });
+    const result = await afterRecognition(recognized, { language: claim.language, diarization: claim.diarization, maskProfanity: claim.mask_profanity, wavPath, durationMs, offload: run.offload });
     let mediaMs: number | null = durationSec === null ? null : durationMs || null;
     if (claim.kind === 'upload') {
       // A given text beside real media: the media's duration bounds the given times.
