@@ -3,6 +3,7 @@
  * sync, media), its watch folders and imports, and, on the embedded service, the app's own
  * sign-in. main/auth/account-switch.ts opens the active account's, and another on a switch.
  */
+import { speechModelHandlers } from './imports/speech-models';
 import type { EventName, EventPayload } from '../common/ipc';
 import type { AccountRuntime, OpenAccount } from './auth/account-switch';
 import { createCore } from './core';
@@ -13,6 +14,9 @@ import type { SecretStore } from './platform/secrets';
 import type { ServiceSupervisor } from './service-supervisor';
 import type { SettingsStore } from './settings';
 import { AppWatch, documentsFromCache } from './watch/in-app';
+import { LiveController } from './live/controller';
+import { liveHandlers } from './live/ipc';
+import { realtimeUrlOf } from './live/realtime-url';
 
 /** What every account's runtime shares: the backend's settings, secrets, embedded service and event sink. */
 export interface RuntimeDeps {
@@ -92,13 +96,27 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
     },
   });
   folders.watch = watch;
+  // Live transcription: streams to the account's realtime address; the finished session plays from the recording here.
+  const live = new LiveController({
+    dataDir,
+    realtimeUrl: () => realtimeUrlOf(serviceUrl, settings.get().realtimeUrls[serviceUrl]),
+    realtimeKey: (forget) => core.realtimeKey(forget),
+    changed: (state) => deps.emit('live.changed', state),
+    finished: (sessionId, path) => {
+      const key = core.mediaAccount();
+      if (key) core.media.rememberLocal(key, sessionId, path);
+      pulled.add(sessionId);
+      pull();
+    },
+  });
   core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
   // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
   return {
     core,
-    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...local?.handlers },
+    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...speechModelHandlers(core.client), ...liveHandlers(live), ...local?.handlers },
     async close() {
+      live.close();
       await watch.close();
       await core.close();
     },

@@ -96,7 +96,7 @@ export async function startBackend(opts: BackendOptions): Promise<Backend> {
       .catch(() => {});
   });
   const running = { state: 'running', attempt: 0, message: null } as const;
-  const shell = shellHandlers(opts.dialogs ?? noDialogs, settings, () => service?.status() ?? running);
+  const shell = shellHandlers(opts.dialogs ?? noDialogs, settings, () => service?.status() ?? running, opts.dataDir);
   const handlers: Handlers = { ...h, ...accounts.accountHandlers, ...settingsHandlers(settings), ...shell, ...updateHandlers(opts.updates, emit) };
   return {
     handlers,

@@ -65,6 +65,8 @@ export interface Core {
   /** The service client on the signed-in user's credentials, for parts that act for the user (watch folders). */
   client: ApiClient;
   accessToken(): Promise<string | null>;
+  /** The realtime API key for live transcription (made on first use, kept as a secret); forget: it was refused. */
+  realtimeKey(forget?: boolean): Promise<string | null>;
   /** Where sessions' media plays from; the transport sets its linker, watch folders feed it local paths. */
   media: MediaLibrary;
   /** The signed-in account's key in the media library, or null. */
@@ -146,6 +148,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     handlers,
     client,
     accessToken: () => credentials.accessToken(),
+    realtimeKey: async (forget) => {
+      if (forget) await credentials.invalidateRealtimeKey();
+      return credentials.realtimeKey();
+    },
     media,
     mediaAccount: () => {
       const id = accountId();

@@ -18,6 +18,7 @@ import { electronDialogs } from './platform/electron-dialogs';
 import { menuTemplate } from './platform/electron-menu';
 import { electronSettingsFile } from './platform/electron-settings-file';
 import { restoreBounds, trackWindowState } from './platform/window-state';
+import { allowMediaCheck, allowMediaRequest } from './platform/media-permission';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererIndex = join(here, '..', 'renderer', 'index.html');
@@ -81,10 +82,12 @@ async function createWindow(): Promise<void> {
 
 app.whenReady().then(async () => {
   if (!primaryInstance) return;
-  // The app needs no permission and no device: requests are refused, and checks (which the
-  // page can make without asking, e.g. navigator.permissions, device enumeration) say no.
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  // The app's own page may capture audio (live transcription); every other request is refused,
+  // and checks (navigator.permissions, device enumeration) say no to all else.
+  session.defaultSession.setPermissionRequestHandler((wc, permission, callback, details) =>
+    callback(wc === win?.webContents && allowMediaRequest(permission, details.requestingUrl, rendererUrl, 'mediaTypes' in details ? details.mediaTypes : undefined)),
+  );
+  session.defaultSession.setPermissionCheckHandler((wc, permission, _origin, details) => wc === win?.webContents && allowMediaCheck(permission, details.requestingUrl, rendererUrl));
   session.defaultSession.setDevicePermissionHandler(() => false);
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ platform: process.platform, appName: app.name, send: (command) => win && sendEvent(win.webContents, 'app.command', { command }) })));
   const dataDir = app.getPath('userData');

@@ -1,17 +1,18 @@
 /**
  * The channels of the desktop shell: dialog.open, dialog.save and shell.showInFolder over the
  * platform's dialogs, each dialog starting in the last folder used for its purpose (remembered in
- * settings), and service.status from the embedded service's supervisor.
+ * settings), service.status from the embedded service's supervisor, and app.about (main/about.ts).
  */
 import { basename, dirname, join } from 'node:path';
 import type { ServiceStatus } from '../common/ipc/shell';
+import { aboutApp } from './about';
 import type { Handlers } from './ipc/registry';
 import type { Dialogs } from './platform/dialogs';
 import type { SettingsStore } from './settings';
 
-export type ShellHandlers = Pick<Handlers, 'dialog.open' | 'dialog.save' | 'shell.showInFolder' | 'service.status'>;
+export type ShellHandlers = Pick<Handlers, 'dialog.open' | 'dialog.save' | 'shell.showInFolder' | 'service.status' | 'app.about'>;
 
-export function shellHandlers(dialogs: Dialogs, settings: SettingsStore, serviceStatus: () => ServiceStatus): ShellHandlers {
+export function shellHandlers(dialogs: Dialogs, settings: SettingsStore, serviceStatus: () => ServiceStatus, dataDir: string): ShellHandlers {
   const remember = (purpose: Parameters<Handlers['dialog.open']>[0]['purpose'] | 'export', folder: string) =>
     settings.set({ lastFolders: { ...settings.get().lastFolders, [purpose]: folder } });
   return {
@@ -37,5 +38,6 @@ export function shellHandlers(dialogs: Dialogs, settings: SettingsStore, service
       return { supported: true };
     },
     'service.status': async () => serviceStatus(),
+    'app.about': async () => aboutApp(dataDir),
   };
 }

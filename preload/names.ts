@@ -17,15 +17,17 @@ export const channelNames = [
   'media.peaks',
   'watch.state', 'watch.addFolder', 'watch.updateFolder', 'watch.removeFolder', 'watch.pause', 'watch.items', 'watch.retry', 'watch.transcribeAgain',
   'settings.get', 'settings.set',
-  'dialog.open', 'dialog.save', 'shell.showInFolder', 'service.status',
-  'models.list', 'models.accountLists', 'imports.add', 'imports.list', 'imports.cancel', 'imports.retry', 'imports.clearFinished',
+  'dialog.open', 'dialog.save', 'shell.showInFolder', 'service.status', 'app.about',
+  'models.list', 'models.accountLists', 'glossaries.get', 'glossaries.save', 'imports.add', 'imports.list', 'imports.cancel', 'imports.retry', 'imports.clearFinished',
   'sessions.facets', 'sessions.view', 'sessions.setView', 'sessions.delete', 'documents.translate', 'documents.translateLanguages', 'documents.revokeShare', 'documents.revokeAllShares', 'documents.shareEmail', 'export.toFile', 'export.bulk',
   'captions.rebuild',
   'conflicts.list', 'conflicts.get', 'conflicts.resolve',
+  'speechModels.list', 'speechModels.download', 'speechModels.pause', 'speechModels.cancel', 'speechModels.delete', 'speechModels.import',
+  'live.state', 'live.start', 'live.audio', 'live.pause', 'live.stop', 'live.reset',
   'updates.state', 'updates.check', 'updates.download', 'updates.install',
 ] as const satisfies readonly ChannelName[];
 
-export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress', 'export.progress', 'captions.rebuilt', 'updates.changed', 'app.openFiles'] as const satisfies readonly EventName[];
+export const eventNames = ['auth.changed', 'cache.changed', 'sync.progress', 'sync.state', 'sync.conflict', 'watch.progress', 'settings.changed', 'app.command', 'service.status', 'imports.progress', 'export.progress', 'captions.rebuilt', 'live.changed', 'updates.changed', 'app.openFiles'] as const satisfies readonly EventName[];
 
 /** `true` when the list names every member of the union; otherwise the type of what is missing. */
 type ListsAll<Union, List extends readonly unknown[]> = [Exclude<Union, List[number]>] extends [never] ? true : Exclude<Union, List[number]>;

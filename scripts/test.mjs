@@ -25,6 +25,9 @@ const steps = [
   ['npm', ['run', 'lint']],
   ['npx', ['vitest', 'run', ...process.argv.slice(2)]],
 ];
+// The whole suite also runs the service's job tests again on a team server (redis-server, BullMQ,
+// a worker process); a run of chosen files does not.
+if (process.argv.length <= 2) steps.push(['npm', ['run', 'test:team']]);
 for (const [cmd, args] of steps) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env });
   if (r.status !== 0) process.exit(r.status ?? 1);

@@ -5,11 +5,13 @@ import { batchPlugin } from './batch/plugin';
 import type { ServiceContext } from './context';
 import { documentsPlugin } from './documents/plugin';
 import { HttpError } from './http/errors';
+import { parseJsonBodies } from './http/large-json';
 import { newRateLimiter } from './http/rate-limit';
 import { fastifyTrustProxy } from './http/trust-proxy';
 import { drainRefusedBody } from './http/refused-body';
 import { listsPlugin } from './lists/plugin';
 import { modelsPlugin } from './models/plugin';
+import { realtimePlugin } from './realtime/plugin';
 import { sessionsPlugin } from './sessions/plugin';
 import { sharedViewerPlugin } from './shared-viewer/plugin';
 import { workPlugin } from './work/plugin';
@@ -33,6 +35,9 @@ function hostCheck(ctx: ServiceContext): (host: string | undefined) => boolean {
   };
 }
 
+/** The largest form body (sign-in: a user name, a password, a code). */
+const FORM_BODY_LIMIT = 64 * 1024;
+
 /**
  * The multipart reader (busboy) rejects a broken client stream with a plain Error and no status;
  * that is bad input (400), not a server fault.
@@ -54,7 +59,9 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   });
 
   app.decorate('rateLimiter', newRateLimiter(ctx));
-  await app.register(formbody);
+  // Forms carry only sign-in fields: a large one would be split into fields on the event loop.
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+  parseJsonBodies(app);
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     const status = err instanceof HttpError ? err.status : (err as FastifyError).statusCode;
@@ -81,6 +88,6 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
 
   // Background work first: the sessions and batch areas reach the job runner as app.jobs.
   await app.register(workPlugin, { ctx });
-  for (const area of [authPlugin, modelsPlugin, listsPlugin, sessionsPlugin, documentsPlugin, batchPlugin, sharedViewerPlugin]) await app.register(area, { ctx });
+  for (const area of [authPlugin, modelsPlugin, listsPlugin, sessionsPlugin, documentsPlugin, batchPlugin, sharedViewerPlugin, realtimePlugin]) await app.register(area, { ctx });
   return app;
 }

@@ -9,6 +9,11 @@
  *   npm run service -- user add EMAIL --password-stdin --role ROLE [--role ROLE...] --data DIR
  *                      [--org-of EMAIL] [--customer-of EMAIL] [--identity-provider microsoft]
  * Adds a user (also while the service runs on the same data dir: SQLite WAL + busy_timeout).
+ *
+ *   npm run service -- --queue redis://HOST:PORT   the API node of a team server (engines run on workers)
+ *   npm run service -- worker add NAME --data DIR  adds a worker (or replaces its key); prints the key alone on its last line
+ *   npm run service -- models list|download NAME|import PATH|delete NAME --data DIR
+ * Manages the speech models (service/speech-models/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,7 +23,9 @@ import { SSO_PROVIDER } from './auth/sso';
 import { createOrganization, createUser, findUserByEmail } from './auth/users';
 import { openDb } from './db';
 import { migrations } from './migrations';
+import { addWorker } from './queue/worker-keys';
 import { serve } from './server';
+import { modelsCommand } from './speech-models/cli';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -77,11 +84,28 @@ async function userAdd(argv: string[]): Promise<void> {
   }
 }
 
+/** `worker add NAME --data DIR`: the key goes to S2T_WORKER_KEY of `npm run worker` on the worker's machine. */
+function workerAdd(argv: string[]): void {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { data: { type: 'string', default: '.data/service' } }, strict: true });
+  if (positionals.length !== 1) throw new Error('usage: worker add NAME --data DIR');
+  const dataDir = resolve(values.data!);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = openDb(join(dataDir, 'service.db'), migrations);
+  try {
+    const key = addWorker(db, positionals[0]);
+    process.stdout.write(`worker ${positionals[0]}: its key (shown once; a new \`worker add\` replaces it):\n${key}\n`);
+  } finally {
+    db.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command] = argv;
   if (command === 'serve') return serve(argv.slice(1));
   if (command === 'user' && argv[1] === 'add') return userAdd(argv.slice(2));
-  if (command && !command.startsWith('-')) throw new Error(`unknown command "${command}" (commands: serve, user add)`);
+  if (command === 'worker' && argv[1] === 'add') return workerAdd(argv.slice(2));
+  if (command === 'models') return modelsCommand(argv.slice(1));
+  if (command && !command.startsWith('-')) throw new Error(`unknown command "${command}" (commands: serve, user add, worker add, models)`);
   return serve(argv);
 }
 

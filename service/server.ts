@@ -15,7 +15,11 @@ import { openDb } from './db';
 import { parseSmtp } from './mail/send';
 import { migrations } from './migrations';
 import { parseTrustProxy } from './http/trust-proxy';
+import { OffloadPool } from './offload/pool';
+import { WHISPER_CATALOG } from './speech-models/catalog';
+import { openSpeechEngines } from './speech-models/open';
 import { receiveOwnerCredential, watchParent } from './parent-channel';
+import { parseQueueUrl } from './queue/queue-url';
 
 function loadSecret(dataDir: string): Uint8Array {
   const file = join(dataDir, 'secret.key');
@@ -71,6 +75,8 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'rate-window-seconds': { type: 'string', default: '60' },
       'engine-concurrency': { type: 'string', default: '1' },
       'max-media-hours': { type: 'string', default: '12' },
+      'org-storage-gb': { type: 'string', default: '50' },
+      'org-processing-hours': { type: 'string', default: '200' },
       'sso-redirect-uri': { type: 'string', multiple: true, default: [] },
       'public-url': { type: 'string' },
       // Credentials in the URL are better given as S2T_SMTP_URL: a flag shows in the process list.
@@ -78,6 +84,8 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
       'smtp-from': { type: 'string' },
       // The reverse proxy in front (the --public-url set-up): a hop count or its addresses.
       'trust-proxy': { type: 'string' },
+      queue: { type: 'string' },
+      'model-store-max-gb': { type: 'string', default: '64' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -93,14 +101,21 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     engineConcurrency: positiveInt('--engine-concurrency', values['engine-concurrency']!),
     bodyLimitBytes: 16 * 1024 * 1024,
     maxMediaSeconds: positiveNumber('--max-media-hours', values['max-media-hours']!) * 3600,
+    quota: {
+      storageBytes: Math.round(positiveNumber('--org-storage-gb', values['org-storage-gb']!) * 1024 ** 3),
+      processingSecondsPerMonth: positiveNumber('--org-processing-hours', values['org-processing-hours']!) * 3600,
+    },
     ssoRedirectUris: values['sso-redirect-uri']!,
     publicUrl: parsePublicUrl(values['public-url'] ?? process.env.S2T_PUBLIC_URL),
     smtp: parseSmtp(values['smtp-url'] ?? process.env.S2T_SMTP_URL, values['smtp-from'] ?? process.env.S2T_SMTP_FROM),
     trustProxy: parseTrustProxy(values['trust-proxy'] ?? process.env.S2T_TRUST_PROXY),
+    queueUrl: parseQueueUrl(values.queue),
   };
   const db = openDb(join(dataDir, 'service.db'), migrations);
   let baseUrl = '';
-  const ctx: ServiceContext = { db, config, log: stderrLogger(values.quiet), secret: loadSecret(dataDir), baseUrl: () => baseUrl, tuning };
+  const log = stderrLogger(values.quiet);
+  const { speech, modelDownloads } = openSpeechEngines(dataDir, tuning?.modelCatalog ?? WHISPER_CATALOG, positiveNumber('--model-store-max-gb', values['model-store-max-gb']!) * 1024 ** 3, log);
+  const ctx: ServiceContext = { db, config, log, secret: loadSecret(dataDir), offload: new OffloadPool(), baseUrl: () => baseUrl, tuning, speech, modelDownloads };
 
   const demoUser = values['demo-user'];
   if (demoUser) {
@@ -127,6 +142,7 @@ export async function serve(argv: string[], tuning?: ServiceTuning): Promise<voi
     // app's own, mid-sync) cannot hold the shutdown past it.
     setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     await app.close(); // also stops the background work (onClose)
+    await ctx.offload.close();
     db.close();
     process.exit(0);
   };

@@ -31,4 +31,11 @@ export function normalizeError(status: number, body: unknown): NormalizedError {
   return { status, code: `HTTP_${status}`, message: b.error, details: {} };
 }
 
+/**
+ * The local service's wording for a right code of the authenticator that was already used (the
+ * same 30-second window as the one that turned two-factor on or signed in); the app tells it
+ * apart from a wrong code by this text, since both are a 401.
+ */
+export const USED_TOTP_CODE = 'that code was already used: wait for the next code';
+
 export const SUPPORTED_MEDIA_FORMATS = ['wav', 'mp3', 'flac', 'ogg', 'opus', 'm4a', 'aac', 'mp4', 'mov', 'mkv', 'webm', 'avi'] as const;

@@ -5,3 +5,5 @@ export * from './resources';
 export * from './route';
 export * from './routes';
 export * from './webhook-headers';
+export * from './speech-models';
+export * from './realtime';

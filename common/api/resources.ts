@@ -54,6 +54,8 @@ export const LanguageModel = z.looseObject({
   has_punctuation: z.boolean().optional(),
   /** Local service only: the embedded engine really recognises this language. */
   engine_supported: z.boolean().optional(),
+  /** Local service only: the speech engine a transcription in this language runs on ('pocketsphinx', 'whisper:NAME'). */
+  speech_engine: z.string().max(80).nullable().optional(),
 });
 export type LanguageModel = z.infer<typeof LanguageModel>;
 

@@ -3,6 +3,7 @@
  * Interface choices). The client (main/api) and the service (service/) are both driven by this
  * table, so the two sides cannot drift apart.
  */
+import { speechModelRoutes } from './speech-models';
 import { z } from 'zod';
 import { DocumentBody } from '../transcript/model';
 import { envelope, ListQuery, single, wrapped } from './envelope';
@@ -111,6 +112,8 @@ export const TranscribeBody = z
     enable_timestamps: z.boolean().optional(),
     glossary_id: z.union([z.string(), z.number()]).optional(),
     custom_model_id: z.union([z.string(), z.number()]).optional(),
+    /** Local service: the speech engine to run ('pocketsphinx' or 'whisper:NAME', see speechModels.list); the best installed one that serves the language when absent. */
+    speech_engine: z.string().max(80).optional(),
     webhook_url: z.url({ protocol: /^https?$/ }).optional(),
     webhook_secret: z.string().min(8).max(256).optional(),
     webhook_events: z.array(WebhookEvent).optional(),
@@ -118,6 +121,10 @@ export const TranscribeBody = z
     session_mode: SessionMode.optional(),
     transcript_text: z.string().max(5_000_000).optional(),
     filename: z.string().max(255).optional(),
+    /** Interface choice: offensive words may be recognised (by default the local engine leaves them out of what it can hear). */
+    allow_profanity: z.boolean().optional(),
+    /** Interface choice: offensive words in the documents are masked ("s***"), for any engine and language with a word list. */
+    mask_profanity: z.boolean().optional(),
     /** Interface choice: the legacy create's keep_source and punctuation, with the same meaning and default. */
     ...SourceOptions,
   })
@@ -472,6 +479,7 @@ export const routes = {
     method: 'DELETE', path: `${TUS_PATH}/{id}`, auth: 'bearer', summary: 'tus termination: drop an upload',
     params: TusParams, response: TusAnswer,
   }),
+  ...speechModelRoutes,
 } as const;
 
 export type Routes = typeof routes;

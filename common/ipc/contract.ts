@@ -10,11 +10,13 @@ import { accountChannels } from './account';
 import { captionsChannels, captionsEvents } from './captions';
 import { conflictsChannels } from './conflicts';
 import { importChannels, importEvents, type ImportSource } from './imports';
+import { liveChannels, liveEvents } from './live';
 import { mediaChannels } from './media';
 import { UploadProgress } from './progress';
 import { settingsChannels, settingsEvents } from './settings';
 import { shellChannels, shellEvents } from './shell';
 import { updateChannels, updateEvents } from './updates';
+import { speechModelChannels } from './speech-models';
 import { SessionListQuery, sessionsChannels, sessionsEvents } from './sessions';
 
 export const AuthState = z.object({
@@ -30,7 +32,8 @@ export type AuthState = z.infer<typeof AuthState>;
 
 export const LoginOutcome = z.discriminatedUnion('status', [
   z.object({ status: z.literal('signed-in'), state: AuthState }),
-  z.object({ status: z.literal('mfa-required') }),
+  /** `username`: whose code is asked for (the app's own sign-in on this computer has no address typed in the form). */
+  z.object({ status: z.literal('mfa-required'), username: z.string().max(320).optional() }),
   z.object({ status: z.literal('refused'), message: z.string() }),
 ]);
 export type LoginOutcome = z.infer<typeof LoginOutcome>;
@@ -141,6 +144,9 @@ export const WatchProfile = z.object({
   sessionMode: z.enum(['auto', 'decode', 'align']).default('auto'),
   diarization: z.boolean().default(false),
   punctuation: z.boolean().default(true),
+  /** As TranscriptionOptions: offensive words heard, offensive words masked. */
+  allowProfanity: z.boolean().default(false),
+  maskProfanity: z.boolean().default(false),
   glossaryId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
   customModelId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
   subfolders: z.boolean().default(true),
@@ -261,6 +267,8 @@ export const channels = {
   ...sessionsChannels,
   ...captionsChannels,
   ...conflictsChannels,
+  ...speechModelChannels,
+  ...liveChannels,
 } as const;
 
 export const events = {
@@ -277,6 +285,7 @@ export const events = {
   ...importEvents,
   ...sessionsEvents,
   ...captionsEvents,
+  ...liveEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -30,6 +30,10 @@ export const TranscriptionOptions = z.object({
   mode: z.enum(['decode', 'align', 'upload']).default('decode'),
   diarization: z.boolean().default(false),
   punctuation: z.boolean().default(true),
+  /** Offensive words may be recognised (the local engine leaves them out by default). */
+  allowProfanity: z.boolean().default(false),
+  /** Offensive words are masked in the documents ("s***"), whatever the engine. */
+  maskProfanity: z.boolean().default(false),
   /** The service keeps the media for playback in the editors. */
   keepMedia: z.boolean().default(true),
   glossaryId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
@@ -65,6 +69,8 @@ export const ModelChoice = z.object({
   /** False when the service lists the language but cannot transcribe it here (shown, not choosable). */
   supported: z.boolean(),
   hasPunctuation: z.boolean(),
+  /** The speech engine a transcription in this language runs on ('pocketsphinx', 'whisper:NAME'); absent when the service does not say (a cloud). */
+  engine: z.string().max(80).nullable().optional(),
 });
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
@@ -79,7 +85,22 @@ export const AccountChoice = z.object({
 });
 export type AccountChoice = z.infer<typeof AccountChoice>;
 
+/** A glossary as the app edits it: its terms are what the local engine learns to hear. */
+export const GlossaryDraft = z.object({
+  /** null: a new glossary. */
+  id: z.number().int().nullable(),
+  name: z.string().trim().min(1, 'Give the glossary a name.').max(200),
+  /** The language its terms are spoken in. */
+  language: z.string().min(2).max(8),
+  entries: z.array(z.object({ source: z.string().trim().min(1).max(200), target: z.string().max(200) })).max(1000, 'A glossary holds at most 1000 terms.'),
+});
+export type GlossaryDraft = z.infer<typeof GlossaryDraft>;
+
 export const importChannels = {
+  /** One of the account's glossaries with its terms. */
+  'glossaries.get': { args: z.object({ id: z.number().int() }), result: GlossaryDraft },
+  /** Creates (id null) or replaces a glossary and its terms; answers its id. */
+  'glossaries.save': { args: GlossaryDraft, result: z.object({ id: z.number().int() }) },
   /** The service's languages (cached for offline use; `stale` when the list is the cached one). */
   'models.list': { args: Empty, result: z.object({ models: z.array(ModelChoice), stale: z.boolean() }) },
   /** The account's glossaries and custom models (cached for offline use, like models.list); empty lists when it has none. */

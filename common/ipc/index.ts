@@ -12,3 +12,5 @@ export * from './opened-files';
 export * from './sessions';
 export * from './captions';
 export * from './conflicts';
+export * from './speech-models';
+export * from './live';

@@ -55,6 +55,11 @@ export const Settings = z.object({
   lowConfidenceThreshold: z.number().min(0).max(1).default(0.5),
   /** The last folder each dialog purpose was used in. */
   lastFolders: z.partialRecord(DialogPurpose, AbsolutePath).default({}),
+  /** A cloud account's realtime address (ws: or wss:), by the account's service URL; absent: the service's own /api/v3/realtime. */
+  realtimeUrls: z
+    .record(z.string().max(2048), z.url({ protocol: /^wss?$/ }).max(2048))
+    .refine((r) => Object.keys(r).length <= 50, 'at most 50 realtime addresses')
+    .default({}),
   /** The main window's last bounds (Electron); null: the default size, centred. */
   window: WindowBounds.nullable().default(null),
 });

@@ -24,7 +24,21 @@ export const ServiceStatus = z.object({
 });
 export type ServiceStatus = z.infer<typeof ServiceStatus>;
 
+/** What Help and About shows: the app's version, where its data lives, and the licences of what it ships. */
+export const AboutInfo = z.object({
+  name: z.string().max(200),
+  version: z.string().max(100),
+  /** The folder with the app's settings, caches and this computer's service data. */
+  dataDir: z.string().max(4096),
+  /** The app's own documentation (README and docs/), where the app is installed; null when not shipped. */
+  docsDir: z.string().max(4096).nullable(),
+  runtime: z.string().max(200),
+  licences: z.array(z.object({ name: z.string().max(214), version: z.string().max(100), licence: z.string().max(200) })).max(500),
+});
+export type AboutInfo = z.infer<typeof AboutInfo>;
+
 export const shellChannels = {
+  'app.about': { args: z.object({}), result: AboutInfo },
   'service.status': { args: z.object({}), result: ServiceStatus },
   /** Native open dialog (on the focused window, starting in the purpose's last folder). paths is empty when cancelled. */
   'dialog.open': {

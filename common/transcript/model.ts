@@ -97,9 +97,9 @@ export const DocumentMetadata = z.looseObject({
   /** Frames per second used with the document's timecode_offset (HH:MM:SS:FF). */
   frame_rate: z.number().positive().optional(),
   engine: z.string().optional(),
-  /** Set when speakers were requested but no speaker engine exists: we never invent speakers. */
+  /** Whether speakers were asked for, whether a speaker step ran (method), how many it found, or why not. */
   diarization: z
-    .object({ requested: z.boolean(), available: z.boolean(), note: z.string().optional() })
+    .object({ requested: z.boolean(), available: z.boolean(), method: z.string().optional(), speakers: z.number().int().nonnegative().optional(), note: z.string().optional() })
     .optional(),
   source_format: z.string().optional(),
 });

@@ -56,7 +56,8 @@ export interface AuthSource {
 }
 
 /** What a request taught us about the service's health, for main/sync/connectivity. */
-export type Outcome = 'ok' | 'unreachable' | 'degraded';
+/** `slow`: no answer yet after slowAfterMs (a hung service keeps the connection open and says nothing). */
+export type Outcome = 'ok' | 'unreachable' | 'degraded' | 'slow';
 
 export interface ClientOptions {
   /** The service's address; a function where it can move (the watch daemon's embedded service, after a restart on another port). */
@@ -70,6 +71,8 @@ export interface ClientOptions {
   maxWaitMs?: number;
   fetch?: typeof fetch;
   observe?: (outcome: Outcome, routeId: RouteId) => void;
+  /** A request without an upload body that has had no answer for this long is reported `slow`, long before its timeout. */
+  slowAfterMs?: number;
 }
 
 type ItemOfResponse<R> = R extends { result: { result: (infer I)[] } } ? I : R extends { result: (infer I)[] } ? I : never;
@@ -135,6 +138,7 @@ export class ApiClient {
     this.base = typeof base === 'string' ? () => base : base;
     this.opts = {
       timeoutMs: 30_000,
+      slowAfterMs: 8_000,
       retries: 3,
       backoffMs: 250,
       maxWaitMs: 60_000,
@@ -268,10 +272,15 @@ export class ApiClient {
     const timeout = AbortSignal.timeout(options.timeoutMs ?? this.opts.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let res: Response;
+    // An upload's answer waits for its body to be sent, so only a request without one is called slow.
+    const small = body === undefined || typeof body === 'string' || body instanceof URLSearchParams;
+    const slow = small && this.opts.observe ? setTimeout(() => this.opts.observe?.('slow', id), this.opts.slowAfterMs) : undefined;
     try {
       res = await this.opts.fetch(url, { method: def.method, headers, body, signal, redirect: def.response.kind === 'redirect' ? 'manual' : 'follow' });
     } catch (err) {
       throw this.noAnswer(id, err, options.signal, timeout);
+    } finally {
+      clearTimeout(slow);
     }
     const ok = res.ok || (def.response.kind === 'redirect' && res.status >= 300 && res.status < 400);
     if (!ok) {

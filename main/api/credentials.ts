@@ -15,6 +15,8 @@ export class Credentials implements AuthSource {
   private token: string | null | undefined;
   private key: string | null | undefined;
   private creating: Promise<string | null> | null = null;
+  private liveKey: string | null | undefined;
+  private creatingLive: Promise<string | null> | null = null;
 
   constructor(
     private readonly secrets: SecretStore,
@@ -25,7 +27,7 @@ export class Credentials implements AuthSource {
     private readonly ownService = false,
   ) {}
 
-  private name(kind: 'access-token' | 'batch-key') {
+  private name(kind: 'access-token' | 'batch-key' | 'realtime-key') {
     return `${kind}@${this.identity}`;
   }
 
@@ -76,6 +78,31 @@ export class Credentials implements AuthSource {
     }
   }
 
+  /** The realtime API key live transcription streams with, made like the batch key (type realtime) and kept as a secret. */
+  async realtimeKey(signal?: AbortSignal): Promise<string | null> {
+    if (this.liveKey === undefined) this.liveKey = await this.secrets.get(this.name('realtime-key'));
+    if (this.liveKey) return this.liveKey;
+    if (!(await this.accessToken())) return null;
+    this.creatingLive ??= (async () => {
+      try {
+        const created = await this.client.call('tokens.create', { body: { name: `${batchTokenName()} (live)`.slice(0, 100), type: 'realtime', years_valid: 1 } }, { signal });
+        if (!created.token_value) return null;
+        await this.secrets.set(this.name('realtime-key'), created.token_value);
+        this.liveKey = created.token_value;
+        return this.liveKey;
+      } finally {
+        this.creatingLive = null;
+      }
+    })();
+    return this.creatingLive;
+  }
+
+  /** The stored realtime key was refused: the next stream makes a new one. */
+  async invalidateRealtimeKey(): Promise<void> {
+    this.liveKey = null;
+    await this.secrets.delete(this.name('realtime-key'));
+  }
+
   async invalidateBatchKey(): Promise<void> {
     this.key = null;
     await this.secrets.delete(this.name('batch-key'));
@@ -91,5 +118,6 @@ export class Credentials implements AuthSource {
   async clear(): Promise<void> {
     await this.setAccessToken(null);
     await this.invalidateBatchKey();
+    await this.invalidateRealtimeKey();
   }
 }

@@ -12,7 +12,7 @@ import type { NewImport } from '../watch/store';
 import type { WatchService } from '../watch/service';
 import { checkOptions, checkSource, expandFolders, refusalOf, Refused } from './checks';
 import { toImportItem } from './item';
-import type { ModelsList } from './models';
+import { readGlossary, saveGlossary, type ModelsList } from './models';
 import { stagedPath } from './staging';
 
 type Args<C extends keyof typeof importChannels> = z.output<(typeof importChannels)[C]['args']>;
@@ -61,6 +61,8 @@ export function importHandlers(ctx: ImportsContext) {
         if (!lists) throw new UserFacingError('OFFLINE', 'The glossaries and custom models need the service once; it cannot be reached now.');
         return lists;
       }),
+    'glossaries.get': (a: Args<'glossaries.get'>) => userFacing(() => readGlossary(ctx.models.client, a.id)),
+    'glossaries.save': (a: Args<'glossaries.save'>) => userFacing(async () => ({ id: await saveGlossary(ctx.models.client, a) })),
     'imports.add': (a: Args<'imports.add'>): Promise<{ items: ImportItem[] }> =>
       userFacing(async () => {
         const watch = await ctx.watch();

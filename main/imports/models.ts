@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { AccountChoice, ModelChoice } from '../../common/ipc';
+import { AccountChoice, ModelChoice, type GlossaryDraft } from '../../common/ipc';
 import type { ApiClient } from '../api/client';
 import { classifyFailure, isTransient } from '../api/failure';
 import { writeAtomic } from '../platform/write-atomic';
@@ -16,6 +16,7 @@ const AccountCache = z.object({ glossaries: z.array(AccountChoice), customModels
 type AccountLists = { glossaries: AccountChoice[]; customModels: AccountChoice[] };
 /** The fields the dialog shows; the routes' rows are typed loosely (the spec shows a custom model's id only). */
 const GlossaryRow = z.looseObject({ id: z.number(), name: z.string(), source_language: z.string() });
+const GlossaryWithEntries = GlossaryRow.extend({ entries: z.array(z.object({ source: z.string(), target: z.string() })).optional() });
 const CustomModelRow = z.looseObject({ id: z.union([z.number(), z.string()]), name: z.string().optional(), language: z.string().optional() });
 
 /** More than a dialog's select can usefully show; the rest stays on the service. */
@@ -23,7 +24,7 @@ const MAX_ACCOUNT_ITEMS = 500;
 
 export class ModelsList {
   constructor(
-    private readonly client: ApiClient,
+    readonly client: ApiClient,
     /** Where the last list the service gave is kept. */
     private readonly file: string,
   ) {}
@@ -32,7 +33,7 @@ export class ModelsList {
   async list(): Promise<{ models: ModelChoice[]; stale: boolean } | null> {
     try {
       const res = await this.client.call('models.list', { query: {} }, { timeoutMs: 15_000 });
-      const models = res.result.map((m) => ({ key: m.key, name: m.name, supported: m.engine_supported !== false, hasPunctuation: m.has_punctuation ?? false }));
+      const models = res.result.map((m) => ({ key: m.key, name: m.name, supported: m.engine_supported !== false, hasPunctuation: m.has_punctuation ?? false, engine: m.speech_engine ?? null }));
       await saveCache(this.file, { models });
       return { models, stale: false };
     } catch (err) {
@@ -70,6 +71,23 @@ export class ModelsList {
       throw err;
     }
   }
+}
+
+/** One glossary with its terms (at most the 1000 a draft holds). */
+export async function readGlossary(client: ApiClient, id: number): Promise<GlossaryDraft> {
+  const res = await client.call('glossaries.get', { params: { id }, query: { include_entries: true, limit: 1000 } }, { timeoutMs: 15_000 });
+  const g = GlossaryWithEntries.parse(res.result);
+  return { id: g.id, name: g.name, language: g.source_language, entries: g.entries ?? [] };
+}
+
+/** Creates or replaces a glossary on the service; answers its id. */
+export async function saveGlossary(client: ApiClient, d: GlossaryDraft): Promise<number> {
+  if (d.id === null) {
+    const res = await client.call('glossaries.create', { body: { name: d.name, source_language: d.language, target_language: null, entries: d.entries } }, { timeoutMs: 15_000 });
+    return res.result.id;
+  }
+  await client.call('glossaries.update', { params: { id: d.id }, body: { name: d.name, entries: d.entries } }, { timeoutMs: 15_000 });
+  return d.id;
 }
 
 /** A cache file's content, or null when there is none or it does not read as `schema`. */

@@ -25,6 +25,8 @@ export function transcribeBody(item: ItemRow, spec: JobSpec): z.input<typeof Tra
     enable_timestamps: true,
     keep_source: spec.keepMedia,
     punctuation: spec.punctuation,
+    allow_profanity: spec.allowProfanity,
+    mask_profanity: spec.maskProfanity,
     filename: spec.filename,
     ...(spec.glossaryId !== null ? { glossary_id: spec.glossaryId } : {}),
     ...(spec.customModelId !== null ? { custom_model_id: spec.customModelId } : {}),

@@ -13,6 +13,8 @@ export interface JobSpec {
   mode: 'decode' | 'align' | 'upload';
   diarization: boolean;
   punctuation: boolean;
+  allowProfanity: boolean;
+  maskProfanity: boolean;
   keepMedia: boolean;
   glossaryId: string | number | null;
   customModelId: string | number | null;
@@ -31,8 +33,10 @@ export function jobSpec(item: ItemRow, folder: WatchFolder): JobSpec {
     return {
       language: o.language,
       mode: o.mode,
-      diarization: o.diarization,
+      diarization: o.diarization && o.mode !== 'upload',
       punctuation: o.punctuation,
+      allowProfanity: o.allowProfanity,
+      maskProfanity: o.maskProfanity,
       keepMedia: o.keepMedia,
       glossaryId: o.glossaryId,
       customModelId: o.customModelId,
@@ -49,6 +53,8 @@ export function jobSpec(item: ItemRow, folder: WatchFolder): JobSpec {
     mode: text !== null ? 'align' : p.sessionMode === 'align' ? 'align' : 'decode',
     diarization: p.diarization,
     punctuation: p.punctuation,
+    allowProfanity: p.allowProfanity,
+    maskProfanity: p.maskProfanity,
     keepMedia: false,
     glossaryId: p.glossaryId,
     customModelId: p.customModelId,

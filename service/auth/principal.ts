@@ -74,7 +74,7 @@ async function fromJwt(ctx: ServiceContext, token: string): Promise<UserPrincipa
   return { kind: 'user', userId: user.id, orgId: user.org_id, roles: rolesOf(user), via: 'jwt', loginSessionId: claims.jti, rateKey: `s:${claims.jti}` };
 }
 
-function fromApiToken(ctx: ServiceContext, value: string, requireType?: TokenType): UserPrincipal {
+export function fromApiToken(ctx: ServiceContext, value: string, requireType?: TokenType): UserPrincipal {
   const found = resolveApiToken(ctx.db, ctx.secret, value);
   if (!found) throw unauthorized('API token invalid, expired or deleted');
   if (requireType && found.type !== requireType) throw unauthorized(`this endpoint needs an API token of type ${requireType}`);

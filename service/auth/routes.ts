@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceContext } from '../context';
+import { USED_TOTP_CODE } from '../../common/api';
 import { notFound, plainError } from '../http/errors';
 import { handle } from '../http/handle';
 import { createApiToken, deleteApiToken, listApiTokens } from './api-tokens';
@@ -8,7 +9,7 @@ import { signSessionToken, TOKEN_TTL } from './jwt';
 import { UNKNOWN_USER_HASH, verifyPassword } from './passwords';
 import { requireSession } from './principal';
 import { assertNotLocked, recordFailure, recordSuccess, type Attempt } from './throttle';
-import { acceptSecondFactor } from './two-factor';
+import { acceptSecondFactor, totpAlreadyUsed } from './two-factor';
 import { findUserByEmail, findUserById, toCurrentUser, userRoles, type UserRow } from './users';
 
 const COOKIE = 'act';
@@ -64,7 +65,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): v
     const code = body.totp_code?.trim() || body.backup_code?.trim() || '';
     if (!acceptSecondFactor(ctx, user, code)) {
       recordFailure(attempt);
-      throw plainError(401, 'wrong, expired or already used code');
+      throw plainError(401, totpAlreadyUsed(ctx, user, code) ? USED_TOTP_CODE : 'wrong, expired or already used code');
     }
     recordSuccess(attempt);
     const result = await issueLogin(ctx, user, body.remember_me ?? false);

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { USED_TOTP_CODE } from '../../common/api';
 import type { ServiceContext } from '../context';
 import { forbidden, plainError } from '../http/errors';
 import { handle } from '../http/handle';
 import { requireSession, type UserPrincipal } from './principal';
 import { assertNotLocked, recordFailure, type Attempt } from './throttle';
-import { acceptActiveTotp, checkTotp, consumeBackupCode, disableTwoFactor, enableTwoFactor, newBackupCodes, newPendingSecret } from './two-factor';
+import { acceptActiveTotp, checkTotp, totpAlreadyUsed, consumeBackupCode, disableTwoFactor, enableTwoFactor, newBackupCodes, newPendingSecret } from './two-factor';
 import { findUserById, type UserRow } from './users';
 
 const ALREADY_ON = 'two-factor is already on; turn it off first (with a current code) to change the authenticator';
@@ -67,7 +68,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: ServiceContex
     const token = query.token.trim();
     const backup = query.backup_code.trim();
     const ok = proven(attempt, () => (token !== '' && acceptActiveTotp(ctx, user, token)) || (backup !== '' && consumeBackupCode(ctx, user.id, backup)));
-    if (!ok) throw plainError(422, 'a current TOTP code (token) or an unused backup_code is needed');
+    if (!ok) throw plainError(422, token !== '' && totpAlreadyUsed(ctx, user, token) ? USED_TOTP_CODE : 'a current TOTP code (token) or an unused backup_code is needed');
     disableTwoFactor(ctx, user);
     return { result: { two_factor_active: false } };
   });

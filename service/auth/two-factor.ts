@@ -98,3 +98,15 @@ export function acceptSecondFactor(ctx: ServiceContext, user: UserRow, code: str
   if (/^\d{6}$/.test(trimmed)) return acceptActiveTotp(ctx, user, trimmed);
   return consumeBackupCode(ctx, user.id, trimmed);
 }
+
+/**
+ * Whether a refused code is one of the active secret's that was already used (the same 30-second
+ * window as the code that turned two-factor on, or that signed in): the person can only wait for
+ * the next one, which is worth telling apart from a wrong code.
+ */
+export function totpAlreadyUsed(ctx: ServiceContext, user: UserRow, code: string): boolean {
+  if (user.two_factor_active !== 1) return false;
+  const step = totpStep(ctx, user, user.totp_secret, code.trim());
+  const last = (ctx.db.prepare('SELECT totp_last_step FROM users WHERE id = ?').get(user.id) as { totp_last_step: number } | undefined)?.totp_last_step;
+  return step !== null && last !== undefined && step <= last;
+}

@@ -8,10 +8,12 @@ import { listDocuments, toDocument } from '../documents/store';
 import { documentError, plainError, validationError } from '../http/errors';
 import { handle } from '../http/handle';
 import { enqueueJob, findJob, toJob, type JobRow } from '../jobs/queue';
-import type { JobRunner } from '../jobs/runner';
+import type { JobQueue } from '../jobs/job-queue';
 import { IllegalTransition, transition } from '../jobs/states';
 import { sanitizeFilename, uploadsDir } from '../media/paths';
 import { MAX_DIRECT_UPLOAD_BYTES, receiveToFile } from '../media/receive';
+import { assertProcessingLeft } from '../quotas/processing';
+import { storageRoom } from '../quotas/storage';
 import { invalidFileFormat, sniffFile } from '../media/sniff';
 import { BlockedAddressError, checkUrl, webhookPolicy } from '../net/ssrf';
 import { sessionByPk, touchSession } from '../sessions/repo';
@@ -37,7 +39,7 @@ function requireJob(ctx: ServiceContext, jobId: string, orgId: number): JobRow {
   return job;
 }
 
-export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobRunner): void {
+export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobQueue): void {
   handle(app, ctx, 'batch.upload', async ({ principal, req }) => {
     const p = principal;
     if (!req.isMultipart()) throw plainError(415, 'Content-Type must be multipart/form-data with a part named file');
@@ -45,10 +47,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     const path = join(uploadsDir(ctx.config.dataDir), fileId);
     let filename: string | null = null;
     let size = 0;
+    const quota = await storageRoom(ctx, p.orgId);
     for await (const part of req.parts({ limits: { fileSize: MAX_DIRECT_UPLOAD_BYTES, files: 1 } })) {
       if (part.type === 'file' && part.fieldname === 'file' && filename === null) {
         filename = sanitizeFilename(part.filename, 'upload');
-        size = await receiveToFile(part.file, path);
+        size = await receiveToFile(part.file, path, quota);
       } else if (part.type === 'file') part.file.resume();
     }
     if (filename === null) throw validationError('file: a multipart part named "file" is required');
@@ -68,9 +71,15 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     const p = principal;
     const upload = ctx.db.prepare('SELECT * FROM uploads WHERE file_id = ?').get(body.file_id) as UploadRow | undefined;
     if (!upload || upload.org_id !== p.orgId) throw documentError(404, 'not_found', 'file_id does not exist');
+    assertProcessingLeft(ctx.db, p.orgId, ctx.config.quota.processingSecondsPerMonth);
     if (!upload.complete) throw documentError(409, 'conflict', 'the upload of this file is not complete');
     const mode = body.session_mode ?? 'decode';
     if (mode === 'align' && !body.transcript_text?.trim()) throw validationError('transcript_text: align needs the text to align');
+    if (body.speech_engine) {
+      const engine = ctx.speech.recognizers().find((r) => r.id === body.speech_engine);
+      if (!engine) throw validationError(`speech_engine: "${body.speech_engine}" is not installed here (installed: ${ctx.speech.list().map((e) => e.id).join(', ')})`);
+      if (mode !== 'upload' && !engine.supports(body.language)) throw validationError(`speech_engine: ${engine.label} does not serve language "${body.language}"`);
+    }
     const sniffed = await sniffFile(upload.path);
     if (mode !== 'upload' && !sniffed) throw invalidFileFormat();
     const glossaryId = body.glossary_id === undefined ? undefined : requireOwnGlossary(ctx, body.glossary_id, p.orgId);
@@ -97,13 +106,13 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
           sessionPk: session.id,
           kind: mode,
           fileId: upload.file_id,
-          params: { language: body.language, diarization: body.enable_diarization, glossaryId, customModelId },
+          params: { language: body.language, diarization: body.enable_diarization, glossaryId, customModelId, allowProfanity: body.allow_profanity, maskProfanity: body.mask_profanity, ...(body.speech_engine ? { speechEngine: body.speech_engine } : {}) },
           webhook: body.webhook_url ? { url: body.webhook_url, secret: body.webhook_secret, events: body.webhook_events } : undefined,
           reason: 'batch transcribe',
         });
       })
       .immediate();
-    jobs.tick();
+    jobs.wake();
     return toJob(ctx.db, findJob(ctx.db, jobId)!);
   });
 

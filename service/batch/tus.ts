@@ -18,6 +18,7 @@ import { authenticate, type UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
 import { plainError } from '../http/errors';
 import { sanitizeFilename, tusDir } from '../media/paths';
+import { storageFullError, storageUsed } from '../quotas/storage';
 import { sniffFile } from '../media/sniff';
 
 /** Largest Upload-Length accepted. */
@@ -114,6 +115,8 @@ export async function mountTus(app: FastifyInstance, ctx: ServiceContext): Promi
     async onUploadCreate(_req, upload) {
       const s = scope.getStore();
       if (!s) throw { status_code: 401, body: 'unauthenticated\n' };
+      const used = await storageUsed(ctx, s.principal.orgId);
+      if (used + (upload.size ?? 0) > ctx.config.quota.storageBytes) throw { status_code: 413, body: `${storageFullError(ctx, used, upload.size ?? 0).message}\n` };
       ctx.db
         .prepare("INSERT INTO uploads (file_id, org_id, user_id, path, filename, size_bytes, media_type, complete, via, created_at) VALUES (?, ?, ?, ?, ?, ?, '', 0, 'tus', ?)")
         .run(upload.id, s.principal.orgId, s.principal.userId, join(directory, upload.id), sanitizeFilename(upload.metadata?.filename ?? undefined, 'upload'), upload.size ?? 0, new Date().toISOString());

@@ -1,10 +1,10 @@
-/** Sends a document rendered by common/formats as an attachment. */
-import { readFileSync } from 'node:fs';
+/** Sends a document rendered by common/formats, on an offload thread (service/offload), as an attachment. */
 import type { FastifyReply } from 'fastify';
 import type { ExportFormat } from '../../common/api';
-import { FORMAT_FILES, FormatError, renderExport, type ExportOptions } from '../../common/formats';
-import { validationError } from '../http/errors';
+import { FORMAT_FILES, type ExportOptions } from '../../common/formats';
+import type { ServiceContext } from '../context';
 import { SENT } from '../http/handle';
+import { offloaded } from '../offload/http';
 import { toDocument, type ScopedDocument } from './store';
 
 export interface ExportQuery {
@@ -14,30 +14,17 @@ export interface ExportQuery {
   frame_rate?: number;
 }
 
-/** Read once: PDF embeds DejaVu Sans (Debian's fonts-dejavu-core). */
-let pdfFont: Uint8Array | undefined;
-
-function exportOptions(doc: ScopedDocument, format: ExportFormat, q: ExportQuery): ExportOptions {
+function exportOptions(doc: ScopedDocument, q: ExportQuery): ExportOptions {
   const opts: ExportOptions = { title: doc.filename, language: doc.language };
   if (q.speakers) opts.speakers = q.speakers;
   if (q.timestamps !== undefined) opts.timestamps = q.timestamps;
   if (q.profile) opts.profile = q.profile as ExportOptions['profile'];
   if (q.frame_rate) opts.frameRate = q.frame_rate;
-  if (format === 'pdf') {
-    pdfFont ??= new Uint8Array(readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'));
-    opts.font = pdfFont;
-  }
   return opts;
 }
 
-export async function sendExport(reply: FastifyReply, doc: ScopedDocument, format: ExportFormat, q: ExportQuery): Promise<typeof SENT> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await renderExport(format, toDocument(doc), exportOptions(doc, format, q));
-  } catch (e) {
-    if (e instanceof FormatError) throw validationError(`export ${format}: ${e.message}`);
-    throw e;
-  }
+export async function sendExport(ctx: ServiceContext, reply: FastifyReply, doc: ScopedDocument, format: ExportFormat, q: ExportQuery): Promise<typeof SENT> {
+  const bytes = await offloaded(ctx, 'export', { format, document: toDocument(doc, {}), body: doc.body, options: exportOptions(doc, q) });
   const f = FORMAT_FILES[format];
   const name = `${doc.filename.replace(/[^\w .()-]+/g, '_') || 'document'}.${f.extension}`;
   await reply

@@ -5,23 +5,27 @@
  * Another organization's document is 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DocumentBody } from '../../common/transcript/model';
 import type { UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
-import { translateContent, translationTargets } from '../engines/translate';
+import { translateLines, translationTargets } from '../engines/translate';
 import { documentError, validationError } from '../http/errors';
-import { handle } from '../http/handle';
+import { handle, JsonText } from '../http/handle';
 import { deliverMail, MailDeliveryError } from '../mail/send';
 import { refreshDocumentDuration } from '../sessions/duration';
 import { requireSession } from '../sessions/repo';
 import { checkPreconditions, withValidators } from './conditions';
-import { clearedBody, mergeBodies, summarizedBody } from './content-ops';
 import { downloadLink, downloadSubject, downloadTtl } from './download';
 import { sendExport } from './export';
+import { checkMergedSize } from './limits';
+import { offloaded } from '../offload/http';
 import { createShare, listShares, revokeAllShares, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
-import { findDocument, insertDocument, listDocuments, parseBody, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
+import { documentAnswer, documentSize, findDocument, originalOf, insertDocument, listDocuments, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
+
+function throwNotFound(id: string): never {
+  throw documentError(404, 'not_found', `document ${id} does not exist`);
+}
 
 /** A body-rewriting write: preconditions, compare-and-set, fresh validators. */
 function rewrite(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, doc: ScopedDocument, cols: DocumentColumns): ScopedDocument {
@@ -45,7 +49,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.get', async ({ params, query, principal, reply }) => {
     const doc = owned(params, principal);
     withValidators(reply, doc);
-    return query.direct_download ? toDocument(doc, { download: downloadLink(ctx, doc.id) }) : toDocument(doc);
+    return query.direct_download ? toDocument(doc, { download: downloadLink(ctx, doc.id) }) : documentAnswer(doc);
   });
 
   handle(app, ctx, 'documents.download', async ({ params }) => {
@@ -53,16 +57,22 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     if (!id) throw documentError(403, 'forbidden', 'the download link is invalid or expired');
     const doc = findDocument(ctx.db, id);
     if (!doc) throw documentError(404, 'not_found', 'document does not exist');
-    return toDocument(doc);
+    return documentAnswer(doc);
   });
 
-  handle(app, ctx, 'documents.update', async ({ params, body, principal, req, reply }) => {
-    const doc = owned(params, principal);
-    checkPreconditions(req, doc);
-    const fresh = applyUpdate(ctx, doc, body);
-    withValidators(reply, fresh);
-    return toDocument(fresh);
-  });
+  handle(
+    app,
+    ctx,
+    'documents.update',
+    async ({ params, body, largeBody, principal, req, reply }) => {
+      const doc = owned(params, principal);
+      checkPreconditions(req, doc);
+      const fresh = await applyUpdate(ctx, doc, largeBody ?? body);
+      withValidators(reply, fresh);
+      return documentAnswer(fresh);
+    },
+    { largeBodyAsText: true },
+  );
 
   handle(app, ctx, 'documents.delete', async ({ params, principal, req }) => {
     const doc = owned(params, principal);
@@ -76,41 +86,55 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   handle(app, ctx, 'documents.copy', async ({ params, body, principal }) => {
     const src = requireDocument(ctx.db, params.sessionId, body.source_document_id, principal.orgId);
     // The copy keeps the source's engine original, so reset_to_original works on it too.
-    const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: parseBody(src), original: parseBody({ body: src.original }), timecodeOffset: src.timecode_offset });
-    return toDocument(findDocument(ctx.db, id)!);
+    const id = insertDocument(ctx.db, { sessionPk: src.session_pk, filename: body.new_filename, type: src.type, language: src.language, body: { json: src.body, endMs: src.end_ms }, original: originalOf(ctx.db, src.id), timecodeOffset: src.timecode_offset });
+    return documentAnswer(findDocument(ctx.db, id)!);
   });
 
   handle(app, ctx, 'documents.merge', async ({ body, principal }) => {
-    const docs = body.document_ids.map((id) => {
-      const d = findDocument(ctx.db, id);
+    // Sizes first, bodies only once the merge fits: another organization's document is 404
+    // before anything else is said about the list, and a document named twice is refused.
+    const sizes = new Map<string, { org_id: number; type: string; bytes: number }>();
+    for (const id of body.document_ids) {
+      if (sizes.has(id)) continue;
+      const d = documentSize(ctx.db, id);
       if (!d || d.org_id !== principal.orgId) throw documentError(404, 'not_found', `document ${id} does not exist`);
-      return d;
-    });
-    if (new Set(docs.map((d) => d.type)).size > 1) throw validationError('document_ids: all documents must be of one type (document or caption)');
-    const merged = mergeBodies(docs.map(parseBody));
+      sizes.set(id, d);
+    }
+    if (sizes.size < body.document_ids.length) {
+      const twice = body.document_ids.find((id, i) => body.document_ids.indexOf(id) !== i);
+      throw validationError(`document_ids: document ${twice} is named more than once; name each document once`);
+    }
+    if (new Set([...sizes.values()].map((d) => d.type)).size > 1) throw validationError('document_ids: all documents must be of one type (document or caption)');
+    checkMergedSize([...sizes.values()].reduce((n, d) => n + d.bytes, 0));
+    const docs = body.document_ids.map((id) => findDocument(ctx.db, id) ?? throwNotFound(id));
+    const merged = await offloaded(ctx, 'merge', { bodies: docs.map((d) => d.body) });
     const id = insertDocument(ctx.db, { sessionPk: docs[0].session_pk, filename: body.output_filename, type: docs[0].type, language: docs[0].language, body: merged, timecodeOffset: docs[0].timecode_offset });
-    return toDocument(findDocument(ctx.db, id)!);
+    return documentAnswer(findDocument(ctx.db, id)!);
   });
 
   handle(app, ctx, 'documents.summarize', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    const { summary, body } = summarizedBody(parseBody(doc));
-    return { summary, document: toDocument(rewrite(ctx, req, reply, doc, { body })) };
+    const { summary, body } = await offloaded(ctx, 'summarize', { body: doc.body });
+    // The document may have changed while the summary was made: rewrite's compare-and-set answers 412 then.
+    const fresh = rewrite(ctx, req, reply, doc, { body });
+    return new JsonText(`{"summary":${JSON.stringify(summary)},"document":${documentAnswer(fresh).text}}`);
   });
 
   handle(app, ctx, 'documents.resetToOriginal', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    return toDocument(rewrite(ctx, req, reply, doc, { body: parseBody({ body: doc.original }) }));
+    checkPreconditions(req, doc);
+    return documentAnswer(rewrite(ctx, req, reply, doc, { body: await offloaded(ctx, 'stored', { body: originalOf(ctx.db, doc.id) }) }));
   });
 
   handle(app, ctx, 'documents.clearText', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    return toDocument(rewrite(ctx, req, reply, doc, { body: clearedBody(parseBody(doc)) }));
+    checkPreconditions(req, doc);
+    return documentAnswer(rewrite(ctx, req, reply, doc, { body: await offloaded(ctx, 'clear', { body: doc.body }) }));
   });
 
   handle(app, ctx, 'documents.finishedStatus', async ({ params, query, principal, req, reply }) => {
     const doc = owned(params, principal);
-    return toDocument(rewrite(ctx, req, reply, doc, { finished: query.status ? 1 : 0 }));
+    return documentAnswer(rewrite(ctx, req, reply, doc, { finished: query.status ? 1 : 0 }));
   });
 
   handle(app, ctx, 'documents.share', async ({ params, body, principal }) => createShare(ctx, owned(params, principal), body));
@@ -145,13 +169,14 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     };
   });
 
-  handle(app, ctx, 'documents.export', async ({ params, query, principal, reply }) => sendExport(reply, owned(params, principal), params.format, query));
+  handle(app, ctx, 'documents.export', async ({ params, query, principal, reply }) => sendExport(ctx, reply, owned(params, principal), params.format, query));
 
   handle(app, ctx, 'documents.translate', async ({ params, body, principal }) => {
     const doc = owned(params, principal);
-    const src = parseBody(doc);
-    const content = await translateContent(src.content, doc.language, body.target_language);
-    const translated: DocumentBody = { ...src, metadata: { ...src.metadata, translated_from: doc.id, translation_engine: 'apertium' }, content };
+    // The document is read and rebuilt on an offload thread; Apertium runs as a child process.
+    const lines = await offloaded(ctx, 'translationLines', { body: doc.body });
+    const out = await translateLines(lines, doc.language, body.target_language);
+    const translated = await offloaded(ctx, 'translated', { body: doc.body, lines: out, from: doc.id });
     const id = insertDocument(ctx.db, {
       sessionPk: doc.session_pk,
       filename: `${doc.filename} (${body.target_language})`,
@@ -160,7 +185,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
       body: translated,
       timecodeOffset: doc.timecode_offset,
     });
-    return toDocument(findDocument(ctx.db, id)!);
+    return documentAnswer(findDocument(ctx.db, id)!);
   });
 
   handle(app, ctx, 'documents.translateTargets', async ({ params, principal }) => translationTargets(owned(params, principal).language));

@@ -15,6 +15,11 @@ export const SUMMARY_RATIO = 0.25;
 /** A gap between two words at least this long ends a unit. */
 export const PAUSE_MS = 450;
 const MAX_UNIT_WORDS = 24;
+/**
+ * Units TextRank ranks, at most (a 12-hour recording holds about 15,000 sentences): a document cut
+ * into more (many tiny segments) has its neighbouring units joined in equal runs until it fits.
+ */
+export const MAX_SUMMARY_UNITS = 20_000;
 const MIN_UNIT_WORDS = 4;
 
 export interface SummaryUnit {
@@ -82,8 +87,23 @@ function runsOf(words: Word[]): Word[][] {
   return joinShort(runs).flatMap(cutLong);
 }
 
-/** The document's sentence-like units in reading order. */
-export function summaryUnits(content: DocumentContent): SummaryUnit[] {
+/** Joins runs of `per` neighbouring units into one. */
+function joinUnits(units: SummaryUnit[], per: number): SummaryUnit[] {
+  const out: SummaryUnit[] = [];
+  for (let i = 0; i < units.length; i += per) {
+    const run = units.slice(i, i + per);
+    out.push({ text: run.map((u) => u.text).join(' '), start_ms: run[0].start_ms, end_ms: run.at(-1)!.end_ms, words: run.reduce((n, u) => n + u.words, 0) });
+  }
+  return out;
+}
+
+/** The document's sentence-like units in reading order, at most MAX_SUMMARY_UNITS of them. */
+export function summaryUnits(content: DocumentContent, maxUnits = MAX_SUMMARY_UNITS): SummaryUnit[] {
+  const units = allUnits(content);
+  return units.length > maxUnits ? joinUnits(units, Math.ceil(units.length / maxUnits)) : units;
+}
+
+function allUnits(content: DocumentContent): SummaryUnit[] {
   if (content.kind === 'transcript') {
     return content.segments.flatMap((s) => runsOf(s.words.filter((w) => w.text.trim().length > 0)).map(unitOf));
   }

@@ -1,126 +1,53 @@
 /**
- * Alignment of a given text to the recognised words by sequence alignment (an LCS diff over
- * normalised words, from the `diff` package). Matched words take their recognised times; runs of
- * unmatched words take the time of what was heard in their place, or share the gap between their
- * matched neighbours, so every word gets a time and times never go backwards.
+ * Alignment of a given text to the recognised words: the media is recognised, then the words are
+ * matched by a bounded sequence alignment on an offload thread (./align-tokens.ts), so a long text
+ * never holds the service's event loop. A text cannot have more words than its media can hold
+ * (service/documents/limits.ts): such a text is refused before any work is done.
  */
-import { diffArrays } from 'diff';
-import type { Segment, Word } from '../../common/transcript/model';
 import { CONTENT_VERSION } from '../../common/transcript/model';
-import { recognize } from './decode';
+import { MAX_WORDS_PER_SECOND, WORDS_ANY_LENGTH } from '../documents/limits';
+import { OffloadError } from '../offload/pool';
+import { decodeSupports, recognize } from './decode';
 import { diarizationNote, PermanentEngineError, type Engine } from './engine';
 
-/** About how long a spoken word lasts (150 words a minute, with their gaps). */
-const TYPICAL_WORD_MS = 400;
-
-const norm = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
-
-interface Timed {
-  start: number;
-  end: number;
-  confidence: number;
-}
-
-/** For each given token, its time: from the recognised word it matched, or interpolated. */
-export function alignTokens(tokens: string[], recognized: Word[], durationMs: number): Timed[] {
-  const times: (Timed | null)[] = tokens.map(() => null);
-  const a = tokens.map(norm);
-  const b = recognized.map((w) => norm(w.text));
-  let i = 0;
-  let j = 0;
-  // A run of given words the recogniser heard differently (a substitution: removed beside added)
-  // takes the time of what it heard there, not the whole gap to its matched neighbours.
-  let given: number[] = [];
-  let heard: Word[] = [];
-  const settle = () => {
-    if (given.length > 0 && heard.length > 0) {
-      const from = heard[0].start_ms;
-      const step = Math.max(0, heard.at(-1)!.end_ms - from) / given.length;
-      given.forEach((t, x) => {
-        const start = Math.round(from + step * x);
-        times[t] = { start, end: Math.max(start, Math.round(from + step * (x + 1))), confidence: 0 };
-      });
-    }
-    given = [];
-    heard = [];
-  };
-  for (const part of diffArrays(a, b)) {
-    const n = part.count ?? part.value.length;
-    if (part.added) {
-      heard.push(...recognized.slice(j, j + n));
-      j += n;
-    } else if (part.removed) {
-      for (let x = 0; x < n; x++) given.push(i + x);
-      i += n;
-    } else {
-      settle();
-      for (let k = 0; k < n; k++, i++, j++) {
-        const r = recognized[j];
-        times[i] = { start: r.start_ms, end: r.end_ms, confidence: r.confidence };
-      }
-    }
+/** Words in a text (runs of non-space), counted without cutting the text up: a refused text costs one pass. */
+export function countWords(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x2028 || c === 0x2029 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a);
+    if (!space && !inWord) n++;
+    inWord = !space;
   }
-  settle();
-  // Words nothing was heard for share the gap between their neighbours; before the first heard
-  // word and after the last, they take about a word's length each next to it, not all the silence to 0 or to the end.
-  let k = 0;
-  while (k < times.length) {
-    if (times[k]) {
-      k++;
-      continue;
-    }
-    let e = k;
-    while (e < times.length && !times[e]) e++;
-    const n = e - k;
-    let from = k > 0 ? times[k - 1]!.end : null;
-    let to = e < times.length ? times[e]!.start : null;
-    if (from === null) from = Math.max(0, (to ?? 0) - n * TYPICAL_WORD_MS);
-    if (to === null) to = Math.max(from, Math.min(durationMs, from + n * TYPICAL_WORD_MS));
-    const step = Math.max(0, to - from) / n;
-    for (let x = k; x < e; x++) {
-      const start = Math.round(from + step * (x - k));
-      times[x] = { start, end: Math.max(start, Math.round(from + step * (x - k + 1))), confidence: 0 };
-    }
-    k = e;
-  }
-  // Guard monotonicity against overlapping recognised words.
-  let last = 0;
-  return times.map((t) => {
-    const start = Math.max(t!.start, last);
-    const end = Math.max(start, t!.end);
-    last = end;
-    return { start, end, confidence: t!.confidence };
-  });
-}
-
-/** Sentences (or lines) of the given text become segments. */
-function splitSegments(text: string): string[][] {
-  return text
-    .split(/\n+|(?<=[.!?])\s+/)
-    .map((s) => s.split(/\s+/).filter(Boolean))
-    .filter((s) => s.length > 0);
+  return n;
 }
 
 export const alignEngine: Engine = {
   name: 'align',
+  supports: decodeSupports,
   async run(input) {
     if (!input.wavPath) throw new PermanentEngineError('Alignment needs media.');
-    const text = input.text?.trim();
-    if (!text) throw new PermanentEngineError('Alignment needs a transcript text.');
-    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9) });
-    const sentences = splitSegments(text);
-    const times = alignTokens(sentences.flat(), recognized, input.durationMs);
-    let t = 0;
-    const segments: Segment[] = sentences.map((tokens, idx) => {
-      const words = tokens.map((token) => {
-        const tm = times[t++];
-        return { text: token, start_ms: tm.start, end_ms: tm.end, confidence: tm.confidence };
-      });
-      return { id: `s${idx + 1}`, speaker_id: null, start_ms: words[0].start_ms, end_ms: words.at(-1)!.end_ms, words };
-    });
+    const text = input.text;
+    if (!text?.trim()) throw new PermanentEngineError('Alignment needs a transcript text.');
+    const words = countWords(text);
+    const most = WORDS_ANY_LENGTH + Math.ceil((input.durationMs / 1000) * MAX_WORDS_PER_SECOND);
+    if (words > most) {
+      throw new PermanentEngineError(`The transcript text has ${words} words, more than ${Math.round(input.durationMs / 1000)} s of media can hold (at most ${most}); check that the text belongs to this media.`);
+    }
+    const { words: recognized } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: (p) => input.onProgress(p * 0.9), recognizer: input.recognizer, lexicon: input.lexicon });
+    input.signal.throwIfAborted();
+    let aligned;
+    try {
+      aligned = await input.offload.run('align', { text, recognized: recognized.map(({ text: w, start_ms, end_ms, confidence }) => ({ text: w, start_ms, end_ms, confidence })), durationMs: input.durationMs });
+    } catch (e) {
+      // Busy is transient (the job is retried); over time or memory is not.
+      if (e instanceof OffloadError && (e.reason === 'time' || e.reason === 'memory')) throw new PermanentEngineError(`The transcript text could not be aligned: ${e.message}`);
+      throw e;
+    }
     return {
-      transcript: { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments },
-      metadata: { engine: 'pocketsphinx+align', matched_words: times.filter((x) => x.confidence > 0).length, diarization: diarizationNote(input.diarization) },
+      transcript: { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: aligned.segments },
+      metadata: { engine: `${input.recognizer?.id ?? 'pocketsphinx'}+align`, matched_words: aligned.matched, diarization: diarizationNote(input.diarization) },
     };
   },
 };

@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { runTool, ToolError } from '../media/run-tool';
 import { speechMap, writeWavSlice, type Span } from '../media/speech-regions';
 import type { DecoderPool } from './decoder-pool';
-import { diarizationNote, PermanentEngineError, type Engine, type EngineInput } from './engine';
+import type { Lexicon } from './lexicon';
+import { diarizationNote, PermanentEngineError, type Engine, type EngineInput, type RecognizedWord, type Recognizer } from './engine';
 import { PUNCTUATION_NOTE, sentencePerSegment } from './punctuate';
 
 /** Language keys the installed acoustic model serves. */
@@ -19,10 +20,7 @@ export function decodeSupports(language: string): boolean {
   return /^en([-_](us|gb|au|ca))?$/i.test(language) || language.toLowerCase() === 'english';
 }
 
-export interface RecognizedWord extends Word {
-  /** The word starts a new utterance (after <s>). */
-  utteranceStart: boolean;
-}
+export type { RecognizedWord } from './engine';
 
 const LINE = /^(\S+) (\d+\.\d+) (\d+\.\d+) (\d+(?:\.\d+)?)$/;
 
@@ -94,6 +92,10 @@ export interface RecognizeOptions {
   chunkMs?: { target: number; max: number };
   /** Share of the audio decoded so far, 0..100, after each chunk. */
   onProgress?(percent: number): void;
+  /** Who hears each chunk; pocketsphinx when absent. */
+  recognizer?: Recognizer;
+  /** The job's dictionary and language model (offensive words left out, glossary terms added). */
+  lexicon?: Lexicon | null;
 }
 
 /**
@@ -102,8 +104,13 @@ export interface RecognizeOptions {
  * pocketsphinx's own time base is trusted only inside one chunk and only after a check.
  */
 export async function recognize(wavPath: string, language: string, opts: RecognizeOptions): Promise<Recognition> {
-  if (!decodeSupports(language)) {
-    throw new PermanentEngineError(`The local speech engine has no model for language "${language}"; only English (en) is installed (Debian package pocketsphinx-en-us).`);
+  const recognizer = opts.recognizer ?? pocketsphinx;
+  if (!recognizer.supports(language)) {
+    throw new PermanentEngineError(
+      recognizer === pocketsphinx
+        ? `The local speech engine has no model for language "${language}"; only English (en) is installed (Debian package pocketsphinx-en-us). A Whisper model (Preferences, Speech models) serves many more.`
+        : `The speech engine ${recognizer.label} does not serve language "${language}".`,
+    );
   }
   const map = await speechMap(wavPath, opts.chunkMs);
   // The decoded WAV can run a few ms past the container's duration (codec padding): the media's own length wins.
@@ -131,7 +138,7 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
         opts.decoders.run(async () => {
           const file = join(dir, `${i}.wav`);
           await writeWavSlice(wavPath, map.wav, chunk, file);
-          const raw = await runDecoder(file, opts.signal);
+          const raw = await recognizer.decodeChunk(file, language, opts.signal, opts.lexicon);
           await rm(file, { force: true });
           const placed = placeChunkWords(raw, chunk);
           if (placed.repaired) repaired++;
@@ -150,10 +157,12 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
   }
 }
 
-async function runDecoder(file: string, signal: AbortSignal): Promise<RecognizedWord[]> {
+async function runDecoder(file: string, signal: AbortSignal, lexicon?: Lexicon | null): Promise<RecognizedWord[]> {
   try {
-    const { stdout } = await runTool('pocketsphinx_continuous', ['-infile', file, '-time', 'yes', '-logfn', '/dev/null'], { signal });
-    return parsePocketsphinx(stdout);
+    const { stdout } = await runTool('pocketsphinx_continuous', ['-infile', file, '-time', 'yes', '-logfn', '/dev/null', ...(lexicon?.args ?? [])], { signal });
+    const words = parsePocketsphinx(stdout);
+    // A glossary's term comes back as the glossary writes it.
+    return lexicon ? words.map((w) => ({ ...w, text: lexicon.spelling.get(w.text) ?? w.text })) : words;
   } catch (e) {
     if (e instanceof ToolError && e.code === null && /not installed/.test(e.message)) {
       throw new PermanentEngineError('Speech recognition is not available: install the Debian packages pocketsphinx and pocketsphinx-en-us.');
@@ -162,6 +171,15 @@ async function runDecoder(file: string, signal: AbortSignal): Promise<Recognized
     throw e;
   }
 }
+
+/** The engine that needs no download: Debian's pocketsphinx with its US English model. */
+export const pocketsphinx: Recognizer = {
+  id: 'pocketsphinx',
+  label: 'pocketsphinx (built in, English)',
+  punctuates: false,
+  supports: decodeSupports,
+  decodeChunk: (file, _language, signal, lexicon) => runDecoder(file, signal, lexicon),
+};
 
 /**
  * Moves a chunk's words (times relative to the chunk) onto the recording's time line. If the
@@ -200,16 +218,27 @@ function markPauses(words: RecognizedWord[], pauses: Span[]): void {
   }
 }
 
+/** What the metadata says about the decoder's words: offensive words left out, glossary words added. */
+export function lexiconNote(lexicon: Lexicon | null | undefined): Record<string, unknown> {
+  if (!lexicon) return { vocabulary: { offensive_words: 'allowed', glossary_words: 0 } };
+  return { vocabulary: { offensive_words: lexicon.excluded > 0 ? 'left out' : 'allowed', glossary_words: lexicon.spelling.size, pronounced_by_rules: lexicon.guessed } };
+}
+
 export const decodeEngine: Engine = {
   name: 'decode',
+  supports: decodeSupports,
   async run(input: EngineInput) {
     if (!input.wavPath) throw new PermanentEngineError('This session has no media to transcribe.');
-    const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress });
+    const recognizer = input.recognizer ?? pocketsphinx;
+    const { words, repairedChunks, chunks } = await recognize(input.wavPath, input.language, { signal: input.signal, decoders: input.decoders, mediaMs: input.durationMs, onProgress: input.onProgress, recognizer, lexicon: input.lexicon });
     const segments = segmentWords(words);
-    const transcript: TranscriptContent = { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: input.punctuation ? sentencePerSegment(segments) : segments };
+    // A model engine's own punctuation and casing are kept; only pocketsphinx's bare words get the pause-based sentences.
+    const added = input.punctuation && !recognizer.punctuates;
+    const transcript: TranscriptContent = { kind: 'transcript', version: CONTENT_VERSION, speakers: [], segments: added ? sentencePerSegment(segments) : segments };
+    const punctuation = recognizer.punctuates ? { requested: input.punctuation, note: 'Punctuation and casing are the speech model\'s own.' } : { requested: input.punctuation, ...(input.punctuation ? { note: PUNCTUATION_NOTE } : {}) };
     return {
       transcript,
-      metadata: { engine: 'pocketsphinx', chunks, repaired_chunks: repairedChunks, diarization: diarizationNote(input.diarization), punctuation: { requested: input.punctuation, ...(input.punctuation ? { note: PUNCTUATION_NOTE } : {}) } },
+      metadata: { engine: recognizer.id, ...(recognizer === pocketsphinx ? lexiconNote(input.lexicon) : {}), chunks, repaired_chunks: repairedChunks, diarization: diarizationNote(input.diarization), punctuation },
     };
   },
 };

@@ -94,13 +94,14 @@ export async function translateLines(lines: string[], sourceLanguage: string, ta
   return out.map((l, i) => (lines[i].trim() ? l.trim() : ''));
 }
 
-/** The same content in another language, times kept per segment or cue. */
-export async function translateContent(content: DocumentContent, sourceLanguage: string, target: string): Promise<DocumentContent> {
-  if (content.kind === 'caption') {
-    const out = await translateLines(content.cues.map((c) => c.lines.join(' ')), sourceLanguage, target);
-    return { ...content, cues: content.cues.map((c, i) => ({ ...c, lines: [out[i]] })) };
-  }
-  const out = await translateLines(content.segments.map((s) => s.words.map((w) => w.text).join(' ')), sourceLanguage, target);
+/** The lines Apertium translates: one per cue, or per segment (its words joined). */
+export function translationLines(content: DocumentContent): string[] {
+  return content.kind === 'caption' ? content.cues.map((c) => c.lines.join(' ')) : content.segments.map((s) => s.words.map((w) => w.text).join(' '));
+}
+
+/** The same content with its lines translated, times kept per segment or cue (the translated words share their segment's span evenly). */
+export function withTranslation(content: DocumentContent, out: string[]): DocumentContent {
+  if (content.kind === 'caption') return { ...content, cues: content.cues.map((c, i) => ({ ...c, lines: [out[i]] })) };
   return {
     ...content,
     summary: undefined,

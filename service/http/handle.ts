@@ -5,7 +5,9 @@ import { issueText as zodIssueText } from '../../node/zod-issues';
 import { routes, toRouterPath, type RouteId, type Routes } from '../../common/api';
 import { authenticate, type Principal, type PrincipalFor } from '../auth/principal';
 import type { ServiceContext } from '../context';
+import { offloaded } from '../offload/http';
 import { forbidden, notFound, plainError, validationError } from './errors';
+import { LargeJson } from './large-json';
 
 type R<K extends RouteId> = Routes[K];
 
@@ -14,6 +16,11 @@ export interface HandlerInput<K extends RouteId> {
   query: z.output<R<K>['query']>;
   /** Parsed for json and form bodies; undefined for multipart and media (read `req` yourself). */
   body: z.output<R<K>['body']['schema']>;
+  /**
+   * Only on routes registered with `{ largeBodyAsText: true }`: a JSON body too large for the
+   * event loop, unchecked (`body` is then undefined); the handler checks it off the loop.
+   */
+  largeBody?: LargeJson;
   /** Typed from the route's auth kind: a UserPrincipal on bearer and s2t-key routes. */
   principal: PrincipalFor<R<K>['auth']>;
   req: FastifyRequest;
@@ -45,7 +52,7 @@ const issueText = (error: z.ZodError) => zodIssueText(error, 'body');
  * against the response schema, so the service can never send what the contract does not allow
  * (a JsonText answer: under test only, see there); a good JSON answer gets the route's status.
  */
-export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceContext, id: K, handler: Handler<K>): void {
+export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceContext, id: K, handler: Handler<K>, opts: { largeBodyAsText?: boolean } = {}): void {
   const def = routes[id];
   app.route({
     method: def.method,
@@ -68,15 +75,20 @@ export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceCont
       const query = def.query.safeParse(req.query ?? {});
       if (!query.success) throw validationError(issueText(query.error));
       let body: unknown = undefined;
+      let largeBody: LargeJson | undefined;
       if (def.body.kind === 'json' || def.body.kind === 'form') {
         const type = mediaType(req.headers['content-type']);
         const want = def.body.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
         if (type !== want) throw plainError(415, `Content-Type must be ${want}`);
-        const parsed = def.body.schema.safeParse(req.body);
-        if (!parsed.success) throw validationError(issueText(parsed.error));
-        body = parsed.data;
+        if (req.body instanceof LargeJson && opts.largeBodyAsText) largeBody = req.body;
+        else if (req.body instanceof LargeJson) body = await checkedOffLoop(ctx, id, req.body);
+        else {
+          const parsed = def.body.schema.safeParse(req.body);
+          if (!parsed.success) throw validationError(issueText(parsed.error));
+          body = parsed.data;
+        }
       }
-      const result = await handler({ params: params.data, query: query.data, body, principal, req, reply } as HandlerInput<K>);
+      const result = await handler({ params: params.data, query: query.data, body, largeBody, principal, req, reply } as HandlerInput<K>);
       if (result === SENT) return reply;
       const text = result instanceof JsonText;
       if (text && !CHECK_JSON_TEXT) return sendJson(reply, def.status, result.text);
@@ -88,6 +100,13 @@ export function handle<K extends RouteId>(app: FastifyInstance, ctx: ServiceCont
       return sendJson(reply, def.status, text ? result.text : JSON.stringify(checked.data));
     },
   });
+}
+
+/** A large JSON body checked against the route's schema on an offload thread. */
+async function checkedOffLoop(ctx: ServiceContext, id: RouteId, large: LargeJson): Promise<unknown> {
+  const checked = await offloaded(ctx, 'checkBody', { route: id, text: large.text });
+  if (!checked.ok) throw plainError(checked.status, checked.message);
+  return checked.data;
 }
 
 function sendJson(reply: FastifyReply, status: number | undefined, json: string): string {

@@ -15,9 +15,17 @@ export interface JobParams {
   language: string;
   diarization: boolean;
   filename?: string;
-  /** Checked against the organization at transcribe; recorded, not used by the local engine. */
+  /** Checked against the organization at transcribe; its terms join the decoder's words (engines/lexicon). */
   glossaryId?: number;
+  /** Offensive words may be recognised (default: left out of the decoder's words). */
+  allowProfanity?: boolean;
+  /** Offensive words are masked in the documents, for any engine and listed language. */
+  maskProfanity?: boolean;
   customModelId?: number;
+  /** The speech engine the caller chose (engines/registry.ts); absent: the best installed one. */
+  speechEngine?: string;
+  /** decode: the transcript a live stream already made (service/realtime), stored instead of decoding again. */
+  liveTranscriptPath?: string;
 }
 
 export interface JobRow {
@@ -27,6 +35,8 @@ export interface JobRow {
   status: JobStatus;
   progress: number;
   attempts: number;
+  /** Runs the service did not survive (see recoverInterrupted). */
+  interruptions: number;
   run_after: number;
   file_id: string | null;
   params: string;
@@ -104,16 +114,45 @@ export function claimNext(db: Db): JobRow | null {
   }).immediate();
 }
 
-/** At start-up: nothing may stay in processing from a previous run; it goes back on the queue. */
-export function recoverInterrupted(db: Db): number {
+/** Runs of one job the service may die in (crash, or killed for not answering) before the job fails. */
+export const MAX_JOB_INTERRUPTIONS = 3;
+
+/**
+ * At start-up: nothing may stay in processing from a previous run. A job found there was running
+ * when the service died (a clean stop puts its jobs back first: releaseStopped), so the run counts
+ * as an attempt and as an interruption; after MAX_JOB_INTERRUPTIONS the job fails for good rather
+ * than take the service down again. Returns the jobs put back and the jobs failed.
+ */
+export function recoverInterrupted(db: Db): { requeued: number; failed: number } {
   return db.transaction(() => {
-    const rows = db.prepare("SELECT job_id, session_pk, attempts FROM jobs WHERE status = 'processing'").all() as Pick<JobRow, 'job_id' | 'session_pk' | 'attempts'>[];
+    const rows = db.prepare("SELECT job_id, session_pk, interruptions FROM jobs WHERE status = 'processing'").all() as Pick<JobRow, 'job_id' | 'session_pk' | 'interruptions'>[];
+    let failed = 0;
     for (const r of rows) {
-      // The interrupted attempt does not count against the retry budget.
-      transition(db, 'job', r.job_id, 'pending', 'the service restarted while the job ran (recovery)', { attempts: Math.max(0, r.attempts - 1), progress: 0, run_after: 0 });
+      const interruptions = r.interruptions + 1;
+      const sessionProcessing = sessionByPk(db, r.session_pk).status === 'processing';
+      if (interruptions >= MAX_JOB_INTERRUPTIONS) {
+        const error = `The service stopped ${interruptions} times while this job ran (it stopped answering or crashed), so the job was ended to keep the service running. Check the media and the transcript text, then start it again.`;
+        transition(db, 'job', r.job_id, 'failed', 'the service died while the job ran, too many times', { interruptions, error });
+        if (sessionProcessing) transition(db, 'session', r.session_pk, 'failed', 'the engine failed', { error });
+        failed++;
+        continue;
+      }
+      transition(db, 'job', r.job_id, 'pending', 'the service restarted while the job ran (recovery)', { interruptions, progress: 0, run_after: 0 });
+      if (sessionProcessing) transition(db, 'session', r.session_pk, 'queued', 'the service restarted while the job ran (recovery)');
+    }
+    return { requeued: rows.length - failed, failed };
+  }).immediate();
+}
+
+/** A clean stop: the jobs it stopped go back on the queue, and the stopped run does not count as an attempt. */
+export function releaseStopped(db: Db, jobIds: string[]): void {
+  db.transaction(() => {
+    for (const id of jobIds) {
+      const r = findJob(db, id);
+      if (r?.status !== 'processing') continue;
+      transition(db, 'job', id, 'pending', 'the service stopped while the job ran; it runs again at the next start', { attempts: Math.max(0, r.attempts - 1), progress: 0, run_after: 0 });
       if (sessionByPk(db, r.session_pk).status === 'processing') transition(db, 'session', r.session_pk, 'queued', 'the service restarted while the job ran (recovery)');
     }
-    return rows.length;
   }).immediate();
 }
 
@@ -135,6 +174,8 @@ export function toJob(db: Db, row: JobRow): Job {
       attempts: row.attempts,
       ...(params.glossaryId !== undefined ? { glossary_id: params.glossaryId } : {}),
       ...(params.customModelId !== undefined ? { custom_model_id: params.customModelId } : {}),
+      allow_profanity: params.allowProfanity === true,
+      mask_profanity: params.maskProfanity === true,
     },
     error: row.error,
   };

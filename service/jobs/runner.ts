@@ -4,30 +4,34 @@
  * Transient failures are retried (session: failed -> queued with date_retried) up to
  * MAX_JOB_ATTEMPTS, then dead_letter; permanent ones (bad media, unsupported language) fail at once.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { transcriptToCaptions } from '../../common/transcript/captions';
-import type { DocumentBody, DocumentMetadata } from '../../common/transcript/model';
-import { unseal } from '../auth/secrets';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ServiceContext } from '../context';
-import { insertDocument } from '../documents/store';
-import { engines, PermanentEngineError, type EngineResult } from '../engines';
+import { MAX_DOCUMENT_BYTES } from '../documents/limits';
+import { engines, PermanentEngineError } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
+import { afterRecognition } from '../engines/after-recognition';
+import { buildLexicon, MAX_TERMS, type Lexicon } from '../engines/lexicon';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
+import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size';
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
+import { chargeProcessing } from '../quotas/processing';
+import { diarizationNote, type EngineResult } from '../engines/engine';
+import { parseLiveTranscript } from '../realtime/transcript';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
-import { metaData, type SessionRow } from '../sessions/present';
-import { enqueueLegacy, enqueueSigned } from '../webhooks/deliveries';
-import { claimNext, findJob, MAX_JOB_ATTEMPTS, recoverInterrupted, retryDelayMs, type JobParams, type JobRow } from './queue';
-import { transition } from './states';
+import type { SessionRow } from '../sessions/present';
+import type { JobQueue } from './job-queue';
+import { isPermanent } from './failure-kind';
+import { applyFailure, applyResult } from './outcome';
+import { claimNext, findJob, recoverInterrupted, releaseStopped, type JobParams, type JobRow } from './queue';
 
 /** Rough real-time factor used for estimated_completion before a job has run. */
 const ESTIMATE_RTF = 0.6;
 
-export class JobRunner {
+export class JobRunner implements JobQueue {
   private timer: NodeJS.Timeout | null = null;
   private active = new Map<string, AbortController>();
   private running = new Set<Promise<void>>();
@@ -42,19 +46,26 @@ export class JobRunner {
   start(): void {
     const downloads = recoverInterruptedDownloads(this.ctx);
     if (downloads > 0) this.ctx.log.info('interrupted media_source downloads settled after restart', { count: downloads });
-    const n = recoverInterrupted(this.ctx.db);
-    if (n > 0) this.ctx.log.info('jobs recovered after restart', { count: n });
+    const { requeued, failed } = recoverInterrupted(this.ctx.db);
+    if (requeued > 0) this.ctx.log.info('jobs recovered after restart', { count: requeued });
+    if (failed > 0) this.ctx.log.warn('jobs failed: the service died while they ran, too many times', { count: failed });
     this.timer = setInterval(() => this.tick(), 250);
     this.timer.unref();
     this.tick();
   }
 
-  /** Stops claiming, stops running engines; their jobs stay processing and are recovered at the next start. */
+  /** Stops claiming, stops running engines; their jobs go back on the queue for the next start, the stopped run not counted. */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    const stopped = [...this.active.keys()];
     for (const ac of this.active.values()) ac.abort();
     await Promise.allSettled([...this.running]);
+    releaseStopped(this.ctx.db, stopped);
+  }
+
+  wake(): void {
+    this.tick();
   }
 
   /** Called by the cancel route: stops the engine of a running job. */
@@ -84,12 +95,17 @@ export class JobRunner {
   }
 
   private async run(job: JobRow, signal: AbortSignal): Promise<void> {
+    let wavPath: string | undefined;
     try {
       const session = sessionByPk(this.ctx.db, job.session_pk);
       const params = JSON.parse(job.params) as JobParams;
-      const prepared: { wavPath?: string; durationMs: number } = job.kind === 'upload' ? { durationMs: 0 } : await this.prepareMedia(job, session, signal);
+      wavPath = job.kind === 'upload' ? undefined : join(sessionMediaDir(this.ctx.config.dataDir, session.session_id), 'audio.wav');
+      const prepared: { wavPath?: string; durationMs: number } = wavPath ? await this.prepareMedia(job, session, wavPath, signal) : { durationMs: 0 };
       const text = job.kind === 'align' ? (session.transcript_text ?? '') : job.kind === 'upload' ? await this.uploadedText(session) : undefined;
-      const result = await engines[job.kind].run({
+      const lexicon = job.kind === 'upload' ? null : await this.lexiconFor(params, signal);
+      const recognizer = job.kind === 'upload' ? undefined : this.ctx.speech.choose(params.language, params.speechEngine);
+      let result = params.liveTranscriptPath ? await liveResult(params.liveTranscriptPath) : await engines[job.kind].run({
+        recognizer,
         wavPath: prepared.wavPath,
         durationMs: prepared.durationMs,
         language: params.language,
@@ -98,28 +114,51 @@ export class JobRunner {
         punctuation: session.punctuation === 1,
         signal,
         decoders: this.decoders,
+        offload: this.ctx.offload,
+        lexicon,
         onProgress: (p) => this.progress(job.job_id, 15 + p * 0.8),
       });
+      result = await afterRecognition(result, { language: params.language, diarization: params.diarization, maskProfanity: params.maskProfanity === true, wavPath: prepared.wavPath, durationMs: prepared.durationMs, offload: this.ctx.offload });
       const mediaMs = job.kind === 'upload' ? await this.uploadMediaMs(session, signal) : prepared.durationMs || null;
       assertTimesInMedia(job.kind === 'upload' ? 'uploaded document' : 'transcript', result.transcript, result.captions, mediaMs);
-      this.complete(job, session, result);
+      applyResult(this.ctx, job.job_id, result);
     } catch (e) {
       if (this.stopping) return;
       if (signal.aborted && findJob(this.ctx.db, job.job_id)?.status === 'cancelled') return;
-      this.fail(job, e as Error);
+      const err = e as Error;
+      applyFailure(this.ctx, job.job_id, { message: err.message, permanent: isPermanent(err) });
+    } finally {
+      // The decoded audio is only the engine's input (a recording's ten times over): never kept, also not after a cancel.
+      if (wavPath) await rm(wavPath, { force: true });
     }
   }
 
-  private async prepareMedia(job: JobRow, session: SessionRow, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
+  /** The decoder's words for this job: offensive words out unless allowed, the glossary's terms in. */
+  private lexiconFor(params: JobParams, signal: AbortSignal): Promise<Lexicon | null> {
+    const terms =
+      params.glossaryId === undefined
+        ? []
+        : (this.ctx.db.prepare('SELECT source FROM glossary_entries WHERE glossary_id = ? ORDER BY position LIMIT ?').all(params.glossaryId, MAX_TERMS) as { source: string }[]).map((r) => r.source);
+    return buildLexicon(join(this.ctx.config.dataDir, 'lexicon'), { allowProfanity: params.allowProfanity === true, terms }, signal);
+  }
+
+  private async prepareMedia(job: JobRow, session: SessionRow, wavPath: string, signal: AbortSignal): Promise<{ wavPath: string; durationMs: number }> {
     if (!session.media_path) throw new PermanentEngineError('This session has no media; upload it first.');
     // Media longer than --max-media-hours fails here, before anything is converted.
     const info = await probe(session.media_path, signal, this.ctx.config.maxMediaSeconds);
     // Duration first: a video without sound still shows how long it is beside its error.
     touchSession(this.ctx.db, session.id, { duration: info.durationSec });
     if (!info.hasAudio) throw new MediaError('The media file has no audio track, so there is nothing to transcribe.');
-    const dir = sessionMediaDir(this.ctx.config.dataDir, session.session_id);
-    const wavPath = join(dir, 'audio.wav');
-    await decodeToWav(session.media_path, wavPath, signal, this.ctx.config.maxMediaSeconds);
+    const fileBytes = (await stat(session.media_path)).size;
+    assertPlausibleDecode(fileBytes, info.durationSec);
+    // Charged once per job, on its first run (a retry converts the same media again, not more of it).
+    if (job.attempts <= 1 && job.interruptions === 0) {
+      const over = chargeProcessing(this.ctx.db, session.org_id, info.durationSec, this.ctx.config.quota.processingSecondsPerMonth);
+      if (over) throw new PermanentEngineError(over);
+    }
+    const dir = dirname(wavPath);
+    // A header can understate the length: the decode itself stops where the size allows.
+    await decodeToWav(session.media_path, wavPath, signal, Math.min(this.ctx.config.maxMediaSeconds, maxDecodedSeconds(fileBytes)));
     const durationMs = Math.round(info.durationSec * 1000);
     const estimate = new Date(Date.now() + 2000 + durationMs * ESTIMATE_RTF).toISOString();
     this.progress(job.job_id, 10, estimate);
@@ -156,73 +195,12 @@ export class JobRunner {
   private async uploadedText(session: SessionRow): Promise<string> {
     if (session.transcript_text) return session.transcript_text;
     if (!session.media_path) throw new PermanentEngineError('Upload mode needs a document.');
-    if ((await stat(session.media_path)).size > 50 * 1024 * 1024) throw new PermanentEngineError('The uploaded document is larger than 50 MB.');
+    if ((await stat(session.media_path)).size > MAX_DOCUMENT_BYTES) throw new PermanentEngineError(`The uploaded document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB, more than a document can be.`);
     return readFile(session.media_path, 'utf8');
-  }
-
-  private complete(job: JobRow, session: SessionRow, result: EngineResult): void {
-    const db = this.ctx.db;
-    db.transaction(() => {
-      if (findJob(db, job.job_id)?.status !== 'processing') return; // cancelled meanwhile
-      const stem = session.filename.replace(/\.[^.]+$/, '') || 'transcript';
-      const metadata: DocumentMetadata = { ...result.metadata, job_id: job.job_id };
-      const transcript: DocumentBody = { document_type: 'transcript', metadata, content: result.transcript };
-      const captions: DocumentBody = { document_type: 'caption', metadata, content: result.captions ?? transcriptToCaptions(result.transcript) };
-      insertDocument(db, { sessionPk: session.id, filename: stem, type: 'document', language: session.language, body: transcript, jobId: job.job_id });
-      insertDocument(db, { sessionPk: session.id, filename: `${stem} (captions)`, type: 'caption', language: session.language, body: captions, jobId: job.job_id });
-      const now = new Date().toISOString();
-      transition(db, 'job', job.job_id, 'completed', 'the engine finished and its documents are stored', { progress: 100, error: null });
-      transition(db, 'session', session.id, 'completed', 'the engine finished and its documents are stored', { date_finished: now, error: null });
-      const fresh = sessionByPk(db, session.id);
-      if (fresh.webhook_url) {
-        enqueueLegacy(db, this.ctx.secret, {
-          url: fresh.webhook_url,
-          method: fresh.webhook_method ?? 'POST',
-          headerLines: JSON.parse(fresh.webhook_headers ?? '[]') as string[],
-          sessionId: fresh.session_id,
-          metaData: metaData(fresh),
-        });
-      }
-      this.signedWebhook(job, fresh, 'completed', null);
-    }).immediate();
-  }
-
-  private signedWebhook(job: JobRow, session: SessionRow, event: 'completed' | 'failed', error: string | null): void {
-    if (!job.webhook_url) return;
-    const events = JSON.parse(job.webhook_events ?? '[]') as string[];
-    if (!events.includes(event)) return;
-    enqueueSigned(this.ctx.db, this.ctx.secret, {
-      url: job.webhook_url,
-      webhookSecret: job.webhook_secret ? unseal(this.ctx.secret, job.webhook_secret) : null,
-      payload: { event, job_id: job.job_id, session_id: session.session_id, status: event, error },
-    });
-  }
-
-  private fail(job: JobRow, e: Error): void {
-    const db = this.ctx.db;
-    const permanent = e instanceof PermanentEngineError || e instanceof MediaError;
-    const message = permanent ? e.message : humanError(e);
-    this.ctx.log.warn('job failed', { job_id: job.job_id, attempt: job.attempts, permanent, error: message });
-    db.transaction(() => {
-      const cur = findJob(db, job.job_id);
-      if (cur?.status !== 'processing') return;
-      const session = sessionByPk(db, job.session_pk);
-      if (permanent || cur.attempts >= MAX_JOB_ATTEMPTS) {
-        transition(db, 'job', job.job_id, 'failed', permanent ? 'the engine failed permanently' : 'retries are exhausted', { error: message });
-        transition(db, 'session', session.id, 'failed', 'the engine failed', { error: message });
-        if (!permanent) transition(db, 'session', session.id, 'dead_letter', 'retries exhausted');
-        this.signedWebhook(job, session, 'failed', message);
-      } else {
-        transition(db, 'job', job.job_id, 'pending', 'transient failure with retries left', { error: message, progress: 0, run_after: Date.now() + retryDelayMs(cur.attempts) });
-        transition(db, 'session', session.id, 'failed', 'the engine failed', { error: message });
-        transition(db, 'session', session.id, 'queued', 'automatic retry of a transient failure', { date_retried: new Date().toISOString() });
-      }
-    }).immediate();
   }
 }
 
-function humanError(e: Error): string {
-  const m = e.message.trim();
-  if (/^[A-Z].*[.!]$/.test(m)) return m;
-  return `Processing failed: ${m || 'unknown error'}.`;
+/** A live stream's transcript, made while it was spoken (service/realtime/finish.ts). */
+async function liveResult(path: string): Promise<EngineResult> {
+  return { transcript: parseLiveTranscript(await readFile(path, 'utf8')), metadata: { engine: 'pocketsphinx-live', diarization: diarizationNote(false) } };
 }

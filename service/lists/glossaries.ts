@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { notFound, validationError } from '../http/errors';
 import { handle } from '../http/handle';
 import { listRows } from '../http/listing';
-import { languageModels } from '../models/catalog';
+import { listedLanguages } from '../models/catalog';
 
 interface GlossaryRow {
   id: number;
@@ -23,7 +23,7 @@ const SELECT = 'g.*, (SELECT COUNT(*) FROM glossary_entries e WHERE e.glossary_i
 
 /** Glossary languages are the base languages of the model list (ISO 639-1, lower case); any two different ones form a pair. */
 function glossaryLanguages(): string[] {
-  return [...new Set(languageModels().map((m) => m.bcp47.split('-')[0].toLowerCase()))];
+  return [...new Set(listedLanguages().map((bcp47) => bcp47.split('-')[0].toLowerCase()))];
 }
 
 export function supportedPairs(): { source: string; target: string }[] {

@@ -16,6 +16,7 @@ import { notFound } from '../http/errors';
 import { handle } from '../http/handle';
 import { listArray, listRows, type ListSpec } from '../http/listing';
 import { languageModels } from '../models/catalog';
+import { HEARTBEAT_STALE_MS } from '../queue/protocol';
 
 type ListRouteId = Extract<
   RouteId,
@@ -89,15 +90,23 @@ const LISTS: Record<ListRouteId, { spec: (p: UserPrincipal) => ListSpec }> = {
   },
   'admin.stranded': {
     spec: () => ({
-      select: 'id, session_id, org_id, filename, status, last_modified', from: 'FROM sessions',
-      where: ["status IN ('queued', 'processing')", 'last_modified < ?'], args: [new Date(Date.now() - STRANDED_AFTER_MS).toISOString()],
-      searchable: ['session_id', 'filename', 'status'], sortable: { last_modified: 'last_modified' }, defaultDirection: 'asc',
+      // A session stuck an hour, or (a team server) whose job's worker has gone silent.
+      select: 'id, session_id, org_id, filename, status, last_modified, worker, queue_name, heartbeat_at',
+      from: `FROM (SELECT s.id, s.session_id, s.org_id, s.filename, s.status, s.last_modified, j.worker, j.queue_name, j.heartbeat_at
+                   FROM sessions s LEFT JOIN jobs j ON j.session_pk = s.id AND j.status IN ('pending', 'processing')
+                   WHERE s.status IN ('queued', 'processing') AND (s.last_modified < ? OR (j.status = 'processing' AND j.heartbeat_at < ?)))`,
+      where: [], args: [new Date(Date.now() - STRANDED_AFTER_MS).toISOString(), Date.now() - HEARTBEAT_STALE_MS],
+      searchable: ['session_id', 'filename', 'status', 'worker'], sortable: { last_modified: 'last_modified' }, tieBreak: 'id', defaultDirection: 'asc',
     }),
   },
   'admin.priorityQueue': {
     spec: () => ({
-      select: 'id, session_id, org_id, filename, status, created_at', from: 'FROM sessions', where: ["status = 'queued'"], args: [],
-      searchable: ['session_id', 'filename'], sortable: { created_at: 'created_at' }, defaultDirection: 'asc',
+      // In the order jobs are taken; on a team server with the queue (engine and language) each waits on.
+      select: 'id, session_id, org_id, filename, status, created_at, job_id, queue_name, attempts',
+      from: `FROM (SELECT s.id, s.session_id, s.org_id, s.filename, s.status, s.created_at, j.job_id, j.queue_name, j.attempts
+                   FROM sessions s LEFT JOIN jobs j ON j.session_pk = s.id AND j.status = 'pending' WHERE s.status = 'queued')`,
+      where: [], args: [],
+      searchable: ['session_id', 'filename', 'queue_name'], sortable: { created_at: 'created_at' }, tieBreak: 'id', defaultDirection: 'asc',
     }),
   },
 };
@@ -127,7 +136,7 @@ export function registerOtherLists(app: FastifyInstance, ctx: ServiceContext): v
     app,
     ctx,
     'admin.languageConfig',
-    async ({ query }) => listArray(languageModels(), { searchable: ['key', 'name', 'bcp47'], sortable: ['id', 'key', 'name'] }, query),
+    async ({ query }) => listArray(languageModels(ctx.speech), { searchable: ['key', 'name', 'bcp47'], sortable: ['id', 'key', 'name'] }, query),
   );
 
   handle(

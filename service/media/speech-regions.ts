@@ -89,13 +89,20 @@ export async function frameLevels(path: string, wav: PcmWav): Promise<Float32Arr
   return levels.subarray(0, frame);
 }
 
-/** The level between silence and speech: 40% of the way from the noise floor (10th percentile) to the speech level (95th), and at least 30 dB below the speech. */
+/**
+ * Below this a frame is silence whatever the recording's own levels: speech recorded at all is
+ * far louder. Without it a recording of nothing but silence (its floor and its "speech" level both
+ * -120 dBFS) would be all speech, and the decoder would be run over hours of nothing.
+ */
+export const SILENCE_FLOOR_DB = -70;
+
+/** The level between silence and speech: 40% of the way from the noise floor (10th percentile) to the speech level (95th), at least 30 dB below the speech, and never below SILENCE_FLOOR_DB. */
 export function silenceThreshold(levels: Float32Array): number {
   if (levels.length === 0) return 0;
   const sorted = Float32Array.from(levels).sort();
   const floor = sorted[Math.floor(sorted.length * 0.1)];
   const loud = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
-  return Math.max(floor + 0.4 * (loud - floor), loud - 30);
+  return Math.max(floor + 0.4 * (loud - floor), loud - 30, SILENCE_FLOOR_DB);
 }
 
 export interface Span {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageModel } from '../../common/api';
+import type { SpeechEngines } from '../engines/registry';
 
 /** Where Debian's pocketsphinx packages put their acoustic models, one directory per language (e.g. en-us). */
 const POCKETSPHINX_MODELS = '/usr/share/pocketsphinx/model';
@@ -32,20 +33,25 @@ const LANGUAGES: [bcp47: string, name: string, trainable: boolean][] = [
   ['ja-JP', 'Japanese', false],
 ];
 
+/** The BCP-47 keys the service lists, whatever is installed. */
+export function listedLanguages(): string[] {
+  return LANGUAGES.map(([bcp47]) => bcp47);
+}
+
+const pocketsphinxServes = new Map<string, boolean>();
+
 /**
- * pocketsphinx, the only recognizer here, emits lower-case words without punctuation, and there
- * is no punctuation model. The legacy `punctuation` key only closes each pause-delimited segment
- * with a full stop (engines/punctuate.ts), which is not punctuation a model found.
+ * The model list as the installed engines make it: a language is engine_supported when an
+ * installed engine serves it (pocketsphinx when its Debian model directory exists, a Whisper model
+ * by its languages), has_punctuation is that engine's, and speech_engine names it. pocketsphinx
+ * emits bare lower-case words; a Whisper model writes punctuation and casing itself.
  */
-const ENGINE_PUNCTUATES = false;
-
-let cached: LanguageModel[] | undefined;
-
-/** The model list, with the installed engine's languages found once per process. */
-export function languageModels(): LanguageModel[] {
-  cached ??= LANGUAGES.map(([bcp47, name, trainable], i) => {
-    const engineSupported = existsSync(join(POCKETSPHINX_MODELS, bcp47.toLowerCase()));
-    return { id: i + 1, key: bcp47, bcp47, name, is_private: false, is_trainable: trainable, has_punctuation: ENGINE_PUNCTUATES, engine_supported: engineSupported };
+export function languageModels(speech: SpeechEngines): LanguageModel[] {
+  return LANGUAGES.map(([bcp47, name, trainable], i) => {
+    const dir = bcp47.toLowerCase();
+    if (!pocketsphinxServes.has(dir)) pocketsphinxServes.set(dir, existsSync(join(POCKETSPHINX_MODELS, dir)));
+    const engine = speech.servingEngine(bcp47);
+    const supported = engine ? engine.id !== 'pocketsphinx' || pocketsphinxServes.get(dir)! : false;
+    return { id: i + 1, key: bcp47, bcp47, name, is_private: false, is_trainable: trainable, has_punctuation: supported && engine!.punctuates, engine_supported: supported, speech_engine: supported ? engine!.id : null };
   });
-  return cached;
 }

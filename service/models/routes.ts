@@ -10,7 +10,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServiceContext): 
   handle(app, ctx, 'models.list', async ({ query, req }) => {
     // The spec's models query insists on this header even though a GET has no body.
     if (mediaType(req.headers['content-type']) !== 'application/json') throw plainError(415, 'Content-Type must be application/json');
-    let models = languageModels();
+    let models = languageModels(ctx.speech);
     if (query.filter !== undefined) {
       const filter = parseModelFilter(query.filter);
       if (typeof filter === 'string') throw validationError(filter);

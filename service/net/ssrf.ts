@@ -122,7 +122,7 @@ export async function checkUrl(raw: string | URL, policy: GuardPolicy): Promise<
   const name = host.replace(/\.+$/, '');
   if (!policy.allowPrivate) {
     if (policy.refuseBareIp && isIP(host)) throw new BlockedAddressError('a bare IP address is not allowed; use a host name');
-    if (BLOCKED_NAMES.test(name)) throw new BlockedAddressError(`the host ${host} is not allowed`);
+    if (BLOCKED_NAMES.test(name)) throw new BlockedAddressError(`the host ${host} is not allowed: it names this computer, which the service does not fetch from for safety`);
   }
   let addresses: { address: string; family: number }[];
   try {
@@ -135,7 +135,7 @@ export async function checkUrl(raw: string | URL, policy: GuardPolicy): Promise<
     const exempt = new Set(policy.network?.exemptAddresses ?? []);
     // Every address must pass: a name with one public and one private address could connect to either.
     const bad = addresses.find((a) => !exempt.has(a.address) && isBlockedAddress(a.address));
-    if (bad) throw new BlockedAddressError(`the host ${host} resolves to a private, loopback, link-local or metadata address`);
+    if (bad) throw new BlockedAddressError(`the host ${host} is on this computer or a private network, which the service does not fetch from for safety; give an address on the internet (it resolves to a private, loopback, link-local or metadata address)`);
   }
   return { url, ...addresses[0] };
 }

@@ -12,6 +12,7 @@ import { enqueueJob } from '../jobs/queue';
 import { transition } from '../jobs/states';
 import { sanitizeFilename, sessionMediaDir } from '../media/paths';
 import { guardedFetch, mediaSourcePolicy } from '../net/ssrf';
+import { isLiveRecording } from '../realtime/finish';
 import { storeMedia } from './create';
 import type { SessionRow } from './present';
 import { sessionByPk, touchSession } from './repo';
@@ -76,6 +77,7 @@ export const INTERRUPTED_DOWNLOAD_ERROR = 'The media_source download was interru
 export function recoverInterruptedDownloads(ctx: ServiceContext): number {
   const stuck = ctx.db.prepare("SELECT * FROM sessions WHERE status = 'uploaded'").all() as SessionRow[];
   for (const s of stuck) {
+    if (isLiveRecording(ctx, s)) continue; // a live stream's, waiting to be resumed (service/realtime)
     if (s.media_path && existsSync(s.media_path)) {
       queueDownloaded(ctx, s, 'the service restarted after the media_source download (recovery)');
       continue;

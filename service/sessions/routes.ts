@@ -12,11 +12,13 @@ import { listDocuments, parseBody } from '../documents/store';
 import { documentError, plainError, validationError } from '../http/errors';
 import { handle, SENT } from '../http/handle';
 import { transition } from '../jobs/states';
-import type { JobRunner } from '../jobs/runner';
+import type { JobQueue } from '../jobs/job-queue';
 import { sanitizeFilename, sessionMediaDir } from '../media/paths';
 import { keptMediaType } from '../media/decode';
 import { serveFileWithRanges } from '../media/range';
 import { directUploadTooLarge, MAX_DIRECT_UPLOAD_BYTES, receiveToFile } from '../media/receive';
+import { assertProcessingLeft } from '../quotas/processing';
+import { storageRoom } from '../quotas/storage';
 import { invalidFileFormat } from '../media/sniff';
 import { verifySigned } from '../net/signed-url';
 import { BlockedAddressError, checkUrl, webhookPolicy } from '../net/ssrf';
@@ -53,7 +55,7 @@ function mediaTypeHeader(req: FastifyRequest): string {
   return mediaType(req.headers['content-type']);
 }
 
-export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobRunner): void {
+export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobQueue): void {
   handle(app, ctx, 'sessions.create', async ({ body, principal }) => {
     const p = principal;
     if (body.webhook_url) {
@@ -107,9 +109,12 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     // A declared length over the cap is refused before a byte is stored (a streamed body is capped as it arrives).
     if (Number(req.headers['content-length']) > MAX_DIRECT_UPLOAD_BYTES) throw directUploadTooLarge();
     assertNotBusy(ctx, session);
+    if (!documentMode) assertProcessingLeft(ctx.db, principal.orgId, ctx.config.quota.processingSecondsPerMonth);
+    const quota = await storageRoom(ctx, principal.orgId);
+    if (Number(req.headers['content-length']) > quota.room) throw quota.full();
     const filename = sanitizeFilename(req.headers['x-filename'] as string | undefined, 'media');
     const tmp = join(sessionMediaDir(ctx.config.dataDir, session.session_id), `upload-${Date.now()}.tmp`);
-    await receiveToFile(req.raw, tmp);
+    await receiveToFile(req.raw, tmp, quota);
     const stored = await storeMedia(ctx, session, tmp, documentMode);
     attachMedia(ctx, session, { ...stored, filename });
     return { count: 1, total_results: 1, result: toSession(ctx, sessionByPk(ctx.db, session.id)) };
@@ -119,6 +124,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     const session = requireSession(ctx.db, params.sessionId, principal.orgId);
     if (!req.isMultipart()) throw plainError(415, 'Content-Type must be multipart/form-data with parts media and transcript');
     assertNotBusy(ctx, session);
+    assertProcessingLeft(ctx.db, principal.orgId, ctx.config.quota.processingSecondsPerMonth);
+    const quota = await storageRoom(ctx, principal.orgId);
     const dir = sessionMediaDir(ctx.config.dataDir, session.session_id);
     let tmp: string | null = null;
     let filename = 'media';
@@ -128,7 +135,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
         if (part.type === 'file' && part.fieldname === 'media') {
           tmp = join(dir, `align-${Date.now()}.tmp`);
           filename = sanitizeFilename(part.filename, 'media');
-          await receiveToFile(part.file, tmp);
+          await receiveToFile(part.file, tmp, quota);
         } else if (part.type === 'file' && part.fieldname === 'transcript') {
           const chunks: Buffer[] = [];
           for await (const c of part.file) chunks.push(c as Buffer);

@@ -1,24 +1,34 @@
 /**
- * The service's background work: the job runner (recovering interrupted jobs first), the webhook
+ * The service's background work: the job queue (recovering interrupted jobs first), the webhook
  * deliveries and the hourly tus clean-up. They start when the app is ready and stop when it
  * closes, so whoever closes the app (SIGTERM, the parent going away, a test) stops them too.
  */
 import { cleanUpExpiredTus } from '../batch/tus';
 import type { AreaPlugin } from '../http/plugin';
+import type { JobQueue } from '../jobs/job-queue';
 import { JobRunner } from '../jobs/runner';
+import { DistributedQueue } from '../queue/distributed';
+import { queueHealthRoute } from '../queue/health';
+import { workerRoutes } from '../queue/worker-routes';
 import { DeliveryWorker } from '../webhooks/deliveries';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The job runner, for routes that wake it (transcribe) or stop a job (cancel, delete). */
-    jobs: JobRunner;
+    /** The job queue, for routes that wake it (transcribe) or stop a job (cancel, delete). */
+    jobs: JobQueue;
   }
 }
 
 const TUS_SWEEP_MS = 3600_000;
 
 const work: AreaPlugin = async (app, { ctx }) => {
-  const runner = new JobRunner(ctx);
+  // A team server (--queue URL) runs engines on its workers; otherwise they run in this process.
+  const distributed = ctx.config.queueUrl ? new DistributedQueue(ctx, ctx.config.queueUrl) : null;
+  const runner: JobQueue = distributed ?? new JobRunner(ctx);
+  if (distributed) {
+    await app.register(async (scope) => workerRoutes(scope, ctx));
+    queueHealthRoute(app, ctx, distributed);
+  }
   const deliveries = new DeliveryWorker(ctx);
   let sweep: NodeJS.Timeout | null = null;
   app.decorate('jobs', runner);

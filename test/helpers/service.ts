@@ -41,6 +41,39 @@ export function tempDir(prefix = 's2t-test-'): string {
 }
 
 export async function startService(opts: StartOptions = {}): Promise<RunningService> {
+  // S2T_TEST_QUEUE=redis: the same tests on a team server (a queue server and a worker beside the service).
+  if (process.env.S2T_TEST_QUEUE === 'redis' && !opts.args?.includes('--queue')) return startOnTeam(opts);
+  return startProcess(opts);
+}
+
+async function startOnTeam(opts: StartOptions): Promise<RunningService> {
+  const { addWorker, freePort, startRedis, startWorker } = await import('./team');
+  // The worker starts beside the service (its hello waits for the service to answer): a port known beforehand.
+  const dataDir = opts.dataDir ?? tempDir('s2t-svc-');
+  const port = opts.port ?? (await freePort());
+  const key = await addWorker(dataDir, 'w1');
+  const redis = await startRedis();
+  const started = await Promise.allSettled([
+    startProcess({ ...opts, dataDir, port, args: [...(opts.args ?? []), '--queue', redis.url] }),
+    startWorker({ name: 'w1', key, queueUrl: redis.url, serviceUrl: `http://127.0.0.1:${port}` }),
+  ]);
+  const [svc, worker] = started.map((s) => (s.status === 'fulfilled' ? s.value : null)) as [RunningService | null, Awaited<ReturnType<typeof startWorker>> | null];
+  if (!svc || !worker) {
+    // Leave nothing running behind a failed start.
+    await svc?.kill();
+    await worker?.kill();
+    await redis.stop();
+    throw (started.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
+  }
+  const down = async (end: () => Promise<void>) => {
+    await end();
+    await worker.stop();
+    await redis.stop();
+  };
+  return { ...svc, stop: () => down(svc.stop), kill: () => down(svc.kill) };
+}
+
+async function startProcess(opts: StartOptions): Promise<RunningService> {
   const dataDir = opts.dataDir ?? tempDir('s2t-svc-');
   const args = ['--import', 'tsx', join(ROOT, opts.entry ?? 'service/cli.ts'), '--port', String(opts.port ?? 0), '--data', dataDir, '--quiet'];
   if (opts.demo !== false) args.push('--demo-user', DEMO.email, '--demo-password', DEMO.password);

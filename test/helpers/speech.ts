@@ -74,6 +74,8 @@ export interface PlacementSpec {
   tailMs?: number;
   sampleRate: number;
   container: 'wav' | 'mp4';
+  /** The espeak-ng voice of each sentence (default: VOICE for all), for meetings of several speakers. */
+  voices?: string[];
 }
 
 /**
@@ -108,7 +110,7 @@ export async function placedSpeech(spec: PlacementSpec): Promise<PlacedSpeech> {
     silence(spec.gapsMs[i] ?? 0);
     const f = join(work, `${parts.length}.wav`);
     // Trim espeak's leading and trailing silence, so the placed offset is where the speech begins.
-    execFileSync('sox', [await speechWav(text), '-r', rate, '-c', '1', '-b', '16', f, 'silence', '1', '0.005', '-45d', 'reverse', 'silence', '1', '0.005', '-45d', 'reverse']);
+    execFileSync('sox', [await speechWav(text, { voice: spec.voices?.[i] }), '-r', rate, '-c', '1', '-b', '16', f, 'silence', '1', '0.005', '-45d', 'reverse', 'silence', '1', '0.005', '-45d', 'reverse']);
     const n = Number(execFileSync('soxi', ['-s', f]).toString().trim());
     sentences.push({ text, startMs: (samples / spec.sampleRate) * 1000, endMs: ((samples + n) / spec.sampleRate) * 1000 });
     parts.push(f);

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WRONG_APP_CODE, WRONG_CODE } from '../../main/ipc/handlers/account';
+import { USED_CODE, WRONG_APP_CODE, WRONG_CODE } from '../../main/ipc/handlers/account';
 import { LOCAL_DEMO } from '../helpers/app';
 import { inTopBar } from './account-fixture';
 import { totpCode } from '../service/auth/client';
@@ -123,7 +123,8 @@ describe('account page', () => {
     // The focus is back on the code to type again, not lost with the disabled button.
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('mfa-code');
     await shoot('two-factor-scan');
-    await enable.getByLabel('Code from your authenticator app').fill(totpCode(secret));
+    const enablingCode = totpCode(secret);
+    await enable.getByLabel('Code from your authenticator app').fill(enablingCode);
     await enable.getByRole('button', { name: 'Turn on' }).click();
     const saved = page.getByRole('region', { name: 'Backup codes' });
     await saved.waitFor({ timeout: 20_000 });
@@ -151,6 +152,12 @@ describe('account page', () => {
     expect(await signInForm().getByRole('alert').count()).toBe(0);
     await passwordStep();
     await codeInput.waitFor({ timeout: 20_000 });
+    // The code that turned two-factor on is right but used up: the app says so, and to wait for the next one.
+    expect(await signInForm().getByText(`Two-factor sign-in for ${LOCAL_DEMO.email}.`).count()).toBe(1);
+    await codeInput.fill(enablingCode);
+    await signInForm().getByRole('button', { name: 'Verify' }).click();
+    await expect.poll(() => signInForm().getByRole('alert').textContent(), { timeout: 20_000 }).toBe(USED_CODE);
+    await shoot('sign-in-used-code');
     // The next step's code: the current one was used up turning two-factor on.
     await codeInput.fill(totpCode(secret, 1));
     await signInForm().getByRole('button', { name: 'Verify' }).click();

@@ -87,7 +87,8 @@ describe('a finished caption document', () => {
   }, 240_000);
 
   it('marked finished: text and times read-only, typing changes nothing, no split, merge or fixes', async () => {
-    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Finalize', exact: true }).click();
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Document' }).click();
+    await page.getByRole('menuitem', { name: 'Finalize', exact: true }).click();
     await notice().waitFor({ timeout: 20_000 });
     expect(await notice().getByRole('button', { name: 'Reopen to edit' }).count()).toBe(1);
 

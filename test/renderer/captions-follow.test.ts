@@ -108,7 +108,7 @@ describe('captions follow the transcript', () => {
   }, 120_000);
 
   it('"Rebuild captions from transcript" in the document menu answers, and keeps the hand edit', async () => {
-    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'More' }).click();
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Document' }).click();
     await page.screenshot({ path: join(SHOTS, 'menu-1280x800.png') });
     await page.getByRole('menuitem', { name: 'Rebuild captions from transcript' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'The captions already match the transcript.' }).count(), { timeout: 20_000 }).toBe(1);
@@ -118,7 +118,7 @@ describe('captions follow the transcript', () => {
 
     // The transcript tab's menu has no such action.
     await page.getByRole('tab', { name: /^Transcript/ }).click();
-    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'More' }).click();
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Document' }).click();
     expect(await page.getByRole('menuitem', { name: 'Rebuild captions from transcript' }).count()).toBe(0);
     await page.keyboard.press('Escape');
   }, 60_000);

@@ -267,13 +267,15 @@ it('aligns a text file given in the dialog on a dropped recording', async () => 
   await dialog.getByRole('radio', { name: /Align a text I have/ }).check();
   // Without its text the dialog says what is missing and will not submit.
   expect(await dialog.getByText('Choose the text file to align.').count()).toBe(1);
-  expect(await dialog.getByRole('button', { name: 'Transcribe' }).isDisabled()).toBe(true);
+  // The button says what this mode does: align, not transcribe.
+  expect(await dialog.getByRole('button', { name: 'Transcribe' }).count()).toBe(0);
+  expect(await dialog.getByRole('button', { name: 'Align', exact: true }).isDisabled()).toBe(true);
   const txt = join(work, 'minutes.txt');
   writeFileSync(txt, `${text}\n`);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose…' }).click()]);
   await chooser.setFiles(txt);
   await expect.poll(() => dialog.textContent()).toContain('minutes.txt');
-  await dialog.getByRole('button', { name: 'Transcribe' }).click();
+  await dialog.getByRole('button', { name: 'Align', exact: true }).click();
   await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
   const item = row(page, 'minutes.wav');
   expect(await finished(item)).toContain('Done');
@@ -298,6 +300,9 @@ it('uploads finished captions with a recording: the session holds the given cues
   await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
   await dialog.getByRole('radio', { name: /Upload finished captions or a transcript/ }).check();
   expect(await dialog.getByText('Choose the caption or transcript file.').count()).toBe(1);
+  // No recognition runs on an uploaded document: its recognition options are greyed, saying why.
+  for (const name of ['Tell speakers apart', 'Add punctuation']) expect(await dialog.getByRole('checkbox', { name }).isDisabled()).toBe(true);
+  expect(await dialog.getByText(/there is no recognition to tell speakers apart or add punctuation/).count()).toBe(1);
   const srt = join(work, 'office.srt');
   writeFileSync(srt, '1\n00:00:00,000 --> 00:00:01,200\nThe new office opens\n\n2\n00:00:01,200 --> 00:00:02,500\non Monday morning.\n');
   const [captions] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Choose…' }).click()]);
@@ -310,6 +315,13 @@ it('uploads finished captions with a recording: the session holds the given cues
   await item.getByRole('button', { name: 'Open session' }).click();
   // The cue text as written (capitals and all), which recognition would not produce.
   await expect.poll(async () => (await page.locator('main').textContent()) ?? '', { timeout: 60_000, interval: 500 }).toMatch(/Monday morning/);
+  // The next recording is transcribed unless said otherwise: upload mode is not carried over.
+  await page.keyboard.press('Control+n');
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  expect(await dialog.getByRole('radio', { name: /Transcribe the speech/ }).isChecked()).toBe(true);
+  expect(await dialog.getByRole('checkbox', { name: 'Tell speakers apart' }).isDisabled()).toBe(false);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.close();
 }, 300_000);
 
@@ -331,5 +343,16 @@ it('queues a media URL for the service to download, and shows in words why it co
   // The reason is in the row, and the item can be tried again.
   expect(text).toMatch(/cannot|refused|could not|not media/i);
   expect(await item.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+
+  // An address on this computer or the local network is refused, in words a person understands.
+  await page.keyboard.press('Control+n');
+  await expect.poll(() => dialog.getByLabel('Language').inputValue(), { timeout: 20_000 }).toBe('en-US');
+  const near = 'http://127.0.0.1:9/recording.wav';
+  await dialog.getByLabel('Or a media URL').fill(near);
+  await dialog.getByRole('button', { name: 'Transcribe' }).click();
+  await expect.poll(() => dialog.count(), { timeout: 60_000 }).toBe(0);
+  const nearText = await finished(row(page, near));
+  expect(nearText).toContain('Failed');
+  expect(nearText).toMatch(/on this computer or a private network, which the service does not fetch from/);
   await page.close();
 }, 300_000);

@@ -203,7 +203,8 @@ describe('review tools', () => {
     const notice = page.getByRole('status').filter({ hasText: 'marked finished' });
     const edits = () => transcript().getByRole('button', { name: /^Edit text of segment/ }).count();
     expect(await edits()).toBeGreaterThan(0);
-    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Finalize', exact: true }).click();
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Document' }).click();
+    await page.getByRole('menuitem', { name: 'Finalize', exact: true }).click();
     await notice.waitFor({ timeout: 20_000 });
     expect(await edits()).toBe(0);
     expect(await page.getByRole('button', { name: 'Merge speakers…' }).count()).toBe(0);

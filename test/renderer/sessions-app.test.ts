@@ -122,7 +122,8 @@ describe('session page and list, against the local service', () => {
 
   it('translates a transcript into Spanish and shows the new document', async () => {
     await openSession('interview.wav');
-    await page.getByRole('button', { name: 'Translate…' }).click();
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Document' }).click();
+    await page.getByRole('menuitem', { name: 'Translate…' }).click();
     const dialog = page.getByRole('dialog', { name: /Translate/ });
     const select = dialog.getByLabel('Target language');
     // The engine here has en->es only: others are listed, marked unavailable.
@@ -139,7 +140,8 @@ describe('session page and list, against the local service', () => {
 
   it('summarizes a transcript: the summary is shorter than the text', async () => {
     await openSession('podcast.wav');
-    await page.getByRole('button', { name: 'Summarize' }).click();
+    await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Document' }).click();
+    await page.getByRole('menuitem', { name: 'Summarize' }).click();
     const summary = page.locator('details.summary');
     await expect.poll(async () => (await syncNow(), summary.count()), { timeout: 30_000, interval: 1000 }).toBe(1);
     await summary.locator('summary').click();

@@ -80,7 +80,10 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   // The text of a row now, or '' while it is not there (textContent() would wait for it).
   const rowText = async (name: string) => (await row(name).allTextContents()).join(' ');
   await expect.poll(() => row('standup.wav').getByText('Delivered', { exact: true }).count(), { timeout: 120_000, interval: 500 }).toBe(1);
-  await expect.poll(() => rowText('standup.wav')).toContain('standup.srt, standup.txt');
+  // Each file written is listed whole.
+  const written = row('standup.wav').getByRole('list', { name: 'Files written for standup.wav' }).getByRole('listitem');
+  await expect.poll(() => written.allTextContents()).toEqual(['standup.srt', 'standup.txt']);
+  expect(await written.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 0.5 || el.getBoundingClientRect().right > el.closest('li.watch-item')!.getBoundingClientRect().right).length)).toBe(0);
   // Its session is one click away, as an upload's is.
   expect(await row('standup.wav').getByRole('button', { name: 'Open session' }).count()).toBe(1);
   expect(existsSync(join(inbox, 'standup.srt'))).toBe(true);
@@ -102,7 +105,7 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   expect(await row('standup-copy.wav').getByRole('button', { name: 'Open session' }).count()).toBe(1);
   await page.screenshot({ path: join(SHOTS, 'watch-folders-1280x800.png'), fullPage: true });
   await row('standup-copy.wav').getByRole('button', { name: 'Transcribe again' }).click();
-  await expect.poll(() => rowText('standup-copy.wav'), { timeout: 120_000, interval: 500 }).toContain('standup-copy.srt, standup-copy.txt');
+  await expect.poll(() => row('standup-copy.wav').getByRole('list', { name: 'Files written for standup-copy.wav' }).getByRole('listitem').allTextContents(), { timeout: 120_000, interval: 500 }).toEqual(['standup-copy.srt', 'standup-copy.txt']);
   expect(existsSync(join(inbox, 'standup-copy.srt'))).toBe(true);
 
   // The profile, edited in place: the change is saved by main (it is still there after leaving the panel).

@@ -1,6 +1,6 @@
 /** account.*: the account page: who is signed in, API tokens and two-factor, each proof as the service asks for it. */
 import QRCode from 'qrcode';
-import type { ApiToken } from '../../../common/api';
+import { USED_TOTP_CODE, type ApiToken } from '../../../common/api';
 import type { AccountToken } from '../../../common/ipc';
 import { batchTokenName } from '../../api/credentials';
 import { classifyFailure } from '../../api/failure';
@@ -10,8 +10,12 @@ import type { AreaHandlers, CoreContext } from './context';
 export const WRONG_CODE = "That code is not right. Check your authenticator app's current code, or use a backup code.";
 /** Turning two-factor on (no backup codes exist yet) and new backup codes take only the app's code. */
 export const WRONG_APP_CODE = "That code is not right. Type the six-digit code your authenticator app shows now for this account.";
+/** A right code whose 30-second window was already used (by the code that turned two-factor on, say). */
+export const USED_CODE = 'That code was already used (a code works once). Wait until your authenticator app shows the next one, then type that.';
 export const LOCKED_OUT = 'Too many wrong codes or passwords: the service has paused attempts for this account. Wait a few minutes, then try again.';
-const NEEDS_FRESH_SIGN_IN = 'For your safety, turning two-factor on needs a sign-in with your password in the last 10 minutes. Sign out, sign in again, then turn it on.';
+/** The UserFacingError code of NEEDS_FRESH_SIGN_IN_TEXT: main signs in again by itself where it holds the password (main/local-sign-in.ts). */
+export const NEEDS_FRESH_SIGN_IN = 'NEEDS_FRESH_SIGN_IN';
+const NEEDS_FRESH_SIGN_IN_TEXT = 'For your safety, turning two-factor on needs a sign-in with your password in the last 10 minutes. Sign out, sign in again, then turn it on.';
 
 /**
  * A failed account call in words. The service answers a wrong code with 422 (never 401, so a typo
@@ -20,8 +24,9 @@ const NEEDS_FRESH_SIGN_IN = 'For your safety, turning two-factor on needs a sign
 function worded(err: unknown, when: { wrongCode?: string } = {}): never {
   const f = classifyFailure(err);
   if (f?.kind === 'rate-limited') throw new UserFacingError('LOCKED_OUT', LOCKED_OUT);
+  if (f && f.status === 422 && f.detail.includes(USED_TOTP_CODE)) throw new UserFacingError('USED_CODE', USED_CODE);
   if (f && f.status === 422 && when.wrongCode) throw new UserFacingError('WRONG_CODE', when.wrongCode);
-  if (f && f.status === 403 && /sign in again/i.test(f.detail)) throw new UserFacingError('NEEDS_FRESH_SIGN_IN', NEEDS_FRESH_SIGN_IN);
+  if (f && f.status === 403 && /sign in again/i.test(f.detail)) throw new UserFacingError(NEEDS_FRESH_SIGN_IN, NEEDS_FRESH_SIGN_IN_TEXT);
   throw err;
 }
 

@@ -1,12 +1,12 @@
 /** auth.*: sign-in (with its MFA step), sign-out, and who is signed in. */
-import { routes, type CurrentUser } from '../../../common/api';
+import { routes, USED_TOTP_CODE, type CurrentUser } from '../../../common/api';
 import type { AuthState, LoginOutcome } from '../../../common/ipc';
 import type { Credentials } from '../../api/credentials';
 import { classifyFailure, describeError } from '../../api/failure';
 import { startLoopbackRedirect, SsoError, type LoopbackRedirect } from '../../auth/loopback-redirect';
 import type { Cache } from '../../cache/cache';
 import type { Emit } from '../registry';
-import { LOCKED_OUT, WRONG_CODE } from './account';
+import { LOCKED_OUT, USED_CODE, WRONG_CODE } from './account';
 import type { AreaHandlers, CoreContext } from './context';
 
 /** Whether someone is signed in, and the message the sign-in screen shows. */
@@ -60,6 +60,7 @@ function refusal(err: unknown): string {
 function codeRefusal(err: unknown): string {
   const failure = classifyFailure(err);
   if (failure?.kind === 'rate-limited') return LOCKED_OUT;
+  if (failure?.status === 401 && failure.detail.includes(USED_TOTP_CODE)) return USED_CODE;
   if (failure?.status === 401 && !/password/i.test(failure.detail)) return WRONG_CODE;
   return refusal(err);
 }
@@ -101,7 +102,7 @@ export function authHandlers(ctx: CoreContext & AuthOptions): AreaHandlers<'auth
         const r = await client.call('auth.login', { query: { login_type: 'token' }, body: { username, password, remember_me: rememberMe } });
         if (r.mfa_required) {
           pendingMfa = { username, password, rememberMe };
-          return { status: 'mfa-required' };
+          return { status: 'mfa-required', username };
         }
         if (!r.login || !r.access_token) return { status: 'refused', message: 'The service did not accept the sign-in.' };
         return await finishLogin(r.access_token);

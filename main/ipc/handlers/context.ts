@@ -3,7 +3,7 @@
  * hands each area (auth, sessions, documents, sync, search, export, media) the part it needs;
  * each area returns the handlers of its own channels, and createCore merges them.
  */
-import type { AccountsChannelName, ImportChannelName, SettingsChannelName, ShellChannelName, UpdateChannelName, WatchChannelName } from '../../../common/ipc';
+import type { AccountsChannelName, ImportChannelName, LiveChannelName, SettingsChannelName, ShellChannelName, SpeechModelChannelName, UpdateChannelName, WatchChannelName } from '../../../common/ipc';
 import type { ApiClient } from '../../api/client';
 import type { CaptionFollower } from '../../captions/follow';
 import type { Cache } from '../../cache/cache';
@@ -11,8 +11,8 @@ import type { SyncEngine } from '../../sync/engine';
 import type { Emit, Handlers } from '../registry';
 import { UserFacingError } from '../user-facing-error';
 
-/** The core answers every channel but watch.* and imports (main/imports), which main/watch serves beside it, and settings, the shell's and accounts.*, which backend.ts serves. */
-export type CoreHandlers = Omit<Handlers, ImportChannelName | WatchChannelName | SettingsChannelName | ShellChannelName | AccountsChannelName | UpdateChannelName>;
+/** The core answers every channel but watch.* and imports (main/imports), which main/watch serves beside it, settings, the shell's and accounts.*, which backend.ts serves, speechModels.* and live.*, which main/account-runtime.ts adds beside it, and updates.*, which backend.ts serves. */
+export type CoreHandlers = Omit<Handlers, ImportChannelName | WatchChannelName | SettingsChannelName | ShellChannelName | AccountsChannelName | SpeechModelChannelName | LiveChannelName | UpdateChannelName>;
 
 /** The handlers of one area: the channels named `<area>.*`. */
 export type AreaHandlers<Area extends string> = Pick<CoreHandlers, Extract<keyof CoreHandlers, `${Area}.${string}`>>;

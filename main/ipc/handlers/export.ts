@@ -35,6 +35,10 @@ async function isFolder(path: string): Promise<boolean> {
   return stat(path).then((s) => s.isDirectory(), () => false);
 }
 
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
 /** A file name from a session's and a document's names, without path separators or control characters. */
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '').trim().slice(0, 150) || 'document';
 
@@ -93,10 +97,13 @@ export function exportHandlers(ctx: CoreContext): AreaHandlers<'export'> {
         for (const d of docs) {
           try {
             const file = await render(cached(d.id), format, options);
-            const stem = safeName(docs.length > 1 ? `${found.session.filename.replace(/\.[^.]+$/, '')} - ${file.filename.replace(/\.[^.]+$/, '')}` : file.filename.replace(/\.[^.]+$/, ''));
+            // Named after the session (documents are often all "transcript.json"), with the document's
+            // name when the session has several; never the name of a file already there, in any case.
+            const session = found.session.filename.replace(/\.[^.]+$/, '') || sessionId;
+            const stem = safeName(docs.length > 1 ? `${session} - ${file.filename.replace(/\.[^.]+$/, '')}` : session);
             let name = `${stem}.${file.extension}`;
-            for (let n = 2; taken.has(name); n++) name = `${stem} (${n}).${file.extension}`;
-            taken.add(name);
+            for (let n = 2; taken.has(name.toLowerCase()) || (await exists(join(folder, name))); n++) name = `${stem} (${n}).${file.extension}`;
+            taken.add(name.toLowerCase());
             await writeAtomic(join(folder, name), file.bytes);
             written.push(join(folder, name));
           } catch (e) {

@@ -26,7 +26,11 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
     try {
       const outcome = await request();
       if (outcome.status === 'signed-in') onSignedIn(outcome.state);
-      else if (outcome.status === 'mfa-required') setNeedCode(true);
+      else if (outcome.status === 'mfa-required') {
+        // "Continue on this computer" typed no address: main says whose code it is.
+        if (outcome.username) setUsername(outcome.username);
+        setNeedCode(true);
+      }
       else {
         refused = true;
         setMessage(outcome.message);
@@ -88,7 +92,13 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
         ) : (
           <>
             <p className="muted step-note">
-              Two-factor sign-in for <strong>{username}</strong>.
+              {username ? (
+                <>
+                  Two-factor sign-in for <strong>{username}</strong>.
+                </>
+              ) : (
+                "Two-factor sign-in for this computer's account."
+              )}
             </p>
             <label>
               Code from your authenticator app, or a backup code
@@ -106,7 +116,7 @@ export function SignIn({ state, onSignedIn }: { state: AuthState; onSignedIn: (s
           <button type="submit" disabled={busy}>{busy ? 'Signing in…' : needCode ? 'Verify' : 'Sign in'}</button>
         </div>
         {/* Keyed by main's message: a single sign-on that ended (timed out, refused) stops saying it is waiting. */}
-        {!needCode && <SingleSignOn key={state.message ?? ''} disabled={busy} onProblem={setMessage} />}
+        {!needCode && <SingleSignOn key={state.message ?? ''} disabled={busy} local={state.mode === 'local'} onProblem={setMessage} />}
       </form>
     </div>
   );

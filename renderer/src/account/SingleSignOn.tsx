@@ -7,7 +7,7 @@ import { call } from '../lib/bridge';
  * the browser; in browser mode this opens a tab, made blank during the click so no popup blocker
  * stops it, then pointed at the sign-in address.
  */
-export function SingleSignOn({ disabled, onProblem }: { disabled: boolean; onProblem: (message: string | null) => void }) {
+export function SingleSignOn({ disabled, local, onProblem }: { disabled: boolean; local: boolean; onProblem: (message: string | null) => void }) {
   const [waiting, setWaiting] = useState(false);
 
   async function start() {
@@ -29,7 +29,8 @@ export function SingleSignOn({ disabled, onProblem }: { disabled: boolean; onPro
   return (
     <div className="sso">
       <button type="button" disabled={disabled} onClick={() => void start()}>
-        Sign in with Microsoft (single sign-on)
+        {/* This computer's service has its own identity page, not Microsoft's: the button says which it opens. */}
+        {local ? "Sign in with this computer's identity page (single sign-on)" : 'Sign in with Microsoft (single sign-on)'}
       </button>
       {waiting && (
         <p className="muted small" role="status">

@@ -14,10 +14,14 @@ import { PreferencesLayer } from '../settings/PreferencesLayer';
 import { WatchFolders } from '../watch/WatchFolders';
 import { ImportLayer } from '../imports/ImportLayer';
 import { NewTranscriptionButton } from '../imports/NewTranscriptionButton';
+import { LiveButton } from '../live/LiveButton';
+import { LiveView } from '../live/LiveView';
+import { useLiveRecording } from '../live/useLiveRecording';
 import { UploadsButton } from '../imports/UploadsButton';
 import { UploadsView } from '../imports/UploadsView';
 import { ShortcutSheet } from '../ui/ShortcutSheet';
 import { useShortcutSheet } from './useShortcutSheet';
+import { AboutDialog } from './AboutDialog';
 import { useAppliedTheme } from './theme';
 import { useNarrow } from './useNarrow';
 import { UpdateNotice } from '../updates/UpdateNotice';
@@ -28,7 +32,10 @@ export function App() {
   const [auth, setAuth] = useState<AuthState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads'>('sessions');
+  /** What became of the session that was open, said where it was (a deleted one leaves nothing to show). */
+  const [closedNote, setClosedNote] = useState<string | null>(null);
+  const [view, setView] = useState<'sessions' | 'watch' | 'account' | 'uploads' | 'live'>('sessions');
+  const liveRecording = useLiveRecording();
   const [jump, setJump] = useState<Jump | null>(null);
   useAppliedTheme();
   const sheet = useShortcutSheet();
@@ -39,6 +46,7 @@ export function App() {
   const sidebarOpen = narrow ? sidebarNarrow : sidebarWide;
   const setSidebar = narrow ? setSidebarNarrow : setSidebarWide;
   const [moreOpen, setMoreOpen] = useState(false);
+  const [aboutOpen, setAboutOpen] = useState(false);
 
   useEffect(() => {
     call('auth.state', {}).then(setAuth, (e: Error) => setError(e.message));
@@ -74,6 +82,7 @@ export function App() {
 
   const openSession = (id: string) => {
     setSelected(id);
+    setClosedNote(null);
     setView('sessions');
     setJump(null);
     if (narrow) setSidebarNarrow(false);
@@ -96,6 +105,7 @@ export function App() {
         <span className="brand">S2T Desktop</span>
         <span className="where" title={auth.serviceUrl}>{auth.mode === 'local' ? 'Local service' : auth.serviceUrl}</span>
         <NewTranscriptionButton />
+        <LiveButton pressed={view === 'live'} recording={liveRecording} onClick={() => setView(view === 'live' ? 'sessions' : 'live')} />
         <GlobalSearch
           onOpen={(hit) => {
             setSelected(hit.session_id);
@@ -126,6 +136,9 @@ export function App() {
           <button type="button" className="link" onClick={sheet.show} title="Keyboard shortcuts (? or F1)">
             Shortcuts
           </button>
+          <button type="button" className="link" onClick={() => setAboutOpen(true)}>
+            Help and about
+          </button>
           <AccountSwitcher auth={auth} />
           <button className={`link user ${view === 'account' ? 'active' : ''}`} aria-current={view === 'account' ? 'page' : undefined} title="Your account: API tokens and two-factor sign-in" onClick={() => setView('account')}>
             {auth.user?.email}
@@ -150,11 +163,18 @@ export function App() {
       </aside>
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
       <main className="content" ref={content} tabIndex={-1}>
-        {view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? <SessionView key={selected} sessionId={selected} jump={jump} /> : <NoSessionOpen listShown={sidebarOpen} onShowList={() => setSidebar(true)} />}
+        {/* Kept while hidden: it holds the microphone while a live recording runs. */}
+        <LiveView hidden={view !== 'live'} onOpenSession={openSession} />
+        {view === 'live' ? null : view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? (
+          <SessionView key={selected} sessionId={selected} jump={jump} onClosed={(note) => (setSelected(null), setClosedNote(note ?? null))} />
+        ) : (
+          <NoSessionOpen note={closedNote} listShown={sidebarOpen} onShowList={() => setSidebar(true)} />
+        )}
       </main>
       <PreferencesLayer />
       <ImportLayer onQueued={() => setView('uploads')} />
       <UpdateNotice />
+      {aboutOpen && <AboutDialog onClose={() => setAboutOpen(false)} onShortcuts={() => (setAboutOpen(false), sheet.show())} />}
       {sheetView}
     </div>
   );

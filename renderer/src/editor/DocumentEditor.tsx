@@ -19,14 +19,18 @@ import { TranscriptView } from './transcript/TranscriptView';
 import { useEdit } from './useEdit';
 import { useEditableDocument } from './useEditableDocument';
 import { useEditorKeys } from './useEditorKeys';
+import { SAVED_HERE, useSettlingStatus } from './useSettlingStatus';
 import { useFollowPlayback } from './useFollowPlayback';
 import type { RowScroller } from './useVirtualRows';
 import { useCueActions, useSegmentActions } from './useRowActions';
+import type { DocumentSummary } from '../../../common/ipc';
 import { useOnline } from '../lib/useSyncState';
 import './editor.css';
 
 export interface DocumentEditorProps {
   documentId: string;
+  /** The session's captions document, which a caption export from the transcript may be taken from instead. */
+  captions?: DocumentSummary | null;
   nowMs: number;
   /** Whether the session has media to play (usePlayer). */
   hasMedia: boolean;
@@ -41,7 +45,7 @@ export interface DocumentEditorProps {
  * change is one of common/transcript's pure operations applied to the whole content and pushed
  * onto an undo history (useEdit); saving hands the content to the cache, which sends it when online.
  */
-export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
+export function DocumentEditor({ documentId, captions = null, nowMs, hasMedia, onSeek, onOpenDocument, onDeleted }: DocumentEditorProps) {
   const doc = useEditableDocument(documentId);
   const online = useOnline();
   const { registerDraft } = doc;
@@ -85,7 +89,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
 
   const save = useCallback(async () => {
     try {
-      if (await doc.save()) say(online ? 'Saved.' : 'Saved on this computer. It goes to the service when it is reached again.');
+      if (await doc.save()) say(online ? 'Saved.' : SAVED_HERE, false, { kind: 'sent' });
       return true;
     } catch (e) {
       say((e as Error).message, true);
@@ -101,6 +105,8 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
     if (label) say(`Redid ${label}.`);
   };
   useEditorKeys({ save: () => void save(), undo, redo, find: () => setFind((f) => f ?? NO_FIND) });
+  const summary = content?.kind === 'transcript' ? content.summary : (doc.record?.body?.metadata as { summary?: string } | undefined)?.summary;
+  useSettlingStatus(status, say, { localState: doc.record?.local_state, summary, online });
 
   if (doc.loadError) return <p className="error" role="alert">{doc.loadError}</p>;
   if (doc.record === null) return <p className="muted">This document is not in the local cache.</p>;
@@ -108,7 +114,6 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
   if (!content) return <p className="muted">This document has no content in the local cache yet; it comes with the next sync.</p>;
 
   const record = doc.record;
-  const summary = content.kind === 'transcript' ? content.summary : (record.body?.metadata as { summary?: string } | undefined)?.summary;
   const gone = () => {
     doc.discard();
     onDeleted();
@@ -121,6 +126,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
         history={history}
         status={status}
         isTranscript={content.kind === 'transcript'}
+        captions={captions}
         findOpen={find !== null}
         onSave={save}
         onUndo={undo}
@@ -130,6 +136,7 @@ export function DocumentEditor({ documentId, nowMs, hasMedia, onSeek, onOpenDocu
           onEdit: edit,
           onSave: save,
           onStatus: say,
+          summary,
           onOpenDocument,
           onMutated: (op) => {
             if (op === 'delete') gone();

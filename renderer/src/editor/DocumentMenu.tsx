@@ -11,6 +11,7 @@ import { MergeDialog } from '../sessions/MergeDialog';
 import { TranslateDialog } from '../sessions/TranslateDialog';
 import { ShareDialog } from './ShareDialog';
 import { rebuildMessage } from './captions/RebuildNotice';
+import type { Say, Settles } from './useEdit';
 
 type Action = 'finish' | 'rename' | 'copy' | 'merge' | 'translate' | 'share' | 'timecode' | 'shift' | 'summarize' | 'reset' | 'clear' | 'delete';
 type MoreAction = 'rename' | 'timecode' | 'shift' | 'rebuild';
@@ -29,7 +30,9 @@ export interface DocumentMenuProps {
   onEdit: (label: string, fn: (c: DocumentContent) => DocumentContent) => void;
   /** Saves unsaved edits (false when that failed): marking finished keeps them first, since a finished document takes none. */
   onSave: () => Promise<boolean>;
-  onStatus: (message: string, isError?: boolean) => void;
+  onStatus: Say;
+  /** The summary shown now: a new request's notice changes when a different one arrives. */
+  summary: string | undefined;
   onOpenDocument: (documentId: string) => void;
   /** A mutation went through (the editor drops its edits after delete, clear and reset). */
   onMutated: (op: DocumentMutation['op']) => void;
@@ -40,19 +43,18 @@ export interface DocumentMenuProps {
  * away (reset, clear, delete) ask first; those the service computes (summary, reset, share) say
  * that the result comes with the next sync.
  */
-export function DocumentMenu({ doc, dirty, compact = false, onEdit, onSave, onStatus, onOpenDocument, onMutated }: DocumentMenuProps) {
+export function DocumentMenu({ doc, dirty, compact = false, onEdit, onSave, onStatus, summary, onOpenDocument, onMutated }: DocumentMenuProps) {
   const [open, setOpen] = useState<Action | null>(null);
   const close = () => setOpen(null);
   const online = useOnline();
   const unsaved = dirty ? ' Your unsaved edits in this window are dropped too.' : '';
   // A finished document is read-only until reopened: what would change it is shown greyed, saying why.
   const locked = (id: AnyAction) => doc.finished && CHANGING.has(id);
-  const why = (id: AnyAction, title?: string) => (locked(id) ? FINISHED_REFUSAL : title);
-
-  async function mutate(mutation: DocumentMutation, done: string): Promise<string | null> {
+  
+  async function mutate(mutation: DocumentMutation, done: string, until?: Settles): Promise<string | null> {
     try {
       const r = await call('documents.mutate', { documentId: doc.id, mutation });
-      onStatus(done);
+      onStatus(done, false, until);
       onMutated(mutation.op);
       return r.documentId;
     } catch (e) {
@@ -61,8 +63,8 @@ export function DocumentMenu({ doc, dirty, compact = false, onEdit, onSave, onSt
     }
   }
 
-  // Every action the service offers is one click away; the rare ones sit under "More".
-  const buttons: { id: Action; label: string; title: string; danger?: boolean }[] = [
+  // The document's actions, in the order of the Document menu: everyday ones, then the rare ones, then the destructive ones.
+  const actions: { id: Action; label: string; title: string; danger?: boolean }[] = [
     { id: 'finish', label: doc.finished ? 'Reopen' : 'Finalize', title: doc.finished ? 'Mark as not finished, to edit again' : 'Mark as finished' },
     { id: 'copy', label: 'Copy…', title: 'Make a copy of this document' },
     { id: 'merge', label: 'Merge…', title: 'Merge documents of this session into a new one' },
@@ -73,14 +75,13 @@ export function DocumentMenu({ doc, dirty, compact = false, onEdit, onSave, onSt
     { id: 'clear', label: 'Clear text…', title: 'Remove every word, keep the times', danger: true },
     { id: 'delete', label: 'Delete…', title: 'Delete this document', danger: true },
   ];
-  const more: MenuItem<MoreAction>[] = (
-    [
-      { id: 'rename', label: 'Rename…' },
-      { id: 'timecode', label: 'Timecode offset…' },
-      { id: 'shift', label: 'Shift all times…' },
-      ...(doc.type === 'caption' ? [{ id: 'rebuild' as const, label: 'Rebuild captions from transcript' }] : []),
-    ] satisfies MenuItem<MoreAction>[]
-  ).map((m) => (locked(m.id) ? { ...m, disabled: true, title: FINISHED_REFUSAL } : m));
+  const rare: MenuItem<MoreAction>[] = [
+    { id: 'rename', label: 'Rename…' },
+    { id: 'timecode', label: 'Timecode offset…' },
+    { id: 'shift', label: 'Shift all times…' },
+    ...(doc.type === 'caption' ? [{ id: 'rebuild' as const, label: 'Rebuild captions from transcript' }] : []),
+  ];
+  const share = actions.find((a) => a.id === 'share')!;
 
   // Cut again from the transcript with the caption profile in settings, hand edits over unchanged words kept (main/captions).
   async function rebuild() {
@@ -100,33 +101,29 @@ export function DocumentMenu({ doc, dirty, compact = false, onEdit, onSave, onSt
   const choose = (id: Action) => {
     if (locked(id)) return onStatus(FINISHED_REFUSAL, true);
     if (id === 'finish') void finish();
-    else if (id === 'summarize') void mutate({ op: 'summarize' }, 'Summary requested: it appears here after the next sync.');
+    else if (id === 'summarize') void mutate({ op: 'summarize' }, 'Summary requested: it appears here after the next sync.', { kind: 'summary', before: summary });
     else setOpen(id);
   };
 
   const chooseAny = (id: AnyAction) => (locked(id) ? onStatus(FINISHED_REFUSAL, true) : id === 'rebuild' ? void rebuild() : choose(id));
-  // Folded: the same actions in the same order, the rare ones and then the destructive ones each set apart by a line.
-  const folded: MenuItem<AnyAction>[] = [
-    ...buttons.filter((b) => !b.danger).map((b) => ({ id: b.id, label: b.label })),
-    ...more.map((m, i) => ({ ...m, separated: i === 0 })),
-    ...buttons.filter((b) => b.danger).map((b, i) => ({ id: b.id, label: b.label, danger: true, separated: i === 0, disabled: locked(b.id), title: why(b.id) })),
+  // As desktop editors do: Share stays in view beside Export (in the menu too when the window is
+  // compact); the rest is one Document menu, the destructive actions last and set apart by a line.
+  const lockable = <K extends AnyAction>(m: MenuItem<K>): MenuItem<K> => (locked(m.id) ? { ...m, disabled: true, title: FINISHED_REFUSAL } : m);
+  const menu: MenuItem<AnyAction>[] = [
+    ...actions.filter((a) => !a.danger && (compact || a.id !== 'share')).map((a) => ({ id: a.id, label: a.label, title: a.title })),
+    ...rare.map((m, i) => lockable({ ...m, separated: i === 0 })),
+    ...actions.filter((a) => a.danger).map((a, i) => lockable<AnyAction>({ id: a.id, label: a.label, title: a.title, danger: true, separated: i === 0 })),
   ];
 
   return (
     <>
       <span className={compact ? 'doc-actions folded' : 'doc-actions'} role="group" aria-label="Document actions">
-        {compact ? (
-          <Menu label="Document" items={folded} onChoose={chooseAny} />
-        ) : (
-          <>
-            {buttons.map((b) => (
-              <button key={b.id} type="button" className={b.danger ? 'danger' : undefined} title={why(b.id, b.title)} disabled={locked(b.id)} onClick={() => choose(b.id)}>
-                {b.label}
-              </button>
-            ))}
-            <Menu label="More" items={more} onChoose={chooseAny} />
-          </>
+        {!compact && (
+          <button type="button" title={share.title} onClick={() => choose('share')}>
+            {share.label}
+          </button>
         )}
+        <Menu label="Document" items={menu} onChoose={chooseAny} />
       </span>
       {open === 'merge' && <MergeDialog doc={doc} onClose={close} onStatus={onStatus} />}
       {open === 'translate' && <TranslateDialog doc={doc} onClose={close} onStatus={onStatus} onOpenDocument={onOpenDocument} />}

@@ -1,4 +1,4 @@
-import type { DocumentRecord } from '../../../common/ipc';
+import type { DocumentRecord, DocumentSummary } from '../../../common/ipc';
 import type { DocumentContent } from '../../../common/transcript';
 import { DocumentMenu, type DocumentMenuProps } from './DocumentMenu';
 import { ExportBar } from './ExportBar';
@@ -12,6 +12,7 @@ export function EditorToolbar(props: {
   history: History<DocumentContent>;
   status: Status | null;
   isTranscript: boolean;
+  captions: DocumentSummary | null;
   findOpen: boolean;
   onSave: () => Promise<boolean>;
   onUndo: () => void;
@@ -41,7 +42,7 @@ export function EditorToolbar(props: {
       <button type="button" aria-label="Find and replace" aria-pressed={props.findOpen} title="Find and replace (Ctrl+F)" onClick={props.onToggleFind}>
         Find
       </button>
-      <ExportBar documentId={record.id} isTranscript={props.isTranscript} saveFirst={history.dirty ? props.onSave : null} />
+      <ExportBar documentId={record.id} isTranscript={props.isTranscript} captions={props.captions} saveFirst={history.dirty ? props.onSave : null} />
       <DocumentMenu doc={record} dirty={history.dirty} compact={compact} {...props.menu} />
     </div>
   );

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { ExportFormat } from '../../../common/api';
 import { CAPTION_PROFILES } from '../../../common/transcript';
 import { call, subscribe } from '../lib/bridge';
+import type { DocumentSummary } from '../../../common/ipc';
 import { FORMAT_LABELS as LABELS } from '../sessions/formats';
 const CAPTION_FORMATS: ExportFormat[] = ['srt', 'vtt', 'sbv', 'ttml', 'stl'];
 /** Voice tags exist in WebVTT (<v>) and TTML (ttm:agent); elsewhere names can only be a prefix. */
@@ -27,8 +28,11 @@ function download(file: { filename: string; mime: string; base64: string }) {
  * shown are the ones the chosen format uses: speaker names, timestamps for transcript formats, and
  * the caption rules that cut a transcript into cues for caption formats.
  */
-export function ExportBar({ documentId, isTranscript, saveFirst }: { documentId: string; isTranscript: boolean; saveFirst: (() => Promise<boolean>) | null }) {
+export function ExportBar({ documentId, isTranscript, captions = null, saveFirst }: { documentId: string; isTranscript: boolean; captions?: DocumentSummary | null; saveFirst: (() => Promise<boolean>) | null }) {
   const [format, setFormat] = useState<ExportFormat>('srt');
+  // From the transcript, a caption format can be the Captions tab as timed there, or the transcript
+  // cut into captions afresh: two different files, so the choice is shown, never made silently.
+  const [source, setSource] = useState<'captions' | 'transcript'>('transcript');
   const [speakers, setSpeakers] = useState<Speakers>('default');
   const [timestamps, setTimestamps] = useState<boolean | null>(null);
   const [profile, setProfile] = useState<string>('');
@@ -40,6 +44,9 @@ export function ExportBar({ documentId, isTranscript, saveFirst }: { documentId:
   const [progressId] = useState(() => `export-${Math.random().toString(36).slice(2, 10)}`);
   useEffect(() => subscribe('export.progress', (p) => p.id === progressId && setProgress(p.label)), [progressId]);
   const isCaptionFormat = CAPTION_FORMATS.includes(format);
+  const choosesSource = isTranscript && isCaptionFormat && captions !== null;
+  const fromCaptions = choosesSource && source === 'captions';
+  const exported = fromCaptions ? captions.id : documentId;
   const optionsId = useId();
 
   async function run() {
@@ -47,22 +54,22 @@ export function ExportBar({ documentId, isTranscript, saveFirst }: { documentId:
     setError(null);
     try {
       // The export renders what is stored, so unsaved edits are saved first: it matches the screen.
-      if (saveFirst && !(await saveFirst())) return;
+      if (saveFirst && !fromCaptions && !(await saveFirst())) return;
       const options = {
         ...(speakers !== 'default' && !(speakers === 'voice' && !VOICE_FORMATS.includes(format)) ? { speakers } : {}),
         ...(!isCaptionFormat && timestamps !== null ? { timestamps } : {}),
-        ...(isCaptionFormat && isTranscript && profile ? { profile } : {}),
+        ...(isCaptionFormat && isTranscript && !fromCaptions && profile ? { profile } : {}),
       };
       setSaved(null);
-      const stem = (await call('documents.get', { documentId }))?.filename.replace(/\.[^.]+$/, '') || 'document';
+      const stem = (await call('documents.get', { documentId: exported }))?.filename.replace(/\.[^.]+$/, '') || 'document';
       const place = await call('dialog.save', { defaultName: `${stem}.${format}`, purpose: 'export' }).catch(() => ({ supported: false, path: null }));
       if (place.supported) {
         if (!place.path) return; // cancelled
-        const r = await call('export.toFile', { documentId, format, options, path: place.path, progressId });
+        const r = await call('export.toFile', { documentId: exported, format, options, path: place.path, progressId });
         setSaved(r.path);
       } else {
         setProgress(format === 'docx' || format === 'pdf' ? `Rendering ${LABELS[format]}…` : null);
-        download(await call('export.render', { documentId, format, options }));
+        download(await call('export.render', { documentId: exported, format, options }));
       }
     } catch (e) {
       setError((e as Error).message);
@@ -79,6 +86,12 @@ export function ExportBar({ documentId, isTranscript, saveFirst }: { documentId:
           <option key={f} value={f}>{LABELS[f]}</option>
         ))}
       </select>
+      {choosesSource && (
+        <select aria-label="Export from" value={source} onChange={(e) => setSource(e.target.value as 'captions' | 'transcript')} title="Which timing the caption file gets">
+          <option value="transcript">From this transcript, cut into captions</option>
+          <option value="captions">From the Captions tab, with its timing</option>
+        </select>
+      )}
       <button type="button" className="icon" aria-label="Format options" aria-expanded={showOptions} aria-controls={showOptions ? optionsId : undefined} title="Format options" onClick={() => setShowOptions(!showOptions)}>
         <span aria-hidden="true">⚙</span>
       </button>
@@ -107,7 +120,7 @@ export function ExportBar({ documentId, isTranscript, saveFirst }: { documentId:
               </select>
             </label>
           )}
-          {isCaptionFormat && isTranscript && (
+          {isCaptionFormat && isTranscript && !fromCaptions && (
             <label>
               Caption rules
               <select value={profile} onChange={(e) => setProfile(e.target.value)}>

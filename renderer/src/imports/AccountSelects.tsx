@@ -1,14 +1,15 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { AccountChoice } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { useAsync } from '../lib/useAsync';
+import { GlossaryEditor } from './GlossaryEditor';
 
 type Id = AccountChoice['id'];
 
 /** The account's glossaries and custom models (models.accountLists; the cached copy offline). */
-export function useAccountLists(): { glossaries: AccountChoice[]; customModels: AccountChoice[] } {
+export function useAccountLists(): { glossaries: AccountChoice[]; customModels: AccountChoice[]; reload: () => void } {
   const read = useAsync(() => call('models.accountLists', {}), []);
-  return { glossaries: read.value?.glossaries ?? [], customModels: read.value?.customModels ?? [] };
+  return { glossaries: read.value?.glossaries ?? [], customModels: read.value?.customModels ?? [], reload: read.reload };
 }
 
 /**
@@ -16,8 +17,9 @@ export function useAccountLists(): { glossaries: AccountChoice[]; customModels: 
  * the account no longer has is dropped once the lists are read, so it is never sent unseen.
  */
 export function AccountSelects(props: { glossaryId: Id | null; customModelId: Id | null; onChange: (key: 'glossaryId' | 'customModelId', id: Id | null) => void }) {
-  const { glossaries, customModels } = useAccountLists();
+  const { glossaries, customModels, reload } = useAccountLists();
   const { glossaryId, customModelId, onChange } = props;
+  const [editing, setEditing] = useState(false);
   useEffect(() => {
     if (glossaryId !== null && !glossaries.some((g) => String(g.id) === String(glossaryId))) onChange('glossaryId', null);
     if (customModelId !== null && !customModels.some((m) => String(m.id) === String(customModelId))) onChange('customModelId', null);
@@ -27,6 +29,20 @@ export function AccountSelects(props: { glossaryId: Id | null; customModelId: Id
     <>
       {glossaries.length > 0 && <ChoiceSelect label="Glossary" items={glossaries} value={glossaryId} onChange={(id) => onChange('glossaryId', id)} />}
       {customModels.length > 0 && <ChoiceSelect label="Custom model" items={customModels} value={customModelId} onChange={(id) => onChange('customModelId', id)} />}
+      {editing ? (
+        <GlossaryEditor
+          glossaries={glossaries}
+          onSaved={(id) => {
+            reload();
+            onChange('glossaryId', id);
+          }}
+          onClose={() => setEditing(false)}
+        />
+      ) : (
+        <button type="button" className="link" onClick={() => setEditing(true)}>
+          {glossaries.length > 0 ? 'Edit glossaries…' : 'Make a glossary…'}
+        </button>
+      )}
     </>
   );
 }

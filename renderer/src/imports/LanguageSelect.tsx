@@ -4,6 +4,14 @@ import './imports.css';
 
 const UNSUPPORTED = 'not installed on this service';
 
+/** Which engine the chosen language runs on, in words (the local service says; a cloud does not). */
+export function engineLine(engine: string | null | undefined, compact?: boolean): string | null {
+  if (!engine) return null;
+  if (engine === 'pocketsphinx') return compact ? 'Runs on the built-in engine' : 'Runs on the built-in engine (pocketsphinx: no punctuation); a Whisper model in Preferences does better.';
+  const name = engine.replace(/^whisper:/, '');
+  return compact ? `Runs on Whisper ${name}` : `Runs on the Whisper model ${name}, with punctuation.`;
+}
+
 /**
  * A language chosen by name from models.list. Languages the service lists but cannot transcribe
  * here are shown, disabled, with why; a key that is not in the list at all (an older folder's
@@ -15,7 +23,9 @@ export function LanguageSelect(props: { models: ModelChoice[]; value: string; on
   const hintId = `${id}-hint`;
   const known = props.models.some((m) => m.key === props.value);
   const supportedCount = props.models.filter((m) => m.supported).length;
-  const hint = props.error
+  const chosen = props.models.find((m) => m.key === props.value && m.supported);
+  const runsOn = props.error || props.loading ? null : engineLine(chosen?.engine, props.compact);
+  const count = props.error
     ? `The languages could not be read: ${props.error}`
     : props.loading
       ? 'Reading the languages…'
@@ -24,6 +34,7 @@ export function LanguageSelect(props: { models: ModelChoice[]; value: string; on
           ? `${supportedCount} of ${props.models.length} can be transcribed here`
           : `${supportedCount} of ${props.models.length} languages can be transcribed here; the others are ${UNSUPPORTED}.`
         : null;
+  const hint = [count, runsOn].filter(Boolean).join(props.compact ? ' · ' : ' ') || null;
   return (
     <div className="language-select">
       <label htmlFor={id}>{props.label ?? 'Language'}</label>

@@ -16,6 +16,8 @@ import { usableLanguage, useModels } from './useModels';
 type Mode = TranscriptionOptions['mode'];
 type Choices = Omit<TranscriptionOptions, 'companion'>;
 
+/** The submit button says what happens in the chosen mode. */
+const SUBMIT_LABEL: Record<Mode, string> = { decode: 'Transcribe', align: 'Align', upload: 'Upload' };
 const MODES: { mode: Mode; label: string; hint: string }[] = [
   { mode: 'decode', label: 'Transcribe the speech', hint: 'The service recognises the words.' },
   { mode: 'align', label: 'Align a text I have', hint: 'Places your text file on the recording, word by word.' },
@@ -65,7 +67,10 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
   const remembered = saved.settings?.transcription.language ?? (saved.error === null ? null : '');
   const settingsRead = saved.settings !== null;
   useEffect(() => {
-    if (saved.settings) setChoices((now) => ({ ...saved.settings!.transcription, language: now.language, ...opened }));
+    // The mode is not taken: it belongs to the files of one submission (an upload mode left from last
+    // time would turn the next dropped recording into a caption upload without a word); a file the
+    // system opened brings its own.
+    if (saved.settings) setChoices((now) => ({ ...saved.settings!.transcription, mode: now.mode, language: now.language, ...opened }));
   }, [settingsRead]);
   // Once both the list and the remembered choice are in, start on a language that can be chosen.
   useEffect(() => {
@@ -240,7 +245,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
 
         <fieldset className="options">
           <legend>Options</legend>
-          <SpeechChecks value={choices} model={model} onChange={set} />
+          <SpeechChecks value={choices} model={model} onChange={set} unused={choices.mode === 'upload' ? 'Your file becomes the document as it is: there is no recognition to tell speakers apart or add punctuation.' : null} />
           <label className="check">
             <input type="checkbox" checked={choices.keepMedia} onChange={(e) => set('keepMedia', e.target.checked)} /> Keep the media on the service
           </label>
@@ -264,7 +269,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
             Cancel
           </button>
           <button type="submit" className="primary" disabled={problem !== null || busy !== null}>
-            {choices.mode === 'upload' ? 'Upload' : 'Transcribe'}
+            {SUBMIT_LABEL[choices.mode]}
             {sourceCount > 1 ? ` ${sourceCount} files` : ''}
           </button>
         </div>

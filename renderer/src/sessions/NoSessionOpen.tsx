@@ -5,11 +5,12 @@ import { useChannel } from '../lib/useChannel';
  * The content pane when no session is open. With no sessions at all, "choose a session" would
  * point at nothing: it says how to make the first one instead.
  */
-export function NoSessionOpen({ listShown, onShowList }: { listShown: boolean; onShowList: () => void }) {
+export function NoSessionOpen({ note = null, listShown, onShowList }: { note?: string | null; listShown: boolean; onShowList: () => void }) {
   const any = useChannel('sessions.list', { offset: 0, limit: 1 }, (c) => !!c.sessions?.length || !c.documents);
   if (any.value?.total === 0)
     return (
       <div className="empty">
+        {note && <span role="status">{note} </span>}
         No sessions yet.{' '}
         <button className="link" onClick={() => requestNewTranscription()}>
           New transcription
@@ -19,6 +20,11 @@ export function NoSessionOpen({ listShown, onShowList }: { listShown: boolean; o
     );
   return (
     <div className="empty">
+      {note && (
+        <>
+          <span role="status">{note}</span>{' '}
+        </>
+      )}
       Choose a session to open its transcript and captions.
       {/* The list is put away in a narrow window: say where it is. */}
       {!listShown && (

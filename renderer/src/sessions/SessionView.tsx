@@ -19,7 +19,11 @@ export interface Jump {
   seq: number;
 }
 
-export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; jump?: Jump | null; onClosed?: () => void }) {
+/** Said where the session was after it is deleted here, or found gone (deleted elsewhere, or from the uploads view). */
+export const SESSION_DELETED = 'Session deleted.';
+export const SESSION_GONE = 'That session is no longer on this computer: it was deleted, here or on the service.';
+
+export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; jump?: Jump | null; onClosed?: (note?: string) => void }) {
   const detail = useChannel('sessions.get', { sessionId }, (c) => !c.sessions || c.sessions.includes(sessionId));
   const [docId, setDocId] = useState<string | null>(null);
   // A conflict copy (or its original) shown side by side instead of the editor.
@@ -49,11 +53,11 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
   }, [current, resolving]);
 
   if (detail.error) return <p className="error" role="alert">{detail.error}</p>;
-  if (!detail.value) return detail.loading ? <div className="loading">Loading…</div> : <p className="muted">This session is not in the local cache (or it was deleted).</p>;
+  if (!detail.value) return detail.loading ? <div className="loading">Loading…</div> : <SessionGone onClosed={onClosed} />;
 
   return (
     <section className="session-view" data-media={mediaLayout ?? undefined} aria-label={session?.filename}>
-      {session && <SessionHead session={session} documentCount={docs.length} onDeleted={() => onClosed?.()} />}
+      {session && <SessionHead session={session} documentCount={docs.length} onDeleted={() => onClosed?.(SESSION_DELETED)} />}
       <MediaBar player={player} onLayout={setMediaLayout} />
       <nav ref={tabs} className="tabs" role="tablist" aria-label="Documents">
         {docs.map((d) => (
@@ -73,11 +77,25 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
         <ConflictView documentId={resolving} onClose={(id) => { setResolving(null); if (id) setDocId(id); }} />
       ) : current ? (
         <OpenConflictContext.Provider value={setResolving}>
-          <DocumentEditor key={current} documentId={current} nowMs={player.nowMs} hasMedia={player.hasMedia} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
+          <DocumentEditor key={current} documentId={current} captions={docs.find((d) => d.type === 'caption' && d.id !== current) ?? null} nowMs={player.nowMs} hasMedia={player.hasMedia} onSeek={seek} onOpenDocument={setDocId} onDeleted={() => setDocId(null)} />
         </OpenConflictContext.Provider>
       ) : (
         <p className="muted">No documents yet{session?.status && session.status !== 'completed' ? `: the session is ${session.status}` : ''}.</p>
       )}
     </section>
+  );
+}
+
+/** The session asked for is not in the cache: what happened, and the way back to the list. */
+function SessionGone({ onClosed }: { onClosed?: (note?: string) => void }) {
+  return (
+    <div className="empty" role="status">
+      {SESSION_GONE}{' '}
+      {onClosed && (
+        <button type="button" className="link" onClick={() => onClosed()}>
+          Back to the sessions
+        </button>
+      )}
+    </div>
   );
 }

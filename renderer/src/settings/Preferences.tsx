@@ -7,6 +7,7 @@ import { Dialog } from '../ui/Dialog';
 import { LanguageSelect } from '../imports/LanguageSelect';
 import { useModels } from '../imports/useModels';
 import { ExportFolderField } from './ExportFolderField';
+import { SpeechModels } from './SpeechModels';
 import { useSettings } from './useSettings';
 import './settings.css';
 
@@ -52,6 +53,9 @@ export function Preferences({ onClose }: { onClose: () => void }) {
                 </label>
               ))}
             </div>
+          </Section>
+          <Section title="Speech models">
+            <SpeechModels />
           </Section>
           <Section title="New transcriptions">
             <LanguageField value={settings.transcription.language} onSave={(language) => save({ transcription: { ...settings.transcription, language } })} />

@@ -114,7 +114,7 @@ export function WatchFolderCard(props: {
                 {fileName(i.path)}
               </span>
               <span className={`state ${i.state}`}>{isDuplicate(i) ? 'Already done' : STATE_LABEL[i.state]}</span>
-              <span className="detail">
+              <span className={i.state === 'delivered' && i.outputs.length > 0 ? 'detail written' : 'detail'}>
                 {i.state === 'uploading' || i.state === 'transcribing' ? (
                   <>
                     <progress max={100} value={i.percent} aria-label={`${i.state === 'uploading' ? 'Upload' : 'Transcription'} of ${fileName(i.path)}`} />
@@ -131,9 +131,11 @@ export function WatchFolderCard(props: {
                     </span>
                   </>
                 ) : i.state === 'delivered' && i.outputs.length > 0 ? (
-                  <span className="small muted" title={i.outputs.join('\n')}>
-                    {i.outputs.map(fileName).join(', ')}
-                  </span>
+                  <ul className="small muted" aria-label={`Files written for ${fileName(i.path)}`} title={i.outputs.join('\n')}>
+                    {i.outputs.map((o) => (
+                      <li key={o}>{fileName(o)}</li>
+                    ))}
+                  </ul>
                 ) : (
                   <span className="small muted">{bytes(i.bytesTotal)}</span>
                 )}

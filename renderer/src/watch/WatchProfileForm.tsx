@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ModelChoice, WatchProfile } from '../../../common/ipc';
 import { LanguageSelect } from '../imports/LanguageSelect';
+import { AccountSelects } from '../imports/AccountSelects';
 import { SpeechChecks } from '../imports/SpeechChecks';
 import { useAction } from '../lib/useAction';
 import { FormatChecks } from './FormatChecks';
@@ -46,6 +47,7 @@ export function WatchProfileForm(props: { profile: WatchProfile; models: ModelCh
       <fieldset>
         <legend>Options</legend>
         <SpeechChecks value={p} model={model} onChange={set} />
+        <AccountSelects glossaryId={p.glossaryId} customModelId={p.customModelId} onChange={set} />
         <label className="check">
           <input type="checkbox" checked={p.subfolders} onChange={(e) => set('subfolders', e.target.checked)} /> Include subfolders
         </label>

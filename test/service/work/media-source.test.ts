@@ -115,8 +115,8 @@ describe('media_source', () => {
     const cases: [string, RegExp][] = [
       [mediaUrl('localhost.', '/speech.wav'), /the host localhost\. is not allowed/],
       [mediaUrl('LOCALHOST.', '/speech.wav'), /is not allowed/],
-      [mediaUrl('private.test.example', '/speech.wav'), /private\.test\.example resolves to a private/],
-      [mediaUrl('mixed.test.example', '/speech.wav'), /mixed\.test\.example resolves to a private/],
+      [mediaUrl('private.test.example', '/speech.wav'), /private\.test\.example is on this computer or a private network.*resolves to a private/],
+      [mediaUrl('mixed.test.example', '/speech.wav'), /mixed\.test\.example is on this computer or a private network.*resolves to a private/],
       [mediaUrl('unknown.test.example', '/speech.wav'), /does not resolve/],
       [`http://127.0.0.1:${loopbackPort}/speech.wav`, /private, loopback/],
     ];

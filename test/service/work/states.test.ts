@@ -3,13 +3,15 @@
  * allowed and recorded, every other one refused; restart recovery; and transient failures retried
  * (date_retried) up to the bound, then dead_letter.
  */
+import { OffloadPool } from '../../../service/offload/pool';
+import { openSpeechEngines } from '../../../service/speech-models/open';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../../service/context';
 import { openDb, type Db } from '../../../service/db';
-import { claimNext, enqueueJob, MAX_JOB_ATTEMPTS, recoverInterrupted } from '../../../service/jobs/queue';
+import { claimNext, enqueueJob, findJob, MAX_JOB_ATTEMPTS, MAX_JOB_INTERRUPTIONS, recoverInterrupted, releaseStopped } from '../../../service/jobs/queue';
 import { JobRunner } from '../../../service/jobs/runner';
 import { canMove, IllegalTransition, JOB_TRANSITIONS, SESSION_TRANSITIONS, transition } from '../../../service/jobs/states';
 import { migrations } from '../../../service/migrations';
@@ -31,7 +33,7 @@ beforeEach(() => {
   const user = Number(db.prepare('INSERT INTO users (org_id, email, created_at) VALUES (?, ?, ?)').run(org, 'u@example.com', now).lastInsertRowid);
   principal = { kind: 'user', userId: user, orgId: org, roles: ['CUSTOMER'], via: 'jwt', rateKey: 'x' };
   const quiet = { info() {}, warn() {}, error() {} };
-  ctx = { db, config: { host: '127.0.0.1', port: 0, dataDir: dir, allowPrivateWebhooks: false, rateLimit: { max: 1, windowMs: 1 }, engineConcurrency: 1, bodyLimitBytes: 1, maxMediaSeconds: 3600, ssoRedirectUris: [] }, log: quiet, secret: new Uint8Array(32).fill(7), baseUrl: () => 'http://127.0.0.1:1' };
+  ctx = { db, config: { host: '127.0.0.1', port: 0, dataDir: dir, allowPrivateWebhooks: false, rateLimit: { max: 1, windowMs: 1 }, engineConcurrency: 1, bodyLimitBytes: 1, maxMediaSeconds: 3600, ssoRedirectUris: [], quota: { storageBytes: 1e12, processingSecondsPerMonth: 1e9 } }, log: quiet, secret: new Uint8Array(32).fill(7), offload: new OffloadPool(), baseUrl: () => 'http://127.0.0.1:1', ...openSpeechEngines(dir, [], 1024 ** 3, quiet) };
 });
 
 afterEach(() => {
@@ -134,10 +136,30 @@ describe('queue', () => {
     expect(claimed.job_id).toBe(jobId);
     expect(claimed.status).toBe('processing');
     expect(claimNext(db)).toBeNull();
-    expect(recoverInterrupted(db)).toBe(1);
+    expect(recoverInterrupted(db)).toEqual({ requeued: 1, failed: 0 });
     expect(history('job', jobId)).toEqual(['∅>pending', 'pending>processing', 'processing>pending']);
     expect(history('session', sid)).toEqual(['∅>queued', 'queued>processing', 'processing>queued']);
-    expect(recoverInterrupted(db)).toBe(0);
+    expect(recoverInterrupted(db)).toEqual({ requeued: 0, failed: 0 });
+  });
+
+  it('counts each run the service died in; the third fails the job with the reason, a clean stop counts none', () => {
+    const sid = newSession();
+    const jobId = db.transaction(() => enqueueJob(db, ctx.secret, { sessionPk: sid, kind: 'decode', params: { language: 'en', diarization: false }, reason: 'test' }))();
+    claimNext(db);
+    releaseStopped(db, [jobId]);
+    expect(findJob(db, jobId)).toMatchObject({ status: 'pending', attempts: 0, interruptions: 0 });
+    for (let run = 1; run < MAX_JOB_INTERRUPTIONS; run++) {
+      claimNext(db);
+      expect(recoverInterrupted(db)).toEqual({ requeued: 1, failed: 0 });
+      expect(findJob(db, jobId)).toMatchObject({ status: 'pending', attempts: run, interruptions: run });
+    }
+    claimNext(db);
+    expect(recoverInterrupted(db)).toEqual({ requeued: 0, failed: 1 });
+    const job = findJob(db, jobId)!;
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/stopped 3 times while this job ran/);
+    expect(db.prepare('SELECT status, error FROM sessions WHERE id = ?').get(sid)).toEqual({ status: 'failed', error: job.error });
+    expect(claimNext(db)).toBeNull();
   });
 
   it('a transient failure is retried with date_retried, then the session goes to dead_letter', async () => {

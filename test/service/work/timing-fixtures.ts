@@ -18,6 +18,7 @@ export const SENTENCES = [
   'Many people walk in the park with their dogs.',
   'In the evening, families gather for dinner and talk about their day.',
   'Our customers asked for a faster delivery service.',
+  'The quick brown fox jumps over the lazy dog.',
 ];
 
 /** Pauses between sentences, from a short breath to a long silence. */

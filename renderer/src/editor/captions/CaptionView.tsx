@@ -26,6 +26,7 @@ export const CaptionView = memo(function CaptionView(props: {
 }) {
   const { content, currentCue, violations, matches, selectedMatch, actions, scroller, rows, readOnly = false } = props;
   const cues = content.cues;
+  const speakerNames = new Map(content.speakers.map((s) => [s.id, s.name]));
   const byCue = useMemo(() => {
     const m = new Map<string, CaptionViolation[]>();
     for (const v of violations) m.set(v.cue_id, [...(m.get(v.cue_id) ?? []), v]);
@@ -52,6 +53,7 @@ export const CaptionView = memo(function CaptionView(props: {
             prevEnd={i > 0 ? cues[i - 1].end_ms : null}
             nextStart={i < cues.length - 1 ? cues[i + 1].start_ms : null}
             violations={byCue.get(cues[i].id) ?? null}
+            speaker={speakerNames.get(cues[i].speaker_id ?? '')}
             readOnly={readOnly}
             actions={actions}
           />

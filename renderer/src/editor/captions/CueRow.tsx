@@ -21,6 +21,8 @@ interface Props {
   prevEnd: number | null;
   nextStart: number | null;
   violations: CaptionViolation[] | null;
+  /** The name of the cue's speaker, when it has one (told apart by the service or given by hand). */
+  speaker?: string;
   /** A finished document (FinishedLock): text and times shown to read and copy, nothing edits. */
   readOnly: boolean;
   actions: CueActions;
@@ -35,7 +37,7 @@ export function ruleText(v: CaptionViolation): string {
  * One caption cue's contents (the list item around it is the virtualized list's): its times
  * (checked before they are taken), its lines, its rule problems. Memoized, so typing re-renders only this row.
  */
-export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, violations, readOnly, actions }: Props) {
+export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, violations, speaker, readOnly, actions }: Props) {
   const n = index + 1;
   const [timeProblem, setTimeProblem] = useState<string | null>(null);
   const problemId = useId();
@@ -88,6 +90,7 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, vio
         )}
       </div>
       <div className="cue-body">
+        {speaker && <span className="cue-speaker muted small">{speaker}</span>}
         <textarea aria-label={`Text of cue ${n}`} readOnly={readOnly} aria-describedby={violations ? rulesId : undefined} rows={text.rows} {...text.props} />
         {violations && (
           <ul id={rulesId} className="violations" aria-label={`Rule problems in cue ${n}`}>

@@ -1,0 +1,76 @@
+/**
+ * The speaker step (service/engines/speakers, service/media/diarize) on an espeak-ng meeting of
+ * three voices taking turns at known times (sox): its diarization error rate (share of speech
+ * time on the wrong speaker after the best mapping, or on none) beside the trivial peer "everything
+ * is one speaker", and the time it adds per minute of audio beside the recognition of the same
+ * audio (pocketsphinx, as a job runs it). S2T_BENCH_DIARIZE_ROUNDS (default 3: 18 turns, ~80 s).
+ */
+import { DecoderPool } from '../service/engines/decoder-pool';
+import { recognize } from '../service/engines/decode';
+import { diarize, type Turn } from '../service/media/diarize';
+import { mfcc } from '../service/media/mfcc';
+import { frameLevels, readWavHeader, silenceThreshold } from '../service/media/speech-regions';
+import { placedSpeech, type PlacedSpeech } from '../test/helpers/speech';
+import { row, timeMs, type BenchModule, type BenchRow } from './harness';
+
+const ROUNDS = Number(process.env.S2T_BENCH_DIARIZE_ROUNDS ?? 3);
+const VOICES = ['en-us+m3', 'en-us+f2', 'en-gb+m1'];
+const LINES = [
+  'Good morning everyone, thanks for joining the planning meeting today.',
+  'Thanks. I would like to start with the budget for the next quarter.',
+  'Before that, can we review the schedule for the product launch?',
+  'Sure, the launch is planned for the second week of March.',
+  'That works for marketing, as long as the designs are ready.',
+  'The designs will be finished by the end of this month.',
+];
+
+/** Share of true speech time (10 ms steps) given to the wrong speaker or to none, after the best one-to-one mapping. */
+export function diarizationErrorRate(audio: PlacedSpeech, truthSpeaker: (i: number) => number, turns: Turn[]): number {
+  const at = (ms: number) => turns.find((t) => ms >= t.startMs && ms < t.endMs)?.speaker ?? -1;
+  const counts = new Map<string, number>();
+  let total = 0;
+  audio.sentences.forEach((s, i) => {
+    for (let ms = s.startMs; ms < s.endMs; ms += 10) {
+      const key = `${at(ms)}|${truthSpeaker(i)}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      total++;
+    }
+  });
+  const usedHyp = new Set<string>();
+  const usedTrue = new Set<string>();
+  let right = 0;
+  for (const [key, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+    const [hyp, real] = key.split('|');
+    if (hyp === '-1' || usedHyp.has(hyp) || usedTrue.has(real)) continue;
+    usedHyp.add(hyp);
+    usedTrue.add(real);
+    right += n;
+  }
+  return total ? 1 - right / total : 0;
+}
+
+export const diarizationBench: BenchModule = {
+  name: 'diarization',
+  async run(): Promise<BenchRow[]> {
+    const lines = Array.from({ length: ROUNDS }, () => LINES).flat();
+    const audio = await placedSpeech({ sentences: lines, voices: lines.map((_, i) => VOICES[i % VOICES.length]), gapsMs: lines.map((_, i) => (i === 0 ? 300 : 500)), tailMs: 300, sampleRate: 16000, container: 'wav' });
+    const truth = (i: number) => i % VOICES.length;
+    let turns: Turn[] = [];
+    const ours = await timeMs(async () => {
+      const wav = await readWavHeader(audio.path);
+      const levels = await frameLevels(audio.path, wav);
+      turns = diarize(await mfcc(audio.path, wav), levels, silenceThreshold(levels));
+    });
+    const oneSpeaker: Turn[] = [{ startMs: 0, endMs: audio.durationMs, speaker: 0 }];
+    const der = diarizationErrorRate(audio, truth, turns);
+    const derOne = diarizationErrorRate(audio, truth, oneSpeaker);
+    const pool = DecoderPool.forService(1);
+    const peer = await timeMs(() => recognize(audio.path, 'en', { signal: new AbortController().signal, decoders: pool }));
+    const minutes = audio.durationMs / 60_000;
+    const found = new Set(turns.map((t) => t.speaker)).size;
+    return [
+      row({ name: `diarization error rate, ${VOICES.length} voices (${found} found), vs everything one speaker`, unit: 'DER', ours: Math.round(der * 1000) / 1000, peer: Math.round(derOne * 1000) / 1000, target: 'DER <= 0.1', met: der <= 0.1 }),
+      row({ name: 'diarization time per minute of audio vs recognition of it', unit: 'ms/min', ours: Math.round(ours / minutes), peer: Math.round(peer / minutes), target: 'ratio <= 0.25', met: ours <= peer * 0.25 }),
+    ];
+  },
+};

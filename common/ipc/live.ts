@@ -1,0 +1,53 @@
+/**
+ * Live transcription: the renderer captures the microphone (or an output's monitor) and hands
+ * 16 kHz s16le audio to main; main keeps the recording on disk, streams it to the service's
+ * realtime endpoint with the account's realtime key (never seen by the renderer), and reports.
+ */
+import { z } from 'zod';
+
+/** Audio crosses the bridge in pieces of at most this many bytes (a second of 16 kHz s16le). */
+export const LIVE_AUDIO_MAX_BYTES = 32_000;
+
+export const LiveStatus = z.enum(['idle', 'recording', 'paused', 'finishing', 'finished', 'failed']);
+export type LiveStatus = z.infer<typeof LiveStatus>;
+
+/** connected: words come as they are spoken; reconnecting: recording goes on, the words catch up later. */
+export const LiveConnection = z.enum(['connecting', 'connected', 'reconnecting']);
+export type LiveConnection = z.infer<typeof LiveConnection>;
+
+export const LivePhrase = z.object({ text: z.string(), startMs: z.number().int().nonnegative(), endMs: z.number().int().nonnegative() });
+export type LivePhrase = z.infer<typeof LivePhrase>;
+
+export const LiveState = z.object({
+  status: LiveStatus,
+  connection: LiveConnection,
+  /** Audio recorded so far (on this computer). */
+  recordedMs: z.number().int().nonnegative(),
+  /** Audio the service has heard so far: behind recordedMs while it catches up. */
+  heardMs: z.number().int().nonnegative(),
+  /** Finished phrases, oldest first (the last 500). */
+  phrases: z.array(LivePhrase).max(500),
+  /** The phrase being spoken, as heard so far. */
+  partial: z.string(),
+  sessionId: z.string().nullable(),
+  language: z.string(),
+  /** What a person should know now (why it is reconnecting, why it failed), in words; null when all is well. */
+  message: z.string().nullable(),
+});
+export type LiveState = z.infer<typeof LiveState>;
+
+export const liveChannels = {
+  'live.state': { args: z.object({}), result: LiveState },
+  'live.start': { args: z.object({ language: z.string().min(1).max(32) }), result: LiveState },
+  /** A piece of the recording, base64 16 kHz mono s16le, in order. */
+  'live.audio': { args: z.object({ pcm: z.string().min(1).max(Math.ceil(LIVE_AUDIO_MAX_BYTES / 3) * 4) }), result: z.object({ recordedMs: z.number().int() }) },
+  'live.pause': { args: z.object({ paused: z.boolean() }), result: LiveState },
+  'live.stop': { args: z.object({}), result: LiveState },
+  /** Back to idle after finished or failed (the session stays). */
+  'live.reset': { args: z.object({}), result: LiveState },
+} as const;
+export type LiveChannelName = keyof typeof liveChannels;
+
+export const liveEvents = {
+  'live.changed': LiveState,
+} as const;

@@ -1,0 +1,49 @@
+/**
+ * The speech engines the service can run, and which one a job gets: pocketsphinx always (no
+ * download, US English), and each installed Whisper model. A job that names an engine gets that
+ * one or fails saying why; otherwise the first installed model that serves the language (the
+ * largest, as the most accurate), else pocketsphinx.
+ */
+import { pocketsphinx } from './decode';
+import { PermanentEngineError, type Recognizer } from './engine';
+import { whisperRecognizer } from './whisper';
+import type { ModelStore } from '../speech-models/store';
+
+export interface EngineInfo {
+  id: string;
+  label: string;
+  punctuates: boolean;
+  /** Seconds of compute per second of audio measured here (null: not measured). */
+  speed_rtf: number | null;
+}
+
+export class SpeechEngines {
+  constructor(readonly store: ModelStore) {}
+
+  /** Every usable recogniser, the models largest first, pocketsphinx last. */
+  recognizers(): Recognizer[] {
+    const models = [...this.store.installed()].sort((a, b) => b.bytes - a.bytes);
+    return [...models.map((m) => whisperRecognizer(m, this.store.pathOf(m))), pocketsphinx];
+  }
+
+  list(): EngineInfo[] {
+    const speed = new Map(this.store.installed().map((m) => [`whisper:${m.name}`, m.speed_rtf]));
+    return this.recognizers().map((r) => ({ id: r.id, label: r.label, punctuates: r.punctuates, speed_rtf: speed.get(r.id) ?? null }));
+  }
+
+  /** The recogniser a job in `language` runs on; `requested` is an engine id from the job's options. */
+  choose(language: string, requested?: string): Recognizer {
+    const all = this.recognizers();
+    if (requested) {
+      const r = all.find((x) => x.id === requested);
+      if (!r) throw new PermanentEngineError(`The speech engine "${requested}" is not installed here; installed: ${all.map((x) => x.id).join(', ')}.`);
+      return r;
+    }
+    return all.find((r) => r.supports(language)) ?? pocketsphinx;
+  }
+
+  /** The engine that would serve `language` (for the models list and the app's "will run on"). */
+  servingEngine(language: string): Recognizer | undefined {
+    return this.recognizers().find((r) => r.supports(language));
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Speakers told apart, as a person sees them: an espeak-ng meeting of two voices is transcribed
+ * by the local service with "Tell speakers apart"; the transcript editor shows each segment's
+ * speaker and the speaker list, the caption editor shows the cues' speakers. Screenshots of both,
+ * light and dark, at 1280×800 and 800×600, go to /tmp/shots/speech-truth/.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_DEMO } from '../helpers/app';
+import { serviceLogin } from '../helpers/service';
+import { placedSpeech } from '../helpers/speech';
+import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
+import { openCompletedSession } from './look-fixture';
+
+const NAME = 'two-voices.wav';
+const SHOTS = '/tmp/shots/speech-truth';
+const LINES = ['Good morning everyone, thanks for joining the planning meeting today.', 'Thanks. I would like to start with the budget for the next quarter.', 'Sure, the launch is planned for the second week of March.', 'That works for marketing, as long as the designs are ready.'];
+
+const run = appAndBrowserPerFile();
+let page: Page;
+
+beforeAll(async () => {
+  const audio = await placedSpeech({ sentences: LINES, voices: LINES.map((_, i) => (i % 2 ? 'en-us+f2' : 'en-us+m3')), gapsMs: LINES.map((_, i) => (i === 0 ? 300 : 500)), tailMs: 300, sampleRate: 16000, container: 'wav' });
+  const auth = { authorization: `Bearer ${await serviceLogin(run.app.serviceUrl, LOCAL_DEMO)}` };
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(audio.path)], { type: 'audio/wav' }), NAME);
+  const up = await fetch(`${run.app.serviceUrl}/api/v3/batch/upload`, { method: 'POST', headers: auth, body: form });
+  const { file_id } = (await up.json()) as { file_id: string };
+  const job = await fetch(`${run.app.serviceUrl}/api/v3/batch/transcribe`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ file_id, language: 'en', enable_diarization: true, keep_source: true }) });
+  expect(job.status).toBe(200);
+  page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  mkdirSync(SHOTS, { recursive: true });
+}, 120_000);
+
+async function shoot(name: string): Promise<void> {
+  for (const [w, h] of [
+    [1280, 800],
+    [800, 600],
+  ]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${w}x${h}.png`) });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe('speakers in the editors', () => {
+  it('the transcript editor shows the speakers found, segment by segment', async () => {
+    await page.goto(await run.app.newUrl());
+    await submitSignIn(page);
+    await openCompletedSession(page, NAME);
+    const selects = page.locator('select.speaker-select');
+    await expect.poll(() => selects.count()).toBeGreaterThanOrEqual(4);
+    const chosen = await selects.evaluateAll((els) => els.map((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? ''));
+    expect(new Set(chosen)).toEqual(new Set(['Speaker 1', 'Speaker 2']));
+    expect(chosen[0]).toBe('Speaker 1');
+    await shoot('transcript-speakers');
+  }, 240_000);
+
+  it('the caption editor shows the cues\' speakers', async () => {
+    await page.getByRole('tab', { name: /^Captions/ }).click();
+    const cues = page.getByRole('list', { name: 'Captions' }).locator(':scope > li');
+    await expect.poll(() => cues.count()).toBeGreaterThan(0);
+    await expect.poll(async () => (await page.getByRole('list', { name: 'Captions' }).textContent()) ?? '').toMatch(/Speaker 2/);
+    await shoot('caption-speakers');
+  }, 60_000);
+});
