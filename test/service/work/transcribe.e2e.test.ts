@@ -98,9 +98,9 @@ describe('transcription through every upload path', () => {
     const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
     expect(result.body.documents.map((d) => d.type).sort()).toEqual(['caption', 'document']);
     const transcript = docOf(result.body.documents, 'document');
-    // speaker_labels was accepted as enable_diarization; no speaker engine: said in metadata, no speakers invented.
-    expect(must(transcript.document, 'the transcript body').metadata.diarization).toMatchObject({ requested: true, available: false });
-    expect(transcriptOf(transcript).speakers).toEqual([]);
+    // speaker_labels was accepted as enable_diarization: the speaker step ran, and one voice is one speaker.
+    expect(must(transcript.document, 'the transcript body').metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic' });
+    expect(transcriptOf(transcript).speakers).toHaveLength(1);
     checkTranscript('batch multipart', transcriptText(transcript));
     const session = await c.json('sessions.get', `/api/v3/speech-to-text/session/${result.body.session_id}`);
     expect(session.body.result.diarization).toBe(true);
