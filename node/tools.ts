@@ -4,8 +4,8 @@
  * main names that folder in S2T_TOOLS_DIR before it starts the service, so both find the same
  * copies; a program not there is looked up on the PATH, as on a developer's machine.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 /** The programs an installed app carries with it (scripts/fetch-tools.mjs puts them in place). */
 export const BUNDLED_TOOLS = ['ffmpeg', 'ffprobe'] as const;
@@ -23,4 +23,22 @@ export function toolPath(name: string, dir: string | undefined = process.env.S2T
     found.set(key, path);
   }
   return path;
+}
+
+/**
+ * Whether a program can be run: the bundled copy, or an executable file of that name on the PATH.
+ * Looked up on each call (a handful of stats), so a program installed while the app runs is seen.
+ */
+export function programInstalled(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const exe = process.platform === 'win32' ? `${name}.exe` : name;
+  const dirs = [env.S2T_TOOLS_DIR, ...(env.PATH ?? '').split(delimiter)].filter((d): d is string => !!d);
+  return dirs.some((d) => {
+    const file = join(d, exe);
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
 }

@@ -1,9 +1,11 @@
 /**
- * The speech engines the service can run, and which one a job gets: pocketsphinx always (no
- * download, US English), and each installed Whisper model. A job that names an engine gets that
- * one or fails saying why; otherwise the first installed model that serves the language (the
- * largest, as the most accurate), else pocketsphinx.
+ * The speech engines the service can run, and which one a job gets: pocketsphinx when its program
+ * is installed (no download, US English), and each installed Whisper model. A job that names an
+ * engine gets that one or fails saying why; otherwise the first installed model that serves the
+ * language (the largest, as the most accurate), else pocketsphinx; with neither, it fails saying
+ * what to install.
  */
+import { programInstalled } from '../../node/tools';
 import { pocketsphinx } from './decode';
 import { PermanentEngineError, type Recognizer } from './engine';
 import { whisperRecognizer } from './whisper';
@@ -17,13 +19,18 @@ export interface EngineInfo {
   speed_rtf: number | null;
 }
 
+/** The program the built-in engine runs (Debian's pocketsphinx package). */
+const POCKETSPHINX_PROGRAM = 'pocketsphinx_continuous';
+const NO_ENGINE = 'No speech engine is installed here: install a Whisper model (Preferences, Speech models), or the Debian packages pocketsphinx and pocketsphinx-en-us.';
+
 export class SpeechEngines {
   constructor(readonly store: ModelStore) {}
 
-  /** Every usable recogniser, the models largest first, pocketsphinx last. */
+  /** Every usable recogniser, the models largest first, pocketsphinx last (when it is installed). */
   recognizers(): Recognizer[] {
     const models = [...this.store.installed()].sort((a, b) => b.bytes - a.bytes);
-    return [...models.map((m) => whisperRecognizer(m, this.store.pathOf(m))), pocketsphinx];
+    const builtIn = programInstalled(POCKETSPHINX_PROGRAM) ? [pocketsphinx] : [];
+    return [...models.map((m) => whisperRecognizer(m, this.store.pathOf(m))), ...builtIn];
   }
 
   list(): EngineInfo[] {
@@ -39,7 +46,9 @@ export class SpeechEngines {
       if (!r) throw new PermanentEngineError(`The speech engine "${requested}" is not installed here; installed: ${all.map((x) => x.id).join(', ')}.`);
       return r;
     }
-    return all.find((r) => r.supports(language)) ?? pocketsphinx;
+    const serving = all.find((r) => r.supports(language)) ?? all.find((r) => r === pocketsphinx);
+    if (!serving) throw new PermanentEngineError(NO_ENGINE);
+    return serving;
   }
 
   /** The engine that would serve `language` (for the models list and the app's "will run on"). */

@@ -3,6 +3,7 @@ import type { ModelChoice } from '../../../common/ipc';
 import './imports.css';
 
 const UNSUPPORTED = 'not installed on this service';
+const NO_ENGINE = 'No speech engine is installed here yet: add a Whisper model in Preferences, under Speech models.';
 
 /** Which engine the chosen language runs on, in words (the local service says; a cloud does not). */
 export function engineLine(engine: string | null | undefined, compact?: boolean): string | null {
@@ -29,7 +30,9 @@ export function LanguageSelect(props: { models: ModelChoice[]; value: string; on
     ? `The languages could not be read: ${props.error}`
     : props.loading
       ? 'Reading the languages…'
-      : props.models.length > 0 && supportedCount < props.models.length
+      : props.models.length > 0 && supportedCount === 0
+        ? NO_ENGINE
+        : props.models.length > 0 && supportedCount < props.models.length
         ? props.compact
           ? `${supportedCount} of ${props.models.length} can be transcribed here`
           : `${supportedCount} of ${props.models.length} languages can be transcribed here; the others are ${UNSUPPORTED}.`

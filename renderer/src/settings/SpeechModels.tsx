@@ -15,6 +15,15 @@ const languages = (m: SpeechModel) => (m.languages === 'multilingual' ? 'Many la
 const percent = (m: SpeechModel) => Math.floor((100 * m.download.received) / Math.max(1, m.download.total));
 
 /** What the model's row says about its state, in words. */
+/** What transcriptions run on now, in words: a model, the built-in engine, or nothing yet. */
+function enginesNotice(engines: readonly { id: string; label: string }[]): string {
+  const builtIn = engines.some((e) => e.id === 'pocketsphinx');
+  const model = engines.find((e) => e.id !== 'pocketsphinx');
+  if (model) return `Transcriptions run on ${model.label}${builtIn ? '; the built-in engine stays available' : ''}.`;
+  if (builtIn) return 'Transcriptions run on the built-in engine (pocketsphinx): English only, no punctuation. A Whisper model transcribes many languages with punctuation; it is downloaded once, only when you ask.';
+  return 'No speech engine is installed on this computer yet, so nothing can be transcribed: download a Whisper model below (many languages, with punctuation), or use a model file you already have.';
+}
+
 export function modelState(m: SpeechModel): string {
   if (m.installed) return m.speed_rtf === null ? 'Installed · measuring its speed on this computer…' : `Installed · ${speed(m.speed_rtf)}`;
   switch (m.download.state) {
@@ -64,14 +73,10 @@ export function SpeechModels() {
   // Installed models and downloads under way or paused first: what needs a look is in view.
   const rank = (m: SpeechModel) => (m.installed ? 0 : m.download.state === 'idle' ? 2 : 1);
   const models = [...outcome.list.models].sort((a, b) => rank(a) - rank(b));
-  const onlyBuiltIn = engines.length === 1;
   return (
     <div className="speech-models">
       <p className="hint">
-        {onlyBuiltIn
-          ? 'Transcriptions run on the built-in engine (pocketsphinx): English only, no punctuation. A Whisper model transcribes many languages with punctuation; it is downloaded once, only when you ask.'
-          : `Transcriptions run on ${engines[0].label}; the built-in engine stays available.`}{' '}
-        {size(free_bytes)} free on this disk.
+        {enginesNotice(engines)} {size(free_bytes)} free on this disk.
       </p>
       <ul className="speech-model-list">
         {models.map((m) => (
