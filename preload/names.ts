@@ -17,7 +17,7 @@ export const channelNames = [
   'media.peaks',
   'watch.state', 'watch.addFolder', 'watch.updateFolder', 'watch.removeFolder', 'watch.pause', 'watch.items', 'watch.retry', 'watch.transcribeAgain',
   'settings.get', 'settings.set',
-  'dialog.open', 'dialog.save', 'shell.showInFolder', 'service.status', 'app.about',
+  'dialog.open', 'dialog.save', 'folders.list', 'shell.showInFolder', 'service.status', 'app.about',
   'models.list', 'models.accountLists', 'glossaries.get', 'glossaries.save', 'imports.add', 'imports.list', 'imports.cancel', 'imports.retry', 'imports.clearFinished',
   'sessions.facets', 'sessions.view', 'sessions.setView', 'sessions.delete', 'documents.translate', 'documents.translateLanguages', 'documents.revokeShare', 'documents.revokeAllShares', 'documents.shareEmail', 'export.toFile', 'export.bulk',
   'captions.rebuild',

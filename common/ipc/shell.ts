@@ -37,6 +37,18 @@ export const AboutInfo = z.object({
 });
 export type AboutInfo = z.infer<typeof AboutInfo>;
 
+/** One folder's sub-folders, for browser mode's folder browser (main/platform/folder-listing.ts). */
+export const FolderListing = z.object({
+  path: FilePath,
+  /** null at the top of the file system. */
+  parent: FilePath.nullable(),
+  home: FilePath,
+  folders: z.array(z.string().min(1).max(255)).max(2000),
+  /** More folders than the listing holds: the person types the path instead. */
+  truncated: z.boolean(),
+});
+export type FolderListing = z.infer<typeof FolderListing>;
+
 export const shellChannels = {
   'app.about': { args: z.object({}), result: AboutInfo },
   'service.status': { args: z.object({}), result: ServiceStatus },
@@ -50,6 +62,8 @@ export const shellChannels = {
     args: z.object({ defaultName: z.string().min(1).max(255), purpose: SavePurpose.default('export') }),
     result: z.object({ supported: z.boolean(), path: FilePath.nullable() }),
   },
+  /** The sub-folders of a folder (the home folder when no path is given), for the folder browser. */
+  'folders.list': { args: z.object({ path: FilePath.optional(), showHidden: z.boolean().default(false) }), result: FolderListing },
   /** Reveals a file in the system's file manager. */
   'shell.showInFolder': { args: z.object({ path: FilePath }), result: z.object({ supported: z.boolean() }) },
 } as const;

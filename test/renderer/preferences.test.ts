@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApp } from '../helpers/app';
+import { cleanup, tempDir } from '../helpers/service';
 import { appAndBrowserPerFile, signIn as signInAt } from '../helpers/ui';
 import { axeProblems, describeProblems } from './look-fixture';
 
@@ -96,7 +97,17 @@ describe('Preferences', () => {
     expect(await prefs().getByLabel(/Mark words recognised/).inputValue()).toBe('40');
     expect(await prefs().getByLabel('Tell speakers apart').isChecked()).toBe(true);
     expect(await prefs().getByRole('radio', { name: 'Light' }).isChecked()).toBe(true);
-    // Browser mode has no native folder dialog: the path field is all there is.
-    expect(await prefs().getByRole('button', { name: 'Choose…' }).count()).toBe(0);
-  });
+    // Browser mode has no native folder dialog: Choose… opens the app's folder browser.
+    const exportsDir = tempDir('s2t-prefs-exports-');
+    mkdirSync(join(exportsDir, 'Clips'));
+    await prefs().getByRole('button', { name: 'Choose…' }).click();
+    const browser = page.getByRole('dialog', { name: 'Choose the export folder' });
+    await browser.getByLabel('Folder', { exact: true }).fill(exportsDir);
+    await browser.getByLabel('Folder', { exact: true }).press('Enter');
+    await browser.getByRole('button', { name: 'Clips' }).click();
+    await expect.poll(() => browser.getByLabel('Folder', { exact: true }).inputValue()).toBe(join(exportsDir, 'Clips'));
+    await browser.getByRole('button', { name: 'Choose this folder' }).click();
+    await expect.poll(() => prefs().getByLabel('Export folder').inputValue()).toBe(join(exportsDir, 'Clips'));
+    cleanup(exportsDir);
+  }, 120_000);
 });

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, signIn, submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-ui';
 const dirs: string[] = [];
@@ -49,8 +49,8 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   const german = language.locator('option', { hasText: 'German' });
   expect(await german.textContent()).toContain('not installed on this service');
   expect(await german.isDisabled()).toBe(true);
-  // Browser mode has no native folder picker: the path field is the way in.
-  expect(await form.getByRole('button', { name: 'Choose folder…' }).count()).toBe(0);
+  // Browser mode has no native folder dialog: Choose folder… opens the app's folder browser (its own test below).
+  expect(await form.getByRole('button', { name: 'Choose folder…' }).count()).toBe(1);
 
   const inbox = tempDir('s2t-e2e-inbox-');
   dirs.push(inbox);
@@ -149,3 +149,52 @@ it('adds a folder with a language from the list, shows each file\'s outcome, edi
   // Removing stops the watching; the files written stay.
   expect(existsSync(join(inbox, 'standup.srt'))).toBe(true);
 }, 400_000);
+
+it('chooses the folder to watch in the folder browser: opens folders, goes up, shows hidden ones, says why a path cannot be opened', async () => {
+  const root = tempDir('s2t-folder-browser-');
+  dirs.push(root);
+  for (const name of ['Interviews', 'Podcasts', '.private']) mkdirSync(join(root, name));
+  mkdirSync(join(root, 'Podcasts', 'Season 2'));
+  writeFileSync(join(root, 'readme.txt'), 'not a folder');
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page, await run.app.newUrl());
+  await fromMenu(page, 'Watch folders');
+  const form = page.getByRole('form', { name: 'Add a watched folder' });
+  await form.getByRole('button', { name: 'Choose folder…' }).click();
+  const browser = page.getByRole('dialog', { name: 'Choose the folder to watch' });
+  await expect.poll(() => browser.isVisible()).toBe(true);
+  const where = browser.getByLabel('Folder', { exact: true });
+  const listed = () => browser.getByRole('list', { name: /^Folders in / }).getByRole('listitem').allTextContents();
+
+  // A path that is not there is refused in words; the folder typed opens.
+  await where.fill(join(root, 'nowhere'));
+  await browser.getByRole('button', { name: 'Go' }).click();
+  await expect.poll(() => browser.getByRole('alert').textContent()).toBe(`${join(root, 'nowhere')}: This folder does not exist.`);
+  await where.fill(root);
+  await browser.getByRole('button', { name: 'Go' }).click();
+  await expect.poll(listed).toEqual(['Interviews', 'Podcasts']);
+  expect(await browser.getByRole('alert').count()).toBe(0);
+  await browser.getByLabel('Show hidden folders').check();
+  await expect.poll(listed).toEqual(['.private', 'Interviews', 'Podcasts']);
+
+  // Into a folder, up again, and into the one to watch.
+  await browser.getByRole('button', { name: 'Podcasts' }).click();
+  await expect.poll(() => where.inputValue()).toBe(join(root, 'Podcasts'));
+  await expect.poll(listed).toEqual(['Season 2']);
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: join(SHOTS, `folder-browser-${w}x${h}-${theme}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await browser.getByRole('button', { name: '↑ Up' }).click();
+  await expect.poll(() => where.inputValue()).toBe(root);
+  await browser.getByRole('button', { name: 'Interviews' }).click();
+  await expect.poll(listed).toEqual(['No folders inside this one.']);
+  await browser.getByRole('button', { name: 'Choose this folder' }).click();
+  await expect.poll(() => browser.count()).toBe(0);
+  await expect.poll(() => form.getByLabel('Folder path').inputValue()).toBe(join(root, 'Interviews'));
+  await page.close();
+}, 120_000);

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ExportFormat } from '../../../common/api';
 import { call, subscribe } from '../lib/bridge';
-import { hasNativeDialogs, openNative } from '../lib/nativeDialogs';
+import { hasNativeDialogs } from '../lib/nativeDialogs';
+import { useFolderChooser } from '../lib/useFolderChooser';
 import { ConfirmDialog, Dialog } from '../ui/Dialog';
 import { FORMAT_LABELS } from './formats';
 import { useOnline } from '../lib/useSyncState';
@@ -58,10 +59,10 @@ function BulkExportDialog({ ids, onClose }: { ids: string[]; onClose: () => void
 
   useEffect(() => subscribe('export.progress', (p) => p.id === progressId && setProgress(p)), [progressId]);
 
+  const folders = useFolderChooser(setFolder, 'Export into the folder');
   async function choose() {
     try {
-      const paths = await openNative('folder', false);
-      if (paths?.[0]) setFolder(paths[0]);
+      await folders.choose();
     } catch (e) {
       setError((e as Error).message);
     }
@@ -95,10 +96,9 @@ function BulkExportDialog({ ids, onClose }: { ids: string[]; onClose: () => void
           Into the folder
           <span className="folder-pick">
             <input value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/home/me/Exports" aria-label="Folder" />
-            {native && <button type="button" onClick={() => void choose()}>Choose…</button>}
+            <button type="button" onClick={() => void choose()}>Choose…</button>
           </span>
         </label>
-        {!native && <p className="muted small">This window cannot open a folder picker; type the folder's full path.</p>}
         {busy && (
           <div className="progress-line">
             <progress max={progress.total || 1} value={progress.done} aria-label="Export progress" />
@@ -118,6 +118,7 @@ function BulkExportDialog({ ids, onClose }: { ids: string[]; onClose: () => void
           <button type="button" className="primary" onClick={() => void run()} disabled={busy || !folder.trim()}>{busy ? 'Exporting…' : 'Export'}</button>
         </div>
       </div>
+      {folders.browser}
     </Dialog>
   );
 }

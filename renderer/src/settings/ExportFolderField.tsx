@@ -1,10 +1,11 @@
 import { useId } from 'react';
-import { hasNativeDialogs, openNative } from '../lib/nativeDialogs';
+import { hasNativeDialogs } from '../lib/nativeDialogs';
+import { useFolderChooser } from '../lib/useFolderChooser';
 import { useDraft } from '../lib/useDraft';
 
 /**
- * The export folder: a path field, with "Choose…" for the native folder dialog where there is one
- * (the Electron app). Browser mode answers `supported: false`, and the field is all there is.
+ * The export folder: a path field, with "Choose…" for the native folder dialog (the Electron
+ * app) or the folder browser (browser mode, where exports themselves are downloads).
  */
 export function ExportFolderField({ value, onSave }: { value: string | null; onSave: (folder: string | null) => Promise<void> }) {
   const id = useId();
@@ -14,10 +15,7 @@ export function ExportFolderField({ value, onSave }: { value: string | null; onS
     const next = draft.trim() || null;
     if (next !== value) void onSave(next);
   };
-  const choose = () =>
-    openNative('folder', false).then((paths) => {
-      if (paths?.[0]) void onSave(paths[0]);
-    });
+  const folders = useFolderChooser((path) => void onSave(path), 'Choose the export folder');
   return (
     <div className="field">
       <label htmlFor={id}>Export folder</label>
@@ -32,15 +30,14 @@ export function ExportFolderField({ value, onSave }: { value: string | null; onS
           onBlur={commit}
           onKeyDown={(e) => e.key === 'Enter' && commit()}
         />
-        {native && (
-          <button type="button" onClick={() => void choose()}>
-            Choose…
-          </button>
-        )}
+        <button type="button" onClick={() => void folders.choose()}>
+          Choose…
+        </button>
       </div>
       <span id={`${id}-hint`} className="hint">
         {native ? 'Where the save dialog opens for exports.' : 'In the browser, exports are downloads; this folder is used by the desktop app and watch folders.'}
       </span>
+      {folders.browser}
     </div>
   );
 }

@@ -4,13 +4,13 @@ import type { ModelChoice, WatchFolder } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { useAction } from '../lib/useAction';
 import { LanguageSelect } from '../imports/LanguageSelect';
-import { hasNativeDialogs, openNative } from '../lib/nativeDialogs';
+import { useFolderChooser } from '../lib/useFolderChooser';
 import { usableLanguage } from '../imports/useModels';
 import { FormatChecks } from './FormatChecks';
 
 /**
- * Adds a folder: chosen with the native folder picker in the app, or typed as a path (browser
- * mode has no folder picker), with a language from the models list and the files to write.
+ * Adds a folder: typed as a path or chosen (the native folder dialog in the app, the folder
+ * browser in browser mode), with a language from the models list and the files to write.
  */
 export function AddWatchFolder({ models, modelsError, onAdded }: { models: ModelChoice[]; modelsError: string | null; onAdded: (f: WatchFolder) => void }) {
   const [path, setPath] = useState('');
@@ -22,10 +22,10 @@ export function AddWatchFolder({ models, modelsError, onAdded }: { models: Model
 
   useEffect(() => setLanguage((now) => now || usableLanguage(models, navigator.language)), [models]);
 
+  const folders = useFolderChooser(setPath, 'Choose the folder to watch');
   async function pick() {
     try {
-      const paths = await openNative('folder', false);
-      if (paths?.[0]) setPath(paths[0]);
+      await folders.choose();
     } catch (err) {
       setError((err as Error).message);
     }
@@ -43,28 +43,29 @@ export function AddWatchFolder({ models, modelsError, onAdded }: { models: Model
   }
 
   return (
-    <form className="watch-add" onSubmit={submit} aria-label="Add a watched folder">
-      <div className="path-field">
-        <label htmlFor={pathId}>Folder path</label>
-        <div className="path-row">
-          <input ref={pathField} id={pathId} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/Recordings" required />
-          {hasNativeDialogs() && (
+    <>
+      <form className="watch-add" onSubmit={submit} aria-label="Add a watched folder">
+        <div className="path-field">
+          <label htmlFor={pathId}>Folder path</label>
+          <div className="path-row">
+            <input ref={pathField} id={pathId} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/Recordings" required />
             <button type="button" onClick={() => void pick()}>
               Choose folder…
             </button>
-          )}
+          </div>
         </div>
-      </div>
-      <LanguageSelect models={models} error={modelsError} value={language} onChange={setLanguage} compact />
-      <FormatChecks chosen={formats} onChange={setFormats} />
-      <button type="submit" disabled={busy || !path.trim() || !language || formats.length === 0}>
-        Add folder
-      </button>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-    </form>
+        <LanguageSelect models={models} error={modelsError} value={language} onChange={setLanguage} compact />
+        <FormatChecks chosen={formats} onChange={setFormats} />
+        <button type="submit" disabled={busy || !path.trim() || !language || formats.length === 0}>
+          Add folder
+        </button>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+      {folders.browser}
+    </>
   );
 }
