@@ -51,7 +51,7 @@ describe.skipIf(!distributedTests)('a team server with a worker for recordings a
       startWorker({ name: 'rec', key: k1, queueUrl: redis.url, serviceUrl: svc.url, args: ['--engines', 'decode,align,upload'] }),
       startWorker({ name: 'docs', key: k2, queueUrl: redis.url, serviceUrl: svc.url, args: ['--engines', 'translate,summarize'] }),
     ]);
-  }, 180_000);
+  }, 300_000); // four processes under tsx, on a machine that may be loaded
 
   afterAll(async () => {
     await recordings?.stop();
