@@ -1,6 +1,6 @@
 /** The document operations that only transform a body: merge, clear_text, summarize. */
 import type { CaptionContent, DocumentBody, Speaker, TranscriptContent } from '../../common/transcript/model';
-import { pickSummary, summaryText, summaryUnits, SUMMARY_RATIO } from './summary';
+import { summaryText, SUMMARY_RATIO, type SummaryPick } from './summary';
 
 function uniqueSpeakers(lists: Speaker[][]): Speaker[] {
   const byId = new Map<string, Speaker>();
@@ -31,12 +31,12 @@ export function clearedBody(body: DocumentBody): DocumentBody {
 }
 
 /**
- * An extractive summary (./summary.ts): its text is kept in content.summary for transcripts and
+ * The body with an extractive summary of the units ./summary.ts picked (here, or on a team
+ * server's worker): its text is kept in content.summary for transcripts and
  * metadata.summary for captions (whose content has no such field); the chosen units with their
  * times in metadata.summary_units, so a reader can play or jump to each.
  */
-export function summarizedBody(body: DocumentBody): { summary: string; body: DocumentBody } {
-  const units = pickSummary(summaryUnits(body.content));
+export function withSummary(body: DocumentBody, units: SummaryPick[]): { summary: string; body: DocumentBody } {
   const summary = summaryText(units);
   const metadata = { ...body.metadata, summary_ratio: SUMMARY_RATIO, summary_units: units.map(({ text, start_ms, end_ms }) => ({ text, start_ms, end_ms })) };
   const next: DocumentBody =

@@ -4,5 +4,5 @@ import { registerDocumentRoutes } from './routes';
 /** Documents of a session, their exports, downloads and shared links. */
 export const documentsPlugin: AreaPlugin = async (app, { ctx }) => {
   await acceptMediaBodies(app);
-  registerDocumentRoutes(app, ctx);
+  registerDocumentRoutes(app, ctx, app.jobs);
 };

@@ -7,8 +7,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserPrincipal } from '../auth/principal';
 import type { ServiceContext } from '../context';
-import { translateLines, translationTargets } from '../engines/translate';
-import { documentError, validationError } from '../http/errors';
+import { translationMode, translationTargets } from '../engines/translate';
+import { codedError, documentError, validationError } from '../http/errors';
+import type { JobQueue } from '../jobs/job-queue';
 import { handle, JsonText } from '../http/handle';
 import { deliverMail, MailDeliveryError } from '../mail/send';
 import { refreshDocumentDuration } from '../sessions/duration';
@@ -35,7 +36,7 @@ function rewrite(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply, 
   return fresh;
 }
 
-export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext, jobs: JobQueue): void {
   downloadTtl(); // a malformed S2T_DOWNLOAD_TTL_SECONDS fails here, at start
   const owned = (params: { sessionId: string; documentId: string }, principal: UserPrincipal) =>
     requireDocument(ctx.db, params.sessionId, params.documentId, principal.orgId);
@@ -114,7 +115,10 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   handle(app, ctx, 'documents.summarize', async ({ params, principal, req, reply }) => {
     const doc = owned(params, principal);
-    const { summary, body } = await offloaded(ctx, 'summarize', { body: doc.body });
+    // TextRank runs where the engines run (a team server's worker); the body is rebuilt here.
+    const picked = await jobs.documentWork({ kind: 'summarize', body: doc.body });
+    if (picked.kind !== 'summarize') throw new Error('the summary engine answered another kind of work');
+    const { summary, body } = await offloaded(ctx, 'summarizedWith', { body: doc.body, units: picked.units });
     // The document may have changed while the summary was made: rewrite's compare-and-set answers 412 then.
     const fresh = rewrite(ctx, req, reply, doc, { body });
     return new JsonText(`{"summary":${JSON.stringify(summary)},"document":${documentAnswer(fresh).text}}`);
@@ -173,10 +177,13 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   handle(app, ctx, 'documents.translate', async ({ params, body, principal }) => {
     const doc = owned(params, principal);
-    // The document is read and rebuilt on an offload thread; Apertium runs as a child process.
+    // The document is read and rebuilt on an offload thread; Apertium runs where the engines run
+    // (a child process here, or a team server's worker), on the lines alone.
+    const mode = translationMode(doc.language, body.target_language);
     const lines = await offloaded(ctx, 'translationLines', { body: doc.body });
-    const out = await translateLines(lines, doc.language, body.target_language);
-    const translated = await offloaded(ctx, 'translated', { body: doc.body, lines: out, from: doc.id });
+    const out = await jobs.documentWork({ kind: 'translate', mode, source_language: doc.language, target_language: body.target_language, lines });
+    if (out.kind !== 'translate' || out.lines.length !== lines.length) throw codedError(500, 'TRANSLATION_FAILED', 'The translation engine changed the number of lines; translation aborted.');
+    const translated = await offloaded(ctx, 'translated', { body: doc.body, lines: out.lines, from: doc.id });
     const id = insertDocument(ctx.db, {
       sessionPk: doc.session_pk,
       filename: `${doc.filename} (${body.target_language})`,
@@ -188,7 +195,10 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     return documentAnswer(findDocument(ctx.db, id)!);
   });
 
-  handle(app, ctx, 'documents.translateTargets', async ({ params, principal }) => translationTargets(owned(params, principal).language));
+  handle(app, ctx, 'documents.translateTargets', async ({ params, principal }) => {
+    const { modes, where } = await jobs.translationModes();
+    return translationTargets(owned(params, principal).language, modes, where);
+  });
 
   registerSharedDocumentRoutes(app, ctx);
 }

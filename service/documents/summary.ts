@@ -29,6 +29,9 @@ export interface SummaryUnit {
   words: number;
 }
 
+/** A chosen unit as a summary keeps it (its text and times). */
+export type SummaryPick = Pick<SummaryUnit, 'text' | 'start_ms' | 'end_ms'>;
+
 const SENTENCE_END = /[.!?]["')\]]*$/;
 
 function unitOf(words: Word[]): SummaryUnit {
@@ -146,6 +149,6 @@ export function pickSummary(units: SummaryUnit[], ratio = SUMMARY_RATIO): Summar
 }
 
 /** The summary as text: punctuated units read on; unpunctuated ones are separated by an ellipsis, which says words were left out. */
-export function summaryText(units: SummaryUnit[]): string {
+export function summaryText(units: Pick<SummaryUnit, 'text'>[]): string {
   return units.map((u, i) => (i === 0 ? '' : SENTENCE_END.test(units[i - 1].text) ? ' ' : ' … ') + u.text).join('');
 }

@@ -32,7 +32,7 @@ export function apertiumMode(sourceLanguage: string, target: string): string | n
 let modes: { at: number; list: Promise<string[]> } | undefined;
 const MODES_TTL_MS = 60_000;
 
-function installedModes(): Promise<string[]> {
+export function installedModes(): Promise<string[]> {
   if (!modes || Date.now() - modes.at > MODES_TTL_MS) {
     modes = {
       at: Date.now(),
@@ -46,8 +46,7 @@ function installedModes(): Promise<string[]> {
 }
 
 /** Each of the spec's translation languages from `sourceLanguage`: available when its Apertium pair is installed, else why not and what to install. */
-export async function translationTargets(sourceLanguage: string): Promise<TranslationTargets> {
-  const installed = await installedModes();
+export async function translationTargets(sourceLanguage: string, installed: string[], where = 'here'): Promise<TranslationTargets> {
   const source = codeOf(sourceLanguage);
   return {
     source_language: sourceLanguage,
@@ -55,14 +54,24 @@ export async function translationTargets(sourceLanguage: string): Promise<Transl
       if (code === source) return { code, available: false, reason: 'This is the document\'s own language.' };
       const mode = apertiumMode(sourceLanguage, code);
       if (mode && installed.includes(mode)) return { code, available: true };
-      return { code, available: false, reason: `No translation engine for ${source} -> ${code} is installed here.`, install: mode ? `apertium-${mode}` : 'apertium' };
+      return { code, available: false, reason: `No translation engine for ${source} -> ${code} is installed ${where}.`, install: mode ? `apertium-${mode}` : 'apertium' };
     }),
   };
 }
 
-function notInstalled(mode: string | null, source: string, target: string): Error {
+/** The Apertium mode that translates a document's language to `target`; refuses the same language (422) and a pair Apertium has no name for (501). */
+export function translationMode(sourceLanguage: string, target: string): string {
+  if (codeOf(sourceLanguage) === target.toUpperCase()) {
+    throw codedError(422, 'SAME_LANGUAGE', `The document is already in ${target}; choose another target language.`, { source_language: sourceLanguage, target_language: target });
+  }
+  const mode = apertiumMode(sourceLanguage, target);
+  if (!mode) throw notInstalled(mode, sourceLanguage, target);
+  return mode;
+}
+
+export function notInstalled(mode: string | null, source: string, target: string, where = 'here'): Error {
   const what = mode ? `the Apertium pair ${mode} (Debian: apt-get install apertium apertium-${mode}, or the reverse-named pair)` : `an Apertium pair for ${source}-${target}`;
-  return codedError(501, 'TRANSLATION_ENGINE_MISSING', `No translation engine for ${source} -> ${target} is installed here; install ${what}.`, {
+  return codedError(501, 'TRANSLATION_ENGINE_MISSING', `No translation engine for ${source} -> ${target} is installed ${where}; install ${what}.`, {
     source_language: source,
     target_language: target,
     install: mode ? `apertium-${mode}` : 'apertium',
@@ -71,11 +80,8 @@ function notInstalled(mode: string | null, source: string, target: string): Erro
 
 /** Translates lines (one per segment/cue); refuses with 501 when the pair is missing. */
 export async function translateLines(lines: string[], sourceLanguage: string, target: string): Promise<string[]> {
-  if (codeOf(sourceLanguage) === target.toUpperCase()) {
-    throw codedError(422, 'SAME_LANGUAGE', `The document is already in ${target}; choose another target language.`, { source_language: sourceLanguage, target_language: target });
-  }
-  const mode = apertiumMode(sourceLanguage, target);
-  if (!mode || !(await installedModes()).includes(mode)) throw notInstalled(mode, sourceLanguage, target);
+  const mode = translationMode(sourceLanguage, target);
+  if (!(await installedModes()).includes(mode)) throw notInstalled(mode, sourceLanguage, target);
   // Apertium keeps line breaks; an empty line would merge neighbours, so mark it.
   const input = lines.map((l) => (l.trim() ? l.replace(/\n/g, ' ') : '.')).join('\n') + '\n';
   // Node's stdin pipes are sockets, which the apertium script cannot open as /dev/stdin: use a file.

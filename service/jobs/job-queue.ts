@@ -1,3 +1,5 @@
+import type { DocumentWork, DocumentWorkOutput } from './document-work';
+
 /**
  * How the service's routes reach the engine work, whichever way it runs: the in-process runner
  * (jobs/runner.ts, the embedded default) or the distributed queue of a team server
@@ -13,4 +15,8 @@ export interface JobQueue {
   wake(): void;
   /** The job was cancelled or its session erased: stop its engine where it runs. */
   abort(jobId: string): void;
+  /** A document's translation or summary, run where the engines run; answers the engine's output for the route to store. */
+  documentWork(work: DocumentWork): Promise<DocumentWorkOutput>;
+  /** The Apertium modes the engines can run, and where that is (for the translation targets' reasons). */
+  translationModes(): Promise<{ modes: string[]; where: string }>;
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Job, JobStatus, WebhookEvent } from '../../common/api';
 import { seal } from '../auth/secrets';
 import type { Db } from '../db';
+import { MAX_TERMS } from '../engines/lexicon';
 import { documentError } from '../http/errors';
 import { sessionByPk } from '../sessions/repo';
 import { canMove, recordCreated, transition } from './states';
@@ -96,6 +97,12 @@ export function enqueueJob(db: Db, secret: Uint8Array, j: NewJob): string {
   if (session.status !== 'queued') transition(db, 'session', j.sessionPk, 'queued', j.reason, { error: null, attempts: 0 });
   else db.prepare('UPDATE sessions SET error = NULL, attempts = 0 WHERE id = ?').run(j.sessionPk);
   return id;
+}
+
+/** The glossary's terms a job's decoder hears (engines/lexicon.ts), wherever the job runs. */
+export function glossaryTerms(db: Db, params: JobParams): string[] {
+  if (params.glossaryId === undefined) return [];
+  return db.prepare('SELECT source FROM glossary_entries WHERE glossary_id = ? ORDER BY position LIMIT ?').pluck().all(params.glossaryId, MAX_TERMS) as string[];
 }
 
 export function findJob(db: Db, jobId: string): JobRow | undefined {

@@ -11,22 +11,25 @@ import { MAX_DOCUMENT_BYTES } from '../documents/limits';
 import { engines, PermanentEngineError } from '../engines';
 import { DecoderPool } from '../engines/decoder-pool';
 import { afterRecognition } from '../engines/after-recognition';
-import { buildLexicon, MAX_TERMS, type Lexicon } from '../engines/lexicon';
+import { buildLexicon, type Lexicon } from '../engines/lexicon';
+import { installedModes } from '../engines/translate';
+import { offloaded } from '../offload/http';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
 import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size';
 import { sessionMediaDir } from '../media/paths';
 import { computeWaveform } from '../media/waveform';
-import { chargeProcessing } from '../quotas/processing';
+import { chargeJob } from '../quotas/processing';
 import { diarizationNote, type EngineResult } from '../engines/engine';
 import { parseLiveTranscript } from '../realtime/transcript';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import { sessionByPk, touchSession } from '../sessions/repo';
 import type { SessionRow } from '../sessions/present';
 import type { JobQueue } from './job-queue';
+import { runDocumentWork, type DocumentWork, type DocumentWorkOutput } from './document-work';
 import { isPermanent } from './failure-kind';
 import { applyFailure, applyResult } from './outcome';
-import { claimNext, findJob, recoverInterrupted, releaseStopped, type JobParams, type JobRow } from './queue';
+import { claimNext, findJob, glossaryTerms, recoverInterrupted, releaseStopped, type JobParams, type JobRow } from './queue';
 
 /** Rough real-time factor used for estimated_completion before a job has run. */
 const ESTIMATE_RTF = 0.6;
@@ -66,6 +69,15 @@ export class JobRunner implements JobQueue {
 
   wake(): void {
     this.tick();
+  }
+
+  /** Translation and summaries run here at once, as the request that asks for them. */
+  documentWork(work: DocumentWork): Promise<DocumentWorkOutput> {
+    return runDocumentWork(work, (body) => offloaded(this.ctx, 'summaryPick', { body }));
+  }
+
+  async translationModes(): Promise<{ modes: string[]; where: string }> {
+    return { modes: await installedModes(), where: 'here' };
   }
 
   /** Called by the cancel route: stops the engine of a running job. */
@@ -135,10 +147,7 @@ export class JobRunner implements JobQueue {
 
   /** The decoder's words for this job: offensive words out unless allowed, the glossary's terms in. */
   private lexiconFor(params: JobParams, signal: AbortSignal): Promise<Lexicon | null> {
-    const terms =
-      params.glossaryId === undefined
-        ? []
-        : (this.ctx.db.prepare('SELECT source FROM glossary_entries WHERE glossary_id = ? ORDER BY position LIMIT ?').all(params.glossaryId, MAX_TERMS) as { source: string }[]).map((r) => r.source);
+    const terms = glossaryTerms(this.ctx.db, params);
     return buildLexicon(join(this.ctx.config.dataDir, 'lexicon'), { allowProfanity: params.allowProfanity === true, terms }, signal);
   }
 
@@ -151,11 +160,9 @@ export class JobRunner implements JobQueue {
     if (!info.hasAudio) throw new MediaError('The media file has no audio track, so there is nothing to transcribe.');
     const fileBytes = (await stat(session.media_path)).size;
     assertPlausibleDecode(fileBytes, info.durationSec);
-    // Charged once per job, on its first run (a retry converts the same media again, not more of it).
-    if (job.attempts <= 1 && job.interruptions === 0) {
-      const over = chargeProcessing(this.ctx.db, session.org_id, info.durationSec, this.ctx.config.quota.processingSecondsPerMonth);
-      if (over) throw new PermanentEngineError(over);
-    }
+    // Charged once per job (a retry converts the same media again, not more of it).
+    const over = chargeJob(this.ctx.db, job.job_id, session.org_id, info.durationSec, this.ctx.config.quota.processingSecondsPerMonth);
+    if (over) throw new PermanentEngineError(over);
     const dir = dirname(wavPath);
     // A header can understate the length: the decode itself stops where the size allows.
     await decodeToWav(session.media_path, wavPath, signal, Math.min(this.ctx.config.maxMediaSeconds, maxDecodedSeconds(fileBytes)));

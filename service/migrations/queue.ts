@@ -28,4 +28,13 @@ export const queueMigrations: Migration[] = [
       ALTER TABLE jobs ADD COLUMN heartbeat_at INTEGER;
     `,
   },
+  {
+    version: 260,
+    name: 'a job remembers what it charged to the processing quota, so it is charged once wherever it runs',
+    up: `
+      -- Media seconds charged to the organization's monthly processing quota for this job; NULL
+      -- until charged. A retry, a takeover by another worker or a restart does not charge again.
+      ALTER TABLE jobs ADD COLUMN charged_seconds REAL;
+    `,
+  },
 ];

@@ -10,7 +10,8 @@ import { prepareUpdate, type PreparedUpdate, type Refusal } from '../documents/u
 import { renderExport, type ExportOptions } from '../../common/formats';
 import type { Document } from '../../common/api';
 import type { DocumentBody, Word } from '../../common/transcript/model';
-import { clearedBody, mergeBodies, summarizedBody } from '../documents/content-ops';
+import { clearedBody, mergeBodies, withSummary } from '../documents/content-ops';
+import { pickSummary, summaryUnits, type SummaryPick } from '../documents/summary';
 import { documentEndMs } from '../sessions/duration';
 import type { BodyText } from '../documents/store';
 import { alignText } from '../engines/align-tokens';
@@ -38,8 +39,13 @@ export const tasks = {
     const told = await tellSpeakersApart(input.wavPath, input.durationMs, JSON.parse(input.transcript) as TranscriptContent);
     return { transcript: JSON.stringify(told.transcript), diarization: told.diarization };
   },
-  summarize(input: { body: string }): { summary: string; body: BodyText } {
-    const { summary, body } = summarizedBody(JSON.parse(input.body) as DocumentBody);
+  /** The summary's engine alone: the units TextRank picks (a team server's worker runs this). */
+  summaryPick(input: { body: string }): SummaryPick[] {
+    return pickSummary(summaryUnits((JSON.parse(input.body) as DocumentBody).content)).map(({ text, start_ms, end_ms }) => ({ text, start_ms, end_ms }));
+  },
+  /** The body with the summary of units picked elsewhere. */
+  summarizedWith(input: { body: string; units: SummaryPick[] }): { summary: string; body: BodyText } {
+    const { summary, body } = withSummary(JSON.parse(input.body) as DocumentBody, input.units);
     return { summary, body: bodyText(body) };
   },
   /** A stored body (the engine's original, for reset) with its end. */

@@ -15,7 +15,9 @@ import type { JobParams, JobRow } from '../jobs/queue';
 import { transition } from '../jobs/states';
 import { recoverInterruptedDownloads } from '../sessions/media-source';
 import type { LeasedJob } from './leases';
-import { HEARTBEAT_STALE_MS } from './protocol';
+import type { DocumentWork, DocumentWorkOutput } from '../jobs/document-work';
+import { DocumentWorkQueue } from './document-work';
+import { HEARTBEAT_STALE_MS, type QueueEntry } from './protocol';
 import { queueName } from './routing';
 
 const DISPATCH_EVERY_MS = 500;
@@ -26,11 +28,6 @@ const ENTRY_GRACE_MS = 30_000;
 const KEEP_DONE = { age: 24 * 3600, count: 5000 };
 const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5000 };
 
-export interface QueueEntry {
-  job_id: string;
-  attempt_tag: number;
-}
-
 export const entryId = (jobId: string, attempt: number) => `${jobId}-${attempt}`;
 
 export class DistributedQueue implements JobQueue {
@@ -40,6 +37,8 @@ export class DistributedQueue implements JobQueue {
   private dispatching: Promise<void> | null = null;
   private again = false;
   private stopping = false;
+  /** Translations and summaries, while their requests wait. */
+  readonly documents: DocumentWorkQueue;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -48,6 +47,7 @@ export class DistributedQueue implements JobQueue {
     // Fail fast while the queue server is away: the dispatch loop tries again, SQLite keeps the job.
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     this.redis.on('error', (e: Error) => this.ctx.log.warn('queue server unreachable', { error: e.message }));
+    this.documents = new DocumentWorkQueue(ctx, (name) => this.queue(name));
   }
 
   queue(name: string): Queue<QueueEntry> {
@@ -78,6 +78,7 @@ export class DistributedQueue implements JobQueue {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.documents.stop();
     for (const t of this.timers) clearInterval(t);
     await this.dispatching;
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
@@ -103,6 +104,14 @@ export class DistributedQueue implements JobQueue {
 
   abort(): void {
     // The holder's next heartbeat (every second or so) is answered keep: false.
+  }
+
+  documentWork(work: DocumentWork): Promise<DocumentWorkOutput> {
+    return this.documents.run(work);
+  }
+
+  async translationModes(): Promise<{ modes: string[]; where: string }> {
+    return { modes: this.documents.translationModes(), where: 'on any worker of this team server' };
   }
 
   /** Puts every due pending job not yet on the queue for its current attempt there. */

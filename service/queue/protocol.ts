@@ -5,6 +5,8 @@
  * lease its claim gave; the API node refuses a lease that is no longer the job's.
  */
 import { z } from 'zod';
+import { MAX_TERMS } from '../engines/lexicon';
+import { DocumentWork, DocumentWorkOutput } from '../jobs/document-work';
 import { CaptionContent, DocumentMetadata, TranscriptContent } from '../../common/transcript/model';
 
 export const WORKER_PREFIX = '/worker/v1';
@@ -14,6 +16,10 @@ export const HEARTBEAT_STALE_MS = 90_000;
 
 /** Worker names: what `worker add NAME` accepts, and the key's first part. */
 export const WorkerName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a worker name is 1 to 40 lower-case letters, digits and dashes');
+
+/** A queue entry in Redis: a job row's attempt, or a document's work (queue/document-work.ts) while its request waits. */
+export const QueueEntry = z.object({ job_id: z.string().min(1).max(80), attempt_tag: z.number().int().nonnegative(), document: z.literal(true).optional() });
+export type QueueEntry = z.infer<typeof QueueEntry>;
 
 export const Capability = z.object({
   engine: z.string().min(1).max(40),
@@ -43,6 +49,12 @@ export const ClaimAnswer = z.discriminatedUnion('status', [
     language: z.string(),
     diarization: z.boolean(),
     mask_profanity: z.boolean().default(false),
+    /** Offensive words may be recognised (engines/profanity.ts); otherwise the decoder leaves them out. */
+    allow_profanity: z.boolean().default(false),
+    /** The glossary's terms the decoder hears (engines/lexicon.ts), read on the API node: a worker holds no database. */
+    glossary_terms: z.array(z.string().min(1).max(10_000)).max(MAX_TERMS).default([]),
+    /** The speech engine the caller chose (engines/registry.ts); null: the best one installed on the worker. */
+    speech_engine: z.string().max(100).nullable().default(null),
     punctuation: z.boolean(),
     /** The session has media to fetch (GET …/media), and its type. */
     has_media: z.boolean(),
@@ -56,6 +68,11 @@ export const ClaimAnswer = z.discriminatedUnion('status', [
 ]);
 export type ClaimAnswer = z.infer<typeof ClaimAnswer>;
 export type Claimed = Extract<ClaimAnswer, { status: 'claimed' }>;
+
+/** The media's length, measured by the worker before it converts anything: charged to the organization's processing quota once per job. */
+export const ChargeRequest = z.object({ lease: z.string(), duration_sec: z.number().nonnegative().max(1e7) });
+/** over: why the job may not run (the month's limit would be passed); null: charged, or charged before. */
+export const ChargeAnswer = z.object({ over: z.string().nullable() });
 
 export const Progress = z.object({ lease: z.string(), percent: z.number().min(0).max(100), estimated_completion: z.iso.datetime().optional(), duration_sec: z.number().nonnegative().optional() });
 /** keep: false when the job was cancelled or taken over; the worker stops its engine. */
@@ -86,3 +103,13 @@ export const FailureRequest = z.object({ lease: z.string(), message: z.string().
 
 /** applied: stored now; duplicate: this lease's outcome was stored before (a resend); refused otherwise (409). */
 export const OutcomeAnswer = z.object({ outcome: z.enum(['applied', 'duplicate']) });
+
+/** A document's translation or summary (jobs/document-work.ts), held by a worker under a lease as a job is. */
+export const WorkClaimAnswer = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('gone'), reason: z.string() }),
+  z.object({ status: z.literal('claimed'), lease: z.string().min(16), work: DocumentWork }),
+]);
+export const WorkLease = z.object({ lease: z.string() });
+export const WorkResult = z.object({ lease: z.string(), output: DocumentWorkOutput });
+/** The engine's refusal as the route would answer it on one machine (status, code, words). */
+export const WorkFailure = z.object({ lease: z.string(), status: z.number().int().min(400).max(599), code: z.string().max(60), message: z.string().max(2000) });

@@ -10,14 +10,17 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ServiceContext } from '../context';
-import { HttpError, plainError, validationError } from '../http/errors';
+import { codedError, HttpError, plainError, validationError } from '../http/errors';
 import { applyFailure, applyResult } from '../jobs/outcome';
+import { glossaryTerms } from '../jobs/queue';
 import { keptCopyOf } from '../media/decode';
 import { sessionMediaDir } from '../media/paths';
+import { chargeJob } from '../quotas/processing';
 import { touchSession } from '../sessions/repo';
 import { issueText } from '../../node/zod-issues';
 import { alreadyApplied, claimForWorker, findLeased, holdsLease, recordProgress, sessionOfJob } from './leases';
-import { ClaimAnswer, ClaimRequest, FailureRequest, Hello, OutcomeAnswer, Progress, ProgressAnswer, ResultRequest, WORKER_PREFIX } from './protocol';
+import type { DocumentWorkQueue } from './document-work';
+import { ChargeAnswer, ChargeRequest, ClaimAnswer, ClaimRequest, FailureRequest, Hello, OutcomeAnswer, Progress, ProgressAnswer, ResultRequest, WORKER_PREFIX, WorkClaimAnswer, WorkFailure, WorkLease, WorkResult } from './protocol';
 import { queuesFor } from './routing';
 import { authenticateWorker } from './worker-keys';
 
@@ -34,7 +37,7 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
 
 const refused = (why: string) => new HttpError(409, { error: 'lease_refused', error_description: why });
 
-export async function workerRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+export async function workerRoutes(app: FastifyInstance, ctx: ServiceContext, documents: DocumentWorkQueue): Promise<void> {
   const db = ctx.db;
   app.addContentTypeParser('application/octet-stream', (_req, _payload, done) => done(null));
   const jobOf = (req: FastifyRequest) => (req.params as { jobId: string }).jobId;
@@ -67,6 +70,9 @@ export async function workerRoutes(app: FastifyInstance, ctx: ServiceContext): P
       language: claim.params.language,
       diarization: claim.params.diarization,
       mask_profanity: claim.params.maskProfanity === true,
+      allow_profanity: claim.params.allowProfanity === true,
+      glossary_terms: kind === 'upload' ? [] : glossaryTerms(db, claim.params),
+      speech_engine: claim.params.speechEngine ?? null,
       punctuation: session.punctuation === 1,
       has_media: Boolean(session.media_path),
       media_type: session.media_type,
@@ -84,6 +90,14 @@ export async function workerRoutes(app: FastifyInstance, ctx: ServiceContext): P
     if (!session.media_path) throw plainError(404, 'the session has no media');
     const size = (await stat(session.media_path)).size;
     return reply.header('content-type', 'application/octet-stream').header('content-length', size).send(createReadStream(session.media_path));
+  });
+
+  app.post(`${WORKER_PREFIX}/jobs/:jobId/charge`, async (req) => {
+    authenticateWorker(db, req);
+    const c = parse(ChargeRequest, req.body);
+    const job = requireLease(jobOf(req), c.lease);
+    const session = sessionOfJob(db, job);
+    return ChargeAnswer.parse({ over: chargeJob(db, job.job_id, session.org_id, c.duration_sec, ctx.config.quota.processingSecondsPerMonth) });
   });
 
   app.post(`${WORKER_PREFIX}/jobs/:jobId/progress`, async (req) => {
@@ -142,5 +156,43 @@ export async function workerRoutes(app: FastifyInstance, ctx: ServiceContext): P
     if (!applyFailure(ctx, jobId, { message: f.message, permanent: f.permanent }, holdsLease(f.lease))) throw refused('the job was cancelled or taken over meanwhile');
     db.prepare('UPDATE workers SET jobs_failed = jobs_failed + 1, last_seen = ? WHERE name = ?').run(new Date().toISOString(), name);
     return OutcomeAnswer.parse({ outcome: 'applied' });
+  });
+
+  documentWorkRoutes(app, ctx, documents);
+}
+
+/** Translation and summaries (document-work.ts): claimed, kept and answered under a lease, as jobs are. */
+function documentWorkRoutes(app: FastifyInstance, ctx: ServiceContext, documents: DocumentWorkQueue): void {
+  const db = ctx.db;
+  const idOf = (req: FastifyRequest) => (req.params as { workId: string }).workId;
+  const counted = (name: string, column: 'jobs_done' | 'jobs_failed') => db.prepare(`UPDATE workers SET ${column} = ${column} + 1, last_seen = ? WHERE name = ?`).run(new Date().toISOString(), name);
+
+  app.post(`${WORKER_PREFIX}/work/:workId/claim`, async (req) => {
+    const name = authenticateWorker(db, req);
+    db.prepare('UPDATE workers SET last_seen = ? WHERE name = ?').run(new Date().toISOString(), name);
+    return WorkClaimAnswer.parse(documents.claim(idOf(req)));
+  });
+
+  app.post(`${WORKER_PREFIX}/work/:workId/progress`, async (req) => {
+    authenticateWorker(db, req);
+    return ProgressAnswer.parse({ keep: documents.holds(idOf(req), parse(WorkLease, req.body).lease) });
+  });
+
+  app.post(`${WORKER_PREFIX}/work/:workId/result`, { bodyLimit: RESULT_BODY_LIMIT }, async (req) => {
+    const name = authenticateWorker(db, req);
+    const r = parse(WorkResult, req.body);
+    const outcome = documents.finish(idOf(req), r.lease, { output: r.output });
+    if (!outcome) throw refused('nobody waits for this work under this lease any more');
+    if (outcome === 'applied') counted(name, 'jobs_done');
+    return OutcomeAnswer.parse({ outcome });
+  });
+
+  app.post(`${WORKER_PREFIX}/work/:workId/failure`, async (req) => {
+    const name = authenticateWorker(db, req);
+    const f = parse(WorkFailure, req.body);
+    const outcome = documents.finish(idOf(req), f.lease, { error: codedError(f.status, f.code, f.message) });
+    if (!outcome) throw refused('nobody waits for this work under this lease any more');
+    if (outcome === 'applied') counted(name, 'jobs_failed');
+    return OutcomeAnswer.parse({ outcome });
   });
 }

@@ -37,3 +37,18 @@ export function chargeProcessing(db: Db, orgId: number, seconds: number, limitSe
     return null;
   }).immediate();
 }
+
+/**
+ * Charges a job's media once, whoever runs it (the in-process runner, or a team server's worker
+ * through the API node): a retry, a takeover or a restart finds the job charged and passes.
+ * Answers why not when the charge would pass the limit (nothing charged).
+ */
+export function chargeJob(db: Db, jobId: string, orgId: number, seconds: number, limitSeconds: number): string | null {
+  return db.transaction(() => {
+    const charged = db.prepare('SELECT charged_seconds FROM jobs WHERE job_id = ?').pluck().get(jobId) as number | null | undefined;
+    if (charged !== null && charged !== undefined) return null;
+    const over = chargeProcessing(db, orgId, seconds, limitSeconds);
+    if (!over) db.prepare('UPDATE jobs SET charged_seconds = ? WHERE job_id = ?').run(seconds, jobId);
+    return over;
+  }).immediate();
+}

@@ -26,7 +26,7 @@ const work: AreaPlugin = async (app, { ctx }) => {
   const distributed = ctx.config.queueUrl ? new DistributedQueue(ctx, ctx.config.queueUrl) : null;
   const runner: JobQueue = distributed ?? new JobRunner(ctx);
   if (distributed) {
-    await app.register(async (scope) => workerRoutes(scope, ctx));
+    await app.register(async (scope) => workerRoutes(scope, ctx, distributed.documents));
     queueHealthRoute(app, ctx, distributed);
   }
   const deliveries = new DeliveryWorker(ctx);

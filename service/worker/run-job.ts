@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { engines, PermanentEngineError, type EngineResult } from '../engines';
 import type { DecoderPool } from '../engines/decoder-pool';
 import { afterRecognition } from '../engines/after-recognition';
+import { buildLexicon } from '../engines/lexicon';
 import { assertTimesInMedia } from '../engines/time-guard';
 import { decodeToWav, encodeKeptCopy, keptCopyOf, MediaError, probe } from '../media/decode';
 import { assertPlausibleDecode, maxDecodedSeconds } from '../media/decoded-size';
@@ -38,6 +39,8 @@ export interface JobRun {
   signal: AbortSignal;
   /** Progress 0..100, with the estimate and the media's duration once known. */
   report(percent: number, extra?: { estimate?: string; durationSec?: number }): void;
+  /** Charges the media's length to the organization's processing quota; answers why not when it would pass the limit. */
+  charge(durationSec: number): Promise<string | null>;
   /** The duration is known before a failure that follows it (a video without sound still shows its length). */
   noteDuration(sec: number): void;
 }
@@ -64,6 +67,9 @@ export async function runClaimedJob(run: JobRun): Promise<JobOutput> {
       if (!info.hasAudio) throw new MediaError('The media file has no audio track, so there is nothing to transcribe.');
       const fileBytes = (await stat(mediaPath)).size;
       assertPlausibleDecode(fileBytes, info.durationSec);
+      // The organization's processing quota, kept by the API node: charged once per job, before any conversion.
+      const over = await run.charge(info.durationSec);
+      if (over) throw new PermanentEngineError(over);
       wavPath = join(dir, 'audio.wav');
       // A header can understate the length: the decode itself stops where the size allows.
       await decodeToWav(mediaPath, wavPath, signal, Math.min(claim.max_media_seconds, maxDecodedSeconds(fileBytes)));
@@ -78,8 +84,11 @@ export async function runClaimedJob(run: JobRun): Promise<JobOutput> {
     }
     const text = claim.kind === 'align' ? (claim.text ?? '') : claim.kind === 'upload' ? await uploadedText(claim, mediaPath) : undefined;
     const durationMs = durationSec === null ? 0 : Math.round(durationSec * 1000);
+    // The decoder's words as on one machine: offensive words out unless allowed, the glossary's terms in (cached by content in the worker's folder).
+    const lexicon = claim.kind === 'upload' ? null : await buildLexicon(join(run.workDir, 'lexicon'), { allowProfanity: claim.allow_profanity, terms: claim.glossary_terms }, signal);
     const recognized = await engines[claim.kind].run({
-      recognizer: claim.kind === 'upload' ? undefined : run.speech.choose(claim.language),
+      recognizer: claim.kind === 'upload' ? undefined : run.speech.choose(claim.language, claim.speech_engine ?? undefined),
+      lexicon,
       wavPath,
       durationMs,
       language: claim.language,

@@ -18,10 +18,10 @@ import { OffloadPool } from '../offload/pool';
 import { WHISPER_CATALOG } from '../speech-models/catalog';
 import { openSpeechEngines } from '../speech-models/open';
 import { isPermanent } from '../jobs/failure-kind';
-import type { QueueEntry } from '../queue/distributed';
-import { ClaimAnswer, Hello, HelloAnswer, OutcomeAnswer, ProgressAnswer } from '../queue/protocol';
-import { localCapabilities } from '../queue/routing';
+import { ChargeAnswer, ClaimAnswer, Hello, HelloAnswer, OutcomeAnswer, ProgressAnswer, QueueEntry } from '../queue/protocol';
+import { documentCapabilities, localCapabilities } from '../queue/routing';
 import { LeaseRefused, ServiceClient } from './client';
+import { processDocumentWork } from './document-work';
 import { runClaimedJob } from './run-job';
 
 export interface WorkerOptions {
@@ -31,6 +31,8 @@ export interface WorkerOptions {
   dataDir: string;
   /** How long a job's lock lives without renewal: how soon another worker takes over after this one dies. */
   lockMs: number;
+  /** The engines this worker runs (`--engines`); absent: every one it can. */
+  engines?: string[];
   log: Logger;
 }
 
@@ -62,7 +64,8 @@ export class TeamWorker {
   }
 
   async start(): Promise<string[]> {
-    const capabilities = localCapabilities(this.speech);
+    const all = [...localCapabilities(this.speech), ...(await documentCapabilities())];
+    const capabilities = all.filter((c) => !this.opts.engines || this.opts.engines.includes(c.engine));
     const free = await statfs(this.opts.dataDir).then((s) => Math.floor((s.bavail * s.bsize) / 2 ** 20)).catch(() => null);
     const hello: Hello = { capabilities, machine: { cores: availableParallelism(), memory_mb: Math.floor(totalmem() / 2 ** 20), free_disk_mb: free, version: process.version } };
     const { queues } = await this.client.json('/hello', hello, HelloAnswer, 60_000);
@@ -113,7 +116,9 @@ export class TeamWorker {
   private async handle(job: Job<QueueEntry>, token: string): Promise<void> {
     const renew = setInterval(() => void job.extendLock(token, this.opts.lockMs).catch(() => undefined), Math.max(500, this.opts.lockMs / 3));
     try {
-      await this.process(job.data);
+      const entry = QueueEntry.parse(job.data);
+      if (entry.document) await processDocumentWork(this.client, this.offload, entry.job_id);
+      else await this.process(entry);
       await job.moveToCompleted('done', token, false);
     } catch (e) {
       if (this.stopping) return; // the lock expires and another worker takes the job over
@@ -154,6 +159,7 @@ export class TeamWorker {
           if (x?.estimate) extra = { ...extra, estimated_completion: x.estimate };
           if (x?.durationSec !== undefined) extra = { ...extra, duration_sec: x.durationSec };
         },
+        charge: async (sec) => (await this.client.json(`/jobs/${jobId}/charge`, { lease: claim.lease, duration_sec: sec }, ChargeAnswer)).over,
         noteDuration: (sec) => (durationSec = sec),
       });
       clearInterval(heartbeat);

@@ -83,7 +83,8 @@ async function startProcess(opts: StartOptions): Promise<RunningService> {
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`service did not start in 30 s:\n${err}`)), 30_000);
+    // 90 s as for a team's processes (./team.ts): on a loaded machine tsx alone can take half a minute.
+    const timer = setTimeout(() => rej(new Error(`service did not start in 90 s:\n${err}`)), 90_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       rej(new Error(`service exited with ${code} before listening:\n${err}`));

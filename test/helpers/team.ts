@@ -123,9 +123,9 @@ export interface RunningWorker extends Proc {
   queues: string[];
 }
 
-export async function startWorker(o: { name: string; key: string; queueUrl: string; serviceUrl: string; lockSeconds?: number }): Promise<RunningWorker> {
+export async function startWorker(o: { name: string; key: string; queueUrl: string; serviceUrl: string; lockSeconds?: number; args?: string[] }): Promise<RunningWorker> {
   const dataDir = tempDir(`s2t-worker-${o.name}-`);
-  const args = ['--import', 'tsx', join(ROOT, 'service/worker/cli.ts'), '--queue', o.queueUrl, '--service', o.serviceUrl, '--data', dataDir, '--lock-seconds', String(o.lockSeconds ?? 5), '--quiet'];
+  const args = ['--import', 'tsx', join(ROOT, 'service/worker/cli.ts'), '--queue', o.queueUrl, '--service', o.serviceUrl, '--data', dataDir, '--lock-seconds', String(o.lockSeconds ?? 5), '--quiet', ...(o.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, S2T_WORKER_KEY: o.key }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child);
   const m = await readyLine(child, /^worker (\S+) ready: (.*)$/, `worker ${o.name}`, proc.output);

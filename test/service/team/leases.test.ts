@@ -5,12 +5,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_VERSION } from '../../../common/transcript/model';
 import { readServiceDb } from '../../helpers/service-db';
 import { DEMO, ROOT, serviceLogin, startService, stopAndRemove, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
 import { addWorker, startRedis, type RedisServer } from '../../helpers/team';
+import { must } from '../answers';
 import { client, until, uploadedFileId, type Client } from '../work/helpers';
 import { readFileSync } from 'node:fs';
 
@@ -26,7 +28,7 @@ beforeAll(async () => {
   c = await client(svc.url);
   key = await addWorker(svc.dataDir, 'hand');
   wav = new Uint8Array(readFileSync(await speechWav('one two three')));
-}, 60_000);
+}, 180_000); // redis-server and the API node under tsx start slowly on a loaded machine
 
 afterAll(async () => {
   await stopAndRemove(svc);
@@ -117,6 +119,61 @@ describe('the worker protocol', () => {
     const bad = await call(`/jobs/${jobId}/result`, { ...result(claim.body.lease), transcript: { kind: 'transcript', segments: 'none' } });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.body)).toContain('transcript.');
+  });
+
+  it('charges a job\'s length to the processing quota once, for its current lease only', async () => {
+    const jobId = await newJob();
+    const { queued_attempt } = await queued(jobId);
+    const first = await call(`/jobs/${jobId}/claim`, { attempt_tag: queued_attempt });
+    const second = await call(`/jobs/${jobId}/claim`, { attempt_tag: queued_attempt });
+    const used = () => readServiceDb(svc.dataDir, (db) => (db.prepare('SELECT SUM(seconds) FROM processing_usage').pluck().get() as number | null) ?? 0);
+    const before = used();
+    expect((await call(`/jobs/${jobId}/charge`, { lease: first.body.lease, duration_sec: 12.5 })).status).toBe(409);
+    expect((await call(`/jobs/${jobId}/charge`, { lease: second.body.lease, duration_sec: 12.5 })).body).toEqual({ over: null });
+    // The worker that takes it over next (or a retry) measures it again: it is not charged twice.
+    const third = await call(`/jobs/${jobId}/claim`, { attempt_tag: queued_attempt });
+    expect((await call(`/jobs/${jobId}/charge`, { lease: third.body.lease, duration_sec: 12.5 })).body).toEqual({ over: null });
+    expect(used()).toBeCloseTo(before + 12.5, 3);
+  });
+
+  it('hands a translation to a worker that advertised its pair and answers the request with the worker\'s lines, once', async () => {
+    // A document to translate: this hand worker completes an upload job.
+    const jobId = await newJob();
+    const { queued_attempt } = await queued(jobId);
+    const claim = await call(`/jobs/${jobId}/claim`, { attempt_tag: queued_attempt });
+    expect((await call(`/jobs/${jobId}/result`, result(claim.body.lease))).body).toEqual({ outcome: 'applied' });
+    const done = await c.json('batch.jobResult', `/api/v3/batch/jobs/${jobId}/result`);
+    const docId = must(done.body.documents.find((d) => d.type === 'document'), 'the transcript').id;
+    const path = `/api/v3/speech-to-text/session/${done.body.session_id}/document/${docId}/translate`;
+
+    // No worker has said it translates: refused at once, in words.
+    const refused = await c.json('POST', path, { target_language: 'ES' });
+    expect(refused.status).toBe(501);
+    expect(refused.text).toMatch(/installed on any worker of this team server/);
+
+    const hello = await call('/hello', { capabilities: [{ engine: 'translate', languages: ['eng-spa'] }], machine: { cores: 1, memory_mb: 1, free_disk_mb: null, version: 'hand' } });
+    expect(hello.body.queues).toEqual(['s2t-translate-eng-spa']);
+    const asked = c.json('documents.translate', path, { target_language: 'ES' });
+    const queue = new Queue('s2t-translate-eng-spa', { connection: { url: redis.url } });
+    try {
+      const entry = await until('the translation on the queue', async () => (await queue.getWaiting())[0]);
+      expect(entry.data).toMatchObject({ document: true });
+      const workId = entry.data.job_id as string;
+      const a = await call(`/work/${workId}/claim`, {});
+      expect(a.body).toMatchObject({ status: 'claimed', work: { kind: 'translate', mode: 'eng-spa', lines: ['one'] } });
+      const b = await call(`/work/${workId}/claim`, {}); // taken over: the first holder's lock ran out
+      expect((await call(`/work/${workId}/progress`, { lease: a.body.lease })).body).toEqual({ keep: false });
+      expect((await call(`/work/${workId}/result`, { lease: a.body.lease, output: { kind: 'translate', lines: ['uno (a)'] } })).status).toBe(409);
+      expect((await call(`/work/${workId}/result`, { lease: b.body.lease, output: { kind: 'translate', lines: ['uno'] } })).body).toEqual({ outcome: 'applied' });
+      expect((await call(`/work/${workId}/result`, { lease: b.body.lease, output: { kind: 'translate', lines: ['uno'] } })).body).toEqual({ outcome: 'duplicate' });
+      const es = await asked;
+      expect(es.status, es.text).toBe(200);
+      expect(es.body.language).toBe('es');
+      expect(must(es.body.document, 'the translated body').content).toMatchObject({ segments: [{ words: [{ text: 'uno' }] }] });
+      expect((await call(`/work/${workId}/claim`, {})).body.status).toBe('gone');
+    } finally {
+      await queue.close();
+    }
   });
 
   it('prints a worker key alone on the last line of worker add', () => {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   svc = await startService();
   c = await client(svc.url);
   other = await otherOrganization(svc, 'options-other@example.com', 'other-password-1');
-}, 60_000);
+}, 180_000); // on a team server (npm run test:team) this starts redis-server, the API node and a worker, each under tsx
 
 afterAll(() => stopAndRemove(svc));
 

@@ -56,7 +56,7 @@ beforeAll(async () => {
   rurl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   svc = await startService({ args: ['--allow-private-webhooks'] });
   c = await client(svc.url);
-}, 60_000);
+}, 180_000); // on a team server (npm run test:team) this starts redis-server, the API node and a worker, each under tsx
 
 afterAll(async () => {
   await stopAndRemove(svc);
