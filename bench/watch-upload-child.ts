@@ -3,6 +3,7 @@
  * peak RSS is measured alone. argv: URL EMAIL PASSWORD FILE; prints `done <file_id>` when finished.
  */
 import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { ApiClient } from '../main/api/client';
@@ -20,5 +21,7 @@ const mediaType = (await sniffMedia(file)) ?? 'application/octet-stream';
 // The hash is part of the watcher's work, but not of the upload being timed: it is read first.
 const hash = process.env.BENCH_HASH ?? (await hashFile(file));
 process.stdout.write('start\n');
-const done = await uploader.upload({ path: file, size, mediaType, hash, tusUrl: null, legacy: { language: 'en' }, legacySessionId: null }, { onBytes: () => {} });
+const handle = await open(file);
+const done = await uploader.upload({ path: file, handle, size, mediaType, hash, tusUrl: null, legacy: { language: 'en' }, legacySessionId: null }, { onBytes: () => {} });
+await handle.close();
 process.stdout.write(`done ${'fileId' in done ? done.fileId : done.sessionId}\n`);

@@ -210,7 +210,8 @@ export class ApiClient {
         const env = (def.paged === 'nested-envelope' ? data.result : data) as { count: number; total_results: number; result: ItemOf<K>[] };
         if (env.result.length === 0) return;
         const next = offset + env.result.length;
-        const more = next < env.total_results && env.result.length >= limit;
+        // A page may hold fewer than asked and more still follow (a documents page ends at its byte budget).
+        const more = next < env.total_results;
         if (more && options.readAhead) {
           pending = fetchPage(next);
           pending.catch(() => {}); // awaited on the next turn, or dropped when the caller stops

@@ -130,7 +130,7 @@ async function documentsOf(ctx: PullContext, sessionId: string, bg: Background |
       const parsed = await bg.writer.parseDocuments(bg.batch, sessionId, status, bytes);
       refs.push(parsed.ref);
       seen += parsed.count;
-      more = parsed.count >= PAGE_SIZE && seen < parsed.total; // as pages() decides
+      more = parsed.count > 0 && seen < parsed.total; // as pages() decides
       // What paging needs: how many came, of how many.
       return { data: { count: parsed.count, total_results: parsed.total, result: new Array<null>(parsed.count).fill(null) } };
     };

@@ -17,11 +17,11 @@ import { findSubmittedSession } from './lost-submit';
 import { deliver, deliveryVersion, moveSource } from './deliver';
 import { jobSpec, type JobSpec } from './job-spec';
 import { sniffMedia } from './media';
-import { LINK_REASON, ownFileOf } from './no-follow';
+import { openForUpload } from './no-follow';
 import { RateMeter } from './rate-meter';
 import { IMPORTS_FOLDER_ID } from './schema';
 import { toWatchItem, type ItemRow, type WatchStore } from './store';
-import type { Uploader } from './upload';
+import type { Uploaded, Uploader } from './upload';
 
 export interface QueueOptions {
   store: WatchStore;
@@ -230,31 +230,32 @@ export class WatchQueue {
         if (!type) throw new Fail('not media: the file holds no audio or video S2T can read');
         item = store.update(item.id, { media_type: type });
       }
-      if (item.folder_id !== IMPORTS_FOLDER_ID) {
-        // Checked again: the file may have been swapped for a link since it was found.
-        if (!(await ownFileOf(folder.path, item.path))) throw new Fail(LINK_REASON);
-        const holder = await claim(folder.path, item.hash, this.opts.machine);
-        if (holder !== null) {
-          // Another machine syncing this folder has it: its outputs will arrive through the sync.
-          this.emit(store.update(item.id, { state: 'delivered', error: `transcribed on ${holder}` }));
-          return;
-        }
+      // Opened once and checked by its descriptor, which the upload reads: a swap for a link changes nothing.
+      const imported = item.folder_id === IMPORTS_FOLDER_ID;
+      const handle = await openForUpload(imported ? null : folder.path, item.path);
+      let done: Uploaded;
+      try {
+        const holder = imported ? null : await claim(folder.path, item.hash, this.opts.machine);
+        // Another machine syncing this folder has it: its outputs will arrive through the sync.
+        if (holder !== null) return void this.emit(store.update(item.id, { state: 'delivered', error: `transcribed on ${holder}` }));
+        if (spec.mode === 'align' && spec.text === null) throw new Fail('align needs a .txt or caption file with the same name beside the media');
+        done = await uploader.upload(
+          {
+            path: item.path, handle, size: item.size, mediaType: item.media_type, hash: item.hash, tusUrl: item.tus_url,
+            legacy: { language: spec.language, punctuation: spec.punctuation, diarization: spec.diarization, session_mode: spec.mode, keep_source: spec.keepMedia },
+            legacySessionId: item.method === 'legacy' ? item.session_id : null,
+            filename: spec.filename,
+          },
+          {
+            signal,
+            onBytes: (sent) => this.bytes(item, sent),
+            onTusUrl: (url) => store.update(item.id, { tus_url: url, method: 'tus' }),
+            onLegacySession: (sessionId) => (item = store.update(item.id, { method: 'legacy', session_id: sessionId })),
+          },
+        );
+      } finally {
+        await handle.close();
       }
-      if (spec.mode === 'align' && spec.text === null) throw new Fail('align needs a .txt or caption file with the same name beside the media');
-      const done = await uploader.upload(
-        {
-          path: item.path, size: item.size, mediaType: item.media_type, hash: item.hash, tusUrl: item.tus_url,
-          legacy: { language: spec.language, punctuation: spec.punctuation, diarization: spec.diarization, session_mode: spec.mode, keep_source: spec.keepMedia },
-          legacySessionId: item.method === 'legacy' ? item.session_id : null,
-          filename: spec.filename,
-        },
-        {
-          signal,
-          onBytes: (sent) => this.bytes(item, sent),
-          onTusUrl: (url) => store.update(item.id, { tus_url: url, method: 'tus' }),
-          onLegacySession: (sessionId) => (item = store.update(item.id, { method: 'legacy', session_id: sessionId })),
-        },
-      );
       if (done.method === 'legacy') {
         const row = store.update(item.id, { method: 'legacy', session_id: done.sessionId, bytes_sent: item.size, state: 'transcribing', error: null, attempts: 0 });
         this.emit(row);

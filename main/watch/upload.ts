@@ -6,21 +6,24 @@
  * - the legacy session flow (create, then PUT) when the service has no batch family (404). The
  *   session id is handed back as soon as it exists, so a retry or a restart PUTs into that session
  *   instead of creating a second one; the PUT streams from disk with byte progress.
+ * Every way reads the one handle the queue opened and checked (no-follow.ts), never the path.
  * A 401 refreshes the token and resumes the same upload; no answer at all is "offline".
  */
-import { createReadStream, openAsBlob } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as tus from 'tus-js-client';
 import { TUS_PATH, type LegacyCreateBody } from '../../common/api';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { WatchAuth } from './auth';
-import { countingBlob } from './counting-blob';
+import { handleFile, handleFileReader } from './file-body';
 
 export type Uploaded = { method: 'multipart' | 'tus'; fileId: string } | { method: 'legacy'; sessionId: string };
 
 export interface UploadSource {
   path: string;
+  /** The file, open and checked: what is sent (the path only names it). */
+  handle: FileHandle;
   size: number;
   mediaType: string;
   hash: string;
@@ -104,8 +107,8 @@ export class Uploader {
 
   private async multipart(src: UploadSource, hooks: UploadHooks): Promise<string> {
     const form = new FormData();
-    // A file-backed Blob: fetch streams it from disk.
-    form.set('file', await openAsBlob(src.path, { type: src.mediaType }), src.filename ?? basename(src.path));
+    // The File carries its name: set with a name of its own, FormData would copy it into a plain File.
+    form.set('file', handleFile(src, src.filename ?? basename(src.path), src.mediaType));
     hooks.onBytes(0, src.size);
     try {
       const res = await this.opts.client.call('batch.upload', { body: form }, { signal: hooks.signal, timeoutMs: 10 * 60_000 });
@@ -121,10 +124,11 @@ export class Uploader {
     const endpoint = this.opts.client.baseUrl + TUS_PATH;
     const auth = this.opts.auth;
     let refreshing: Promise<boolean> | null = null;
-    // A path stream: tus-js-client reopens the path for each chunk (so it can seek on resume);
-    // the queue checked just before that the path is the folder's own file, not a link.
+    // Chunks are ranges of the open handle (tus-js-client's own Node reader reopens the path).
     return new Promise<string>((resolve, reject) => {
-      const upload = new tus.Upload(createReadStream(src.path), {
+      // The input is handed only to fileReader, which reads the handle.
+      const upload = new tus.Upload(src.handle as unknown as Buffer, {
+        fileReader: handleFileReader(src),
         endpoint,
         uploadUrl: src.tusUrl,
         uploadSize: src.size,
@@ -201,7 +205,7 @@ export class Uploader {
         'sessions.upload',
         {
           params: { sessionId: id },
-          body: (await countingBlob(src.path, src.mediaType, (n) => hooks.onBytes(Math.min(n, src.size), src.size))) as unknown as Uint8Array<ArrayBuffer>,
+          body: handleFile(src, src.filename ?? basename(src.path), src.mediaType, (n) => hooks.onBytes(Math.min(n, src.size), src.size)) as unknown as Uint8Array<ArrayBuffer>,
           headers: { 'x-filename': src.filename ?? basename(src.path), 'content-type': src.mediaType },
         },
         { signal: hooks.signal, timeoutMs: 60 * 60_000, retries: 0 },

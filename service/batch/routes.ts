@@ -4,9 +4,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context';
-import { listDocuments, toDocument } from '../documents/store';
+import { documentAnswer, listDocuments } from '../documents/store';
 import { documentError, plainError, validationError } from '../http/errors';
-import { handle } from '../http/handle';
+import { handle, JsonText } from '../http/handle';
 import { enqueueJob, findJob, toJob, type JobRow } from '../jobs/queue';
 import type { JobQueue } from '../jobs/job-queue';
 import { IllegalTransition, transition } from '../jobs/states';
@@ -122,7 +122,9 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     const job = requireJob(ctx, params.jobId, principal.orgId);
     const session = sessionByPk(ctx.db, job.session_pk);
     const docs = job.status === 'completed' ? listDocuments(ctx.db, session.id).rows.filter((d) => d.job_id === job.job_id) : [];
-    return { job_id: job.job_id, session_id: session.session_id, status: job.status, documents: docs.map((d) => toDocument(d)) };
+    // The bodies go in as stored: never parsed and serialized again on the event loop.
+    const head = JSON.stringify({ job_id: job.job_id, session_id: session.session_id, status: job.status });
+    return new JsonText(`${head.slice(0, -1)},"documents":[${docs.map((d) => documentAnswer(d).text).join(',')}]}`);
   });
 
   handle(app, ctx, 'batch.jobCancel', async ({ params, principal }) => {

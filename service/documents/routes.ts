@@ -21,7 +21,8 @@ import { checkMergedSize } from './limits';
 import { offloaded } from '../offload/http';
 import { createShare, listShares, revokeAllShares, revokeShare } from './share';
 import { registerSharedDocumentRoutes } from './shared-routes';
-import { documentAnswer, documentSize, findDocument, originalOf, insertDocument, listDocuments, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
+import { documentsPage, documentsPageWithContent } from './list-page';
+import { documentAnswer, documentSize, findDocument, originalOf, insertDocument, requireDocument, toDocument, updateDocument, type DocumentColumns, type ScopedDocument } from './store';
 import { applyUpdate } from './update';
 
 function throwNotFound(id: string): never {
@@ -43,8 +44,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   handle(app, ctx, 'documents.list', async ({ params, query, principal }) => {
     const session = requireSession(ctx.db, params.sessionId, principal.orgId);
-    const { rows, total } = listDocuments(ctx.db, session.id, query.limit ?? 25, query.offset ?? 0);
-    return { count: rows.length, total_results: total, result: rows.map((r) => toDocument(r, { withContent: query.include_content === true })) };
+    const page = query.include_content === true ? documentsPageWithContent : documentsPage;
+    return page(ctx.db, session.id, query.limit ?? 25, query.offset ?? 0);
   });
 
   handle(app, ctx, 'documents.get', async ({ params, query, principal, reply }) => {

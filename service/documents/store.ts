@@ -142,7 +142,11 @@ export function documentAnswer(row: ScopedDocument): JsonText {
   return new JsonText(`${head.slice(0, -1)},"document":${row.body}}`);
 }
 
-export function toDocument(row: ScopedDocument, opts: PresentOptions = { withContent: true }): Document {
+/** A document's record without its body: what a list without content reads (listDocumentHeads). */
+export type DocumentHead = Omit<ScopedDocument, 'body'> & { size_bytes: number };
+
+/** The record of a document, without content. */
+export function headOf(row: DocumentHead): Document {
   return {
     id: row.id,
     filename: row.filename,
@@ -153,8 +157,14 @@ export function toDocument(row: ScopedDocument, opts: PresentOptions = { withCon
     finished: row.finished === 1,
     timecode_offset: row.timecode_offset,
     content_type: 'application/json',
-    size_bytes: Buffer.byteLength(row.body),
+    size_bytes: row.size_bytes,
     session_id: row.session_id,
+  };
+}
+
+export function toDocument(row: ScopedDocument, opts: PresentOptions = { withContent: true }): Document {
+  return {
+    ...headOf({ ...row, size_bytes: Buffer.byteLength(row.body) }),
     ...(opts.withContent && !opts.download ? { document: parseBody(row) } : {}),
     ...(opts.download ? { download_url: opts.download.url, expires_in: opts.download.expiresIn } : {}),
   };

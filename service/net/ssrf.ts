@@ -14,6 +14,13 @@ import { rootCertificates } from 'node:tls';
 
 export class BlockedAddressError extends Error {}
 
+/** The response passed GuardedRequest.maxBytes (declared or as it arrived). */
+export class ResponseTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the response is larger than ${limit} bytes`);
+  }
+}
+
 const blocked = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
@@ -201,14 +208,16 @@ function requestOnce(url: URL, address: string, family: number, opts: GuardedReq
         const declared = Number(res.headers['content-length'] ?? 0);
         if (declared > opts.maxBytes) {
           req.destroy();
-          return reject(new Error(`the response is larger than ${opts.maxBytes} bytes`));
+          return reject(new ResponseTooLargeError(opts.maxBytes));
         }
         let bytes = 0;
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => {
           bytes += d.length;
           if (bytes > opts.maxBytes) {
-            req.destroy(new Error(`the response is larger than ${opts.maxBytes} bytes`));
+            // Refused first, so the reset the destroy causes is not what the caller hears.
+            reject(new ResponseTooLargeError(opts.maxBytes));
+            req.destroy();
             return;
           }
           if (opts.sink && status < 300) {

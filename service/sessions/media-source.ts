@@ -11,7 +11,9 @@ import { validationError } from '../http/errors';
 import { enqueueJob } from '../jobs/queue';
 import { transition } from '../jobs/states';
 import { sanitizeFilename, sessionMediaDir } from '../media/paths';
-import { guardedFetch, mediaSourcePolicy } from '../net/ssrf';
+import type { StorageRoom } from '../media/receive';
+import { guardedFetch, mediaSourcePolicy, ResponseTooLargeError } from '../net/ssrf';
+import { storageRoom } from '../quotas/storage';
 import { isLiveRecording } from '../realtime/finish';
 import { storeMedia } from './create';
 import type { SessionRow } from './present';
@@ -28,19 +30,29 @@ function forget(ctx: ServiceContext, session: SessionRow): void {
   ctx.db.prepare('DELETE FROM sessions WHERE id = ?').run(session.id);
 }
 
-/** Downloads media_source into the session and queues its job; on any refusal the session is removed and 422 thrown. */
+/**
+ * Downloads media_source into the session and queues its job; on any refusal the session and
+ * what was written are removed. The download is capped at the organization's storage room, and
+ * refused past it as an upload would be (413); any other refusal is 422.
+ */
 export async function downloadMediaSource(ctx: ServiceContext, session: SessionRow, source: string): Promise<SessionRow> {
-  const tmp = join(sessionMediaDir(ctx.config.dataDir, session.session_id), DOWNLOAD_FILE);
-  const sink = createWriteStream(tmp, { mode: 0o600 });
+  const dir = sessionMediaDir(ctx.config.dataDir, session.session_id);
+  const sink = createWriteStream(join(dir, DOWNLOAD_FILE), { mode: 0o600 });
+  let quota: StorageRoom | null = null;
   try {
-    const res = await guardedFetch(source, { timeoutMs: MEDIA_SOURCE_TIMEOUT_MS, maxBytes: MEDIA_SOURCE_MAX_BYTES, policy: mediaSourcePolicy(ctx.tuning?.outbound), sink });
+    quota = await storageRoom(ctx, session.org_id);
+    const maxBytes = Math.min(MEDIA_SOURCE_MAX_BYTES, quota.room);
+    const res = await guardedFetch(source, { timeoutMs: MEDIA_SOURCE_TIMEOUT_MS, maxBytes, policy: mediaSourcePolicy(ctx.tuning?.outbound), sink });
     if (res.status >= 300) throw new Error(`the media server answered ${res.status}`);
   } catch (e) {
     sink.destroy();
-    await rm(tmp, { force: true });
+    await rm(dir, { recursive: true, force: true });
     forget(ctx, session);
+    if (!quota) throw e; // no room at all: storageRoom's own 413
+    if (e instanceof ResponseTooLargeError && e.limit < MEDIA_SOURCE_MAX_BYTES) throw quota.full();
     throw validationError(`media_source refused: ${(e as Error).message}`);
   }
+  const tmp = join(dir, DOWNLOAD_FILE);
   const stored = await storeMedia(ctx, session, tmp, session.session_mode === 'upload').catch((e: unknown) => {
     forget(ctx, session);
     throw e;

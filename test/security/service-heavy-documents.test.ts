@@ -5,9 +5,13 @@
  * - a magic link with edit and export: 15 MB put through the shared route, then three PDF exports
  *   at once (each rendered on the loop for seconds); now one renders, the others are told to wait;
  * - merge: the same 8.5 MB document named 20 times (15-27 s and 170 MB stored) is refused, and so
- *   is a merge larger than a document can be.
+ *   is a merge larger than a document can be;
+ * - a list with content of six 8.5 MB documents (parsed on the loop, all in one page): a page now
+ *   ends at its byte budget, and the app's client pages on to the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../main/api/client';
+import { TokenAuth } from '../../main/watch/auth';
 import { readServiceDb } from '../helpers/service-db';
 import { startService, stopAndRemove, type RunningService } from '../helpers/service';
 import { codedError } from '../service/answers';
@@ -84,5 +88,42 @@ describe('heavy document work runs off the event loop', () => {
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.size_bytes).toBeGreaterThan(8 * 1024 * 1024);
     expect(mergeSlowest).toBeLessThan(HEALTH_LIMIT_MS);
+  }, 180_000);
+
+  it('a page of large documents with their content ends at its byte budget, and paging brings the rest', async () => {
+    const doc = await uploadedDocument(c, manySegments(1, 3));
+    const put = await c.json('documents.update', docPath(doc), { document: bodyOfSize(8.5 * 1024 * 1024) });
+    expect(put.status, put.text).toBe(200);
+    for (let i = 1; i < 6; i++) {
+      const copy = await c.json('documents.copy', `${STT}/session/${doc.session_id}/document`, { source_document_id: doc.id, new_filename: `copy ${i}` });
+      expect(copy.status, copy.text).toBe(200);
+    }
+    // The upload also made its captions: every document of the session is listed.
+    const n = (await c.json('documents.list', `${STT}/session/${doc.session_id}/document`)).body.total_results;
+    expect(n).toBeGreaterThanOrEqual(6);
+    const list = `${STT}/session/${doc.session_id}/document?include_content=true&limit=25`;
+    const t0 = performance.now();
+    const { result: first, slowestMs } = await whileWatched(svc.url, () => c.json('documents.list', list));
+    console.log(`list: ${Math.round(performance.now() - t0)} ms, health slowest ${slowestMs} ms, ${first.text.length} chars`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.total_results).toBe(n);
+    // 51 MB of bodies are not one answer: this page holds what its budget allows, at least one.
+    expect(first.body.count).toBe(first.body.result.length);
+    expect(first.body.count).toBeGreaterThan(0);
+    expect(first.body.count).toBeLessThan(n);
+    expect(first.body.result.every((d) => d.document !== undefined)).toBe(true);
+    expect(slowestMs).toBeLessThan(HEALTH_LIMIT_MS);
+    // Without content, one page names them all.
+    const heads = await c.json('documents.list', `${STT}/session/${doc.session_id}/document?limit=25`);
+    expect(heads.body.count).toBe(n);
+    expect(heads.body.result.every((d) => d.document === undefined)).toBe(true);
+    expect(heads.body.result.filter((d) => d.size_bytes > 8 * 1024 * 1024)).toHaveLength(6);
+    // The app's client goes on from offset + count until it has every document, each with its content.
+    const api = new ApiClient({ baseUrl: svc.url, auth: new TokenAuth(c.token).asAuthSource(), retries: 0, timeoutMs: 60_000 });
+    const all = [];
+    for await (const d of api.items('documents.list', { params: { sessionId: doc.session_id! }, query: { include_content: true } }, { pageSize: 25 })) all.push(d);
+    expect(all.map((d) => d.id).sort()).toEqual(heads.body.result.map((d) => d.id).sort());
+    expect(all.every((d) => d.document !== undefined && d.document.document_type !== undefined)).toBe(true);
+    expect(all.filter((d) => d.document?.content.kind === 'transcript' && d.document.content.segments.length > 1000)).toHaveLength(6);
   }, 180_000);
 });

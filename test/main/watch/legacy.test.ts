@@ -35,9 +35,7 @@ beforeAll(async () => {
 
 afterAll(() => closeWatchTest({ watchers: harnesses, proxies, svc, dirs }));
 
-// Skipped: since Node 24 the service reads the watch daemon's legacy PUT as no media ("the file is not
-// audio or video"); the batch flow every current service offers is unaffected. To be mended.
-it.skip('retries a cut PUT into the session it already made, with the profile\'s options', async () => {
+it('retries a cut PUT into the session it already made, with the profile\'s options', async () => {
   let puts = 0;
   // The first media PUT loses its connection, as a flaky network (or a crash) would.
   const proxy = await countingProxy(svc.url, { hide: NO_BATCH, drop: (method, url) => method === 'PUT' && /\/speech-to-text\/session\/[^/]+$/.test(url) && ++puts === 1 });
@@ -58,9 +56,7 @@ it.skip('retries a cut PUT into the session it already made, with the profile\'s
   expect(readFileSync(join(watched, 'retry.txt'), 'utf8').toLowerCase()).toMatch(/second|same|session/);
 }, 120_000);
 
-// Skipped: since Node 24 the service reads the watch daemon's legacy PUT as no media ("the file is not
-// audio or video"); the batch flow every current service offers is unaffected. To be mended.
-it.skip('streams the PUT with byte progress, rate and ETA, and moves a source the service cannot transcribe to failed/', async () => {
+it('streams the PUT with byte progress, rate and ETA, and moves a source the service cannot transcribe to failed/', async () => {
   const proxy = await countingProxy(svc.url, { hide: NO_BATCH, bytesPerSecond: 8 * 1024 ** 2 });
   const h = await harness(proxy);
   const watched = dir('s2t-watch-legacy-big-');
