@@ -154,6 +154,9 @@ export class Cache {
   deleteSessions(accountId: number, sessionIds: string[]): string[] {
     return sessions.deleteSessions(this.db, accountId, sessionIds);
   }
+  renameSession(accountId: number, sessionId: string, filename: string): boolean {
+    return sessions.renameSession(this.db, accountId, sessionId, filename);
+  }
   getSession(accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[] } | null {
     return sessions.getSession(this.db, accountId, sessionId);
   }

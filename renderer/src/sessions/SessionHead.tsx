@@ -1,17 +1,18 @@
 import { useState } from 'react';
-import type { SessionSummary } from '../../../common/ipc';
+import { SessionName, type SessionSummary } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { clock, when } from '../lib/format';
-import { ConfirmDialog } from '../ui/Dialog';
+import { ConfirmDialog, PromptDialog } from '../ui/Dialog';
 import { useModels } from '../imports/useModels';
 import { MODE_LABEL } from './modes';
 import { useOnline } from '../lib/useSyncState';
 import { deletedWhere } from './deletedWhere';
 import { StatusBadge, useLiveProgress } from './StatusBadge';
 
-/** The session's fields, its state (with the error when it failed) and the session-wide action: delete. */
+/** The session's fields, its state (with the error when it failed) and the session-wide actions: rename and delete. */
 export function SessionHead({ session, documentCount, onDeleted }: { session: SessionSummary; documentCount: number; onDeleted: () => void }) {
   const [asking, setAsking] = useState(false);
+  const [renaming, setRenaming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const live = useLiveProgress().get(session.session_id);
   const online = useOnline();
@@ -28,12 +29,22 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
     }
   }
 
+  async function rename(filename: string) {
+    setError(null);
+    try {
+      if (filename !== session.filename) await call('sessions.rename', { sessionId: session.session_id, filename });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
   return (
     <div className="session-head">
       <div className="session-title">
         <h2>{name}</h2>
         <StatusBadge session={session} live={live} />
         <span className="spacer" />
+        <button type="button" onClick={() => setRenaming(true)}>Rename…</button>
         <button type="button" className="danger" onClick={() => setAsking(true)}>Delete session…</button>
       </div>
       <dl className="session-fields">
@@ -48,6 +59,18 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
       {session.error && <p className="error session-error" role="alert">{session.error}</p>}
       {session.delete_refused && <p className="error" role="alert">The service refused to delete this session: {session.delete_refused}</p>}
       {error && <p className="error" role="alert">{error}</p>}
+      {renaming && (
+        <PromptDialog
+          title="Rename session"
+          label="Name"
+          initial={session.filename}
+          confirmLabel="Rename"
+          hint={online ? undefined : 'Renamed here at once; the service gets the new name when it is reached again.'}
+          check={(value) => SessionName.safeParse(value).error?.issues[0]?.message ?? null}
+          onClose={() => setRenaming(false)}
+          onSubmit={(filename) => void rename(filename)}
+        />
+      )}
       {asking && (
         <ConfirmDialog
           title="Delete this session?"
