@@ -157,7 +157,7 @@ export class Cache {
   renameSession(accountId: number, sessionId: string, filename: string): boolean {
     return sessions.renameSession(this.db, accountId, sessionId, filename);
   }
-  getSession(accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[] } | null {
+  getSession(accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[]; engine: string | null } | null {
     return sessions.getSession(this.db, accountId, sessionId);
   }
   row(documentId: string): documents.DocumentRow | null {

@@ -230,7 +230,7 @@ export function sessionName(db: ReadableDb, sessionId: string): string | null {
   return (stmt(db, 'SELECT filename FROM sessions WHERE session_id = ?').get(sessionId) as { filename: string } | undefined)?.filename ?? null;
 }
 
-export function getSession(db: ReadableDb, accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[] } | null {
+export function getSession(db: ReadableDb, accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[]; engine: string | null } | null {
   const r = stmt(db, `SELECT ${COLUMNS} FROM sessions s WHERE s.account_id = ? AND s.session_id = ? AND ${NOT_DELETED}`)
     .get(accountId, sessionId) as SummaryRow | undefined;
   if (!r) return null;
@@ -238,7 +238,14 @@ export function getSession(db: ReadableDb, accountId: number, sessionId: string)
   const session = summaryOfRow(r);
   // The service stores 0 for a session without media (upload mode): its length is where its documents end.
   if (!(session.duration > 0)) session.duration = contentEndMs(db, sessionId) / 1000;
-  return { session, documents: docs.map((d) => summaryOf(db, d)) };
+  return { session, documents: docs.map((d) => summaryOf(db, d)), engine: transcriptEngine(db, sessionId) };
+}
+
+/** The engine the service says made the session's first transcript (its body's metadata.engine); an uploaded document names none. */
+function transcriptEngine(db: ReadableDb, sessionId: string): string | null {
+  const r = stmt(db, `SELECT json_extract(body, '$.metadata.engine') AS engine FROM documents
+    WHERE session_id = ? AND type = 'document' AND deleted = 0 AND local_only = 0 AND body IS NOT NULL ORDER BY id LIMIT 1`).get(sessionId) as { engine: unknown } | undefined;
+  return typeof r?.engine === 'string' && r.engine !== 'upload' ? r.engine.slice(0, 120) : null;
 }
 
 /** Where the session's documents end, in ms (the last segment's or cue's end); 0 without content. */

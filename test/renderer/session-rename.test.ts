@@ -80,7 +80,7 @@ describe('renaming a session on its page', () => {
     await svc.stop();
     try {
       await expect.poll(async () => (await syncNow(), page.locator('.sync-status .sync').textContent()), { timeout: 60_000, interval: 1000 }).toMatch(/Offline/);
-      await page.locator('.session-title').getByRole('button', { name: 'Rename…' }).click();
+      await page.locator('.session-title').getByRole('button', { name: 'Rename session…' }).click();
       const dialog = page.getByRole('dialog', { name: 'Rename session' });
       await expect.poll(() => dialog.getByLabel('Name').inputValue()).toBe(OLD);
       await expect.poll(() => dialog.textContent()).toContain('the service gets the new name when it is reached again');
@@ -100,7 +100,7 @@ describe('renaming a session on its page', () => {
   }, 150_000);
 
   it('an empty name is refused in the dialog, in words, and the name stays', async () => {
-    await page.locator('.session-title').getByRole('button', { name: 'Rename…' }).click();
+    await page.locator('.session-title').getByRole('button', { name: 'Rename session…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rename session' });
     await dialog.getByLabel('Name').fill('   ');
     await dialog.getByRole('button', { name: 'Rename' }).click();

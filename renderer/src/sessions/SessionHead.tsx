@@ -3,6 +3,7 @@ import { SessionName, type SessionSummary } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { clock, when } from '../lib/format';
 import { ConfirmDialog, PromptDialog } from '../ui/Dialog';
+import { engineName } from '../imports/EngineSelect';
 import { useModels } from '../imports/useModels';
 import { MODE_LABEL } from './modes';
 import { useOnline } from '../lib/useSyncState';
@@ -10,7 +11,7 @@ import { deletedWhere } from './deletedWhere';
 import { StatusBadge, useLiveProgress } from './StatusBadge';
 
 /** The session's fields, its state (with the error when it failed) and the session-wide actions: rename and delete. */
-export function SessionHead({ session, documentCount, onDeleted }: { session: SessionSummary; documentCount: number; onDeleted: () => void }) {
+export function SessionHead({ session, engine, documentCount, onDeleted }: { session: SessionSummary; /** What made its transcript, as the service recorded it. */ engine: string | null; documentCount: number; onDeleted: () => void }) {
   const [asking, setAsking] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -41,10 +42,13 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
   return (
     <div className="session-head">
       <div className="session-title">
-        <h2>{name}</h2>
+        <h2 title={name}>{name}</h2>
+        {/* A small button beside the name it changes: the head keeps one row beside a video in a small window. */}
+        <button type="button" className="icon rename-session" aria-label="Rename session…" title="Rename session…" onClick={() => setRenaming(true)}>
+          <span aria-hidden="true">✎</span>
+        </button>
         <StatusBadge session={session} live={live} />
         <span className="spacer" />
-        <button type="button" onClick={() => setRenaming(true)}>Rename…</button>
         <button type="button" className="danger" onClick={() => setAsking(true)}>Delete session…</button>
       </div>
       <dl className="session-fields">
@@ -54,6 +58,7 @@ export function SessionHead({ session, documentCount, onDeleted }: { session: Se
         <div><dt>Uploaded</dt><dd>{when(session.date_upload ?? session.last_modified)}</dd></div>
         {session.date_finished && <div><dt>Finished</dt><dd>{when(session.date_finished)}</dd></div>}
         <div><dt>Media</dt><dd>{session.media_type || '—'}{session.keep_media === false ? ' (not kept on the service)' : ''}</dd></div>
+        {engine && <div><dt>Engine</dt><dd>{engineName(engine)}</dd></div>}
         <div><dt>Speakers</dt><dd>{session.diarization ? 'told apart' : 'not told apart'}</dd></div>
       </dl>
       {session.error && <p className="error session-error" role="alert">{session.error}</p>}
