@@ -19,7 +19,7 @@ export const channelNames = [
   'settings.get', 'settings.set',
   'dialog.open', 'dialog.save', 'folders.list', 'shell.showInFolder', 'service.status', 'app.about',
   'models.list', 'models.accountLists', 'glossaries.get', 'glossaries.save', 'imports.add', 'imports.list', 'imports.cancel', 'imports.retry', 'imports.clearFinished',
-  'sessions.facets', 'sessions.view', 'sessions.setView', 'sessions.delete', 'documents.translate', 'documents.translateLanguages', 'documents.revokeShare', 'documents.revokeAllShares', 'documents.shareEmail', 'export.toFile', 'export.bulk',
+  'sessions.facets', 'sessions.view', 'sessions.setView', 'sessions.delete', 'sessions.rename', 'documents.translate', 'documents.translateLanguages', 'documents.revokeShare', 'documents.revokeAllShares', 'documents.shareEmail', 'export.toFile', 'export.bulk',
   'captions.rebuild',
   'conflicts.list', 'conflicts.get', 'conflicts.resolve',
   'speechModels.list', 'speechModels.download', 'speechModels.pause', 'speechModels.cancel', 'speechModels.delete', 'speechModels.import',

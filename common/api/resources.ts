@@ -56,6 +56,8 @@ export const LanguageModel = z.looseObject({
   engine_supported: z.boolean().optional(),
   /** Local service only: the speech engine a transcription in this language runs on ('pocketsphinx', 'whisper:NAME'). */
   speech_engine: z.string().max(80).nullable().optional(),
+  /** Local service only: every installed engine that can run this language (speech_engine first); batch transcribe's speech_engine takes any of them. */
+  speech_engines: z.array(z.string().max(80)).max(100).optional(),
 });
 export type LanguageModel = z.infer<typeof LanguageModel>;
 

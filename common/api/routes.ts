@@ -61,6 +61,14 @@ export const TUS_PATH = `${BASE}/batch/upload/tus`;
 const TusAnswer = { kind: 'binary', schema: Binary } as const;
 const TusParams = z.object({ id });
 
+/**
+ * A session's new name (its filename): one line of text. Control characters would break the
+ * list, file names made from it and the exports' headers, so they are refused, not stripped.
+ */
+const SessionRenameBody = z.object({
+  filename: z.string().trim().min(1, 'give the session a name').max(255).refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'a name cannot hold line breaks or control characters'),
+});
+
 const LoginForm = z.object({
   username: z.string().min(1).max(320),
   password: z.string().min(1).max(1024),
@@ -332,6 +340,10 @@ export const routes = {
   'sessions.delete': route({
     method: 'DELETE', path: `${STT}/session/{sessionId}`, auth: 's2t-key', summary: 'Legacy delete: erases filename and transcript',
     params: SessionParams, response: { kind: 'json', schema: single(Session) },
+  }),
+  'sessions.rename': route({
+    method: 'PATCH', path: `${STT}/session/{sessionId}`, auth: 'bearer', summary: 'Rename a session (not in the spec: it names no way to change a session; docs/service.md)',
+    params: SessionParams, body: { kind: 'json', schema: SessionRenameBody }, response: { kind: 'json', schema: single(Session) },
   }),
   'sessions.media': route({
     method: 'GET', path: `${STT}/session/{sessionId}/media`, auth: 'signed', summary: 'The kept media (range requests); media_url is this, signed; a shared page\'s link also names its magic link (share), which must still be live',

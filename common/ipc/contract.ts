@@ -9,7 +9,7 @@ import { DocumentBody, DocumentContent } from '../transcript/model';
 import { accountChannels } from './account';
 import { captionsChannels, captionsEvents } from './captions';
 import { conflictsChannels } from './conflicts';
-import { importChannels, importEvents, type ImportSource } from './imports';
+import { importChannels, importEvents, SpeechEngineChoice, type ImportSource } from './imports';
 import { liveChannels, liveEvents } from './live';
 import { mediaChannels } from './media';
 import { UploadProgress } from './progress';
@@ -149,6 +149,8 @@ export const WatchProfile = z.object({
   maskProfanity: z.boolean().default(false),
   glossaryId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
   customModelId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
+  /** As TranscriptionOptions: the engine to run, null for the service's choice. */
+  speechEngine: SpeechEngineChoice,
   subfolders: z.boolean().default(true),
   /** Glob patterns relative to the folder (picomatch); empty include means everything. */
   include: z.array(z.string().min(1).max(256)).max(64).default([]),
@@ -223,7 +225,8 @@ export const channels = {
   /** Local mode: sign in to this computer's own service with the credential the app holds for it. */
   'auth.signInLocal': { args: Empty, result: LoginOutcome },
   'sessions.list': { args: SessionListQuery, result: z.object({ items: z.array(SessionSummary), total: z.number().int() }) },
-  'sessions.get': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ session: SessionSummary, documents: z.array(DocumentSummary) }).nullable() },
+  /** engine: what made the session's transcript, as the service recorded it in the document ('pocketsphinx', 'whisper:NAME', '+align'…); null when unknown. */
+  'sessions.get': { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ session: SessionSummary, documents: z.array(DocumentSummary), engine: z.string().max(120).nullable() }).nullable() },
   'documents.get': { args: z.object({ documentId: z.string().min(1) }), result: DocumentRecord.nullable() },
   'documents.save': {
     args: z.object({ documentId: z.string().min(1), content: DocumentContent, filename: z.string().min(1).max(255).optional() }),

@@ -22,6 +22,9 @@ export type ImportSource = z.infer<typeof ImportSource>;
 export const CompanionFile = z.discriminatedUnion('kind', [ImportSource.options[0], ImportSource.options[1]]);
 export type CompanionFile = z.infer<typeof CompanionFile>;
 
+/** A chosen speech engine, or null for the service's own choice; shared by New transcription and watch profiles. */
+export const SpeechEngineChoice = z.string().regex(/^(pocketsphinx|whisper:[a-z0-9][a-z0-9._-]{0,63})$/).nullable().default(null);
+
 /** What the dialog asks; remembered as the next default. */
 export const TranscriptionOptions = z.object({
   /** A language model key from models.list. */
@@ -38,6 +41,8 @@ export const TranscriptionOptions = z.object({
   keepMedia: z.boolean().default(true),
   glossaryId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
   customModelId: z.union([z.string().min(1).max(64), z.number().int()]).nullable().default(null),
+  /** The speech engine to run ('pocketsphinx', 'whisper:NAME': one of the language's ModelChoice.engines); null: the service's choice, the best installed one. */
+  speechEngine: SpeechEngineChoice,
   /** align: the text file; upload: the caption or transcript file. One companion serves one media file. */
   companion: CompanionFile.nullable().default(null),
 });
@@ -71,6 +76,8 @@ export const ModelChoice = z.object({
   hasPunctuation: z.boolean(),
   /** The speech engine a transcription in this language runs on ('pocketsphinx', 'whisper:NAME'); absent when the service does not say (a cloud). */
   engine: z.string().max(80).nullable().optional(),
+  /** Every engine that can run this language on the service (the local service says; a cloud does not): more than one, and the person may choose. */
+  engines: z.array(z.string().max(80)).max(100).optional(),
 });
 export type ModelChoice = z.infer<typeof ModelChoice>;
 

@@ -51,6 +51,14 @@ export const SessionListQuery = z.object({
 });
 export type SessionListQuery = z.output<typeof SessionListQuery>;
 
+/** The rules of the service's rename (common/api/routes.ts), in a person's words. */
+export const SessionName = z
+  .string()
+  .trim()
+  .min(1, 'Give the session a name.')
+  .max(255, 'A name holds at most 255 characters.')
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'A name is one line: no line breaks or control characters.');
+
 const SessionIds = z.array(z.string().min(1).max(128)).min(1).max(10_000);
 
 /** A translation language as the session page offers it; unavailable ones are shown, not hidden. */
@@ -82,6 +90,14 @@ export const sessionsChannels = {
    * or not). A delete the service refuses brings the session back with the reason.
    */
   'sessions.delete': { args: z.object({ sessionIds: SessionIds }), result: z.object({ deleted: z.number().int() }) },
+  /**
+   * Renames a session here at once and queues the rename for the service, like any edit (offline
+   * too); its name is one line of text, as the service accepts it.
+   */
+  'sessions.rename': {
+    args: z.object({ sessionId: z.string().min(1).max(128), filename: SessionName }),
+    result: z.object({ renamed: z.boolean() }),
+  },
   /** Needs the service: the engine makes a new document in the target language. */
   'documents.translate': { args: z.object({ documentId: z.string().min(1), targetLanguage: TranslationLanguage }), result: z.object({ documentId: z.string() }) },
   'documents.translateLanguages': { args: z.object({ documentId: z.string().min(1) }), result: z.object({ languages: z.array(TranslationChoice) }) },

@@ -154,7 +154,10 @@ export class Cache {
   deleteSessions(accountId: number, sessionIds: string[]): string[] {
     return sessions.deleteSessions(this.db, accountId, sessionIds);
   }
-  getSession(accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[] } | null {
+  renameSession(accountId: number, sessionId: string, filename: string): boolean {
+    return sessions.renameSession(this.db, accountId, sessionId, filename);
+  }
+  getSession(accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[]; engine: string | null } | null {
     return sessions.getSession(this.db, accountId, sessionId);
   }
   row(documentId: string): documents.DocumentRow | null {

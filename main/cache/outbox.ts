@@ -13,6 +13,8 @@ export type OutboxOp =
   | { op: 'merge'; documentIds: string[]; outputFilename: string }
   /** Keyed by the session id in document_id (main/cache/sessions.ts deleteSessions). */
   | { op: 'deleteSession' }
+  /** Keyed by the session id too (main/cache/sessions.ts renameSession). */
+  | { op: 'renameSession'; filename: string }
   | (DocumentMutation & { sourceId?: string });
 
 export interface OutboxEntry {

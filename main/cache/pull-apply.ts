@@ -9,6 +9,7 @@ import { stmt, type WritableDb } from './db';
 import { documentRow, deleteDocumentRow, metaOf, type DocumentRow } from './documents';
 import { outboxCountOfDocument, unfinishedCreations } from './outbox';
 import { replaceSearchRows, segmentRows, type SearchRow } from './search-rows';
+import { pendingSessionName } from './sessions';
 
 /** What a pulled page changed: the ids of sessions and documents. */
 export interface PulledChanges {
@@ -102,7 +103,9 @@ export function applyPreparedPage(db: WritableDb, accountId: number, page: Prepa
   // connection's commit between our first read and first write cannot fail the page.
   db.transaction(() => {
     for (const s of page.sessions) {
-      const row = { ...s, account_id: accountId };
+      // A rename still waiting to be sent wins over the listed name until the service has it.
+      const renamed = pendingSessionName(db, s.session_id);
+      const row = { ...s, account_id: accountId, ...(renamed !== null && renamed !== s.filename ? { filename: renamed, data: JSON.stringify({ ...(JSON.parse(s.data) as object), filename: renamed }) } : {}) };
       const stored = stmt(db, STORED_SESSION).get(row) as { last_modified: string | null; same: number } | undefined;
       if (!stored?.same) stmt(db, UPSERT_SESSION).run(row);
       if (stored?.last_modified !== s.last_modified) changedSessions.push(s.session_id);

@@ -187,12 +187,50 @@ export function sessionDeleteRefused(db: WritableDb, seq: number, sessionId: str
   }).immediate();
 }
 
+/**
+ * Renames a session here at once and queues the rename for the service (keyed by the session id,
+ * as a delete is). Only the newest name matters, so a rename still waiting replaces the one before.
+ * False when the session is not the account's (or is deleted).
+ */
+export function renameSession(db: WritableDb, accountId: number, sessionId: string, filename: string): boolean {
+  return db.transaction(() => {
+    const own = stmt(db, `SELECT 1 AS y FROM sessions s WHERE s.session_id = ? AND s.account_id = ? AND ${NOT_DELETED}`).get(sessionId, accountId);
+    if (!own) return false;
+    setSessionName(db, sessionId, filename);
+    stmt(db, "DELETE FROM outbox WHERE document_id = ? AND op = 'renameSession'").run(sessionId);
+    enqueue(db, { id: sessionId, session_id: sessionId }, { op: 'renameSession', filename });
+    return true;
+  }).immediate();
+}
+
+/** The name column and the stored resource's filename, which the list and the page read. */
+function setSessionName(db: WritableDb, sessionId: string, filename: string): void {
+  stmt(db, "UPDATE sessions SET filename = ?, data = json_set(data, '$.filename', ?) WHERE session_id = ?").run(filename, filename, sessionId);
+}
+
+/** The name a rename still waiting in the outbox gives the session, which a pull must not undo. */
+export function pendingSessionName(db: ReadableDb, sessionId: string): string | null {
+  const r = stmt(db, "SELECT payload FROM outbox WHERE document_id = ? AND op = 'renameSession' ORDER BY seq DESC LIMIT 1").get(sessionId) as { payload: string } | undefined;
+  return r ? (JSON.parse(r.payload) as { filename: string }).filename : null;
+}
+
+/** The service took the rename: the entry goes, and the session is stored as the service answered (its new version). */
+export function sessionRenamed(db: WritableDb, seq: number, session: Session): void {
+  db.transaction(() => {
+    stmt(db, 'DELETE FROM outbox WHERE seq = ?').run(seq);
+    // A newer rename queued meanwhile keeps its name until it is sent.
+    const name = pendingSessionName(db, session.session_id) ?? session.filename;
+    stmt(db, 'UPDATE sessions SET filename = ?, last_modified = ?, data = ? WHERE session_id = ?')
+      .run(name, session.last_modified ?? null, JSON.stringify({ ...session, filename: name }), session.session_id);
+  }).immediate();
+}
+
 /** The session's name for messages (deleted or not). */
 export function sessionName(db: ReadableDb, sessionId: string): string | null {
   return (stmt(db, 'SELECT filename FROM sessions WHERE session_id = ?').get(sessionId) as { filename: string } | undefined)?.filename ?? null;
 }
 
-export function getSession(db: ReadableDb, accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[] } | null {
+export function getSession(db: ReadableDb, accountId: number, sessionId: string): { session: SessionSummary; documents: DocumentSummary[]; engine: string | null } | null {
   const r = stmt(db, `SELECT ${COLUMNS} FROM sessions s WHERE s.account_id = ? AND s.session_id = ? AND ${NOT_DELETED}`)
     .get(accountId, sessionId) as SummaryRow | undefined;
   if (!r) return null;
@@ -200,7 +238,14 @@ export function getSession(db: ReadableDb, accountId: number, sessionId: string)
   const session = summaryOfRow(r);
   // The service stores 0 for a session without media (upload mode): its length is where its documents end.
   if (!(session.duration > 0)) session.duration = contentEndMs(db, sessionId) / 1000;
-  return { session, documents: docs.map((d) => summaryOf(db, d)) };
+  return { session, documents: docs.map((d) => summaryOf(db, d)), engine: transcriptEngine(db, sessionId) };
+}
+
+/** The engine the service says made the session's first transcript (its body's metadata.engine); an uploaded document names none. */
+function transcriptEngine(db: ReadableDb, sessionId: string): string | null {
+  const r = stmt(db, `SELECT json_extract(body, '$.metadata.engine') AS engine FROM documents
+    WHERE session_id = ? AND type = 'document' AND deleted = 0 AND local_only = 0 AND body IS NOT NULL ORDER BY id LIMIT 1`).get(sessionId) as { engine: unknown } | undefined;
+  return typeof r?.engine === 'string' && r.engine !== 'upload' ? r.engine.slice(0, 120) : null;
 }
 
 /** Where the session's documents end, in ms (the last segment's or cue's end); 0 without content. */

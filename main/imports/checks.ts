@@ -25,11 +25,24 @@ export type Checked = { ok: true; path: string; size: number; mediaType: string;
 export async function checkOptions(options: TranscriptionOptions, sources: ImportSource[], models: ModelChoice[] | null, dataDir: string): Promise<string | null> {
   const language = languageProblem(options.language, models);
   if (language) throw new Refused(language);
+  const engine = engineProblem(options, sources, models);
+  if (engine) throw new Refused(engine);
   if (options.mode === 'decode') return null;
   if (sources.length > 1) throw new Refused(`${options.mode} pairs one media file with one ${options.mode === 'align' ? 'text' : 'document'}: add the files one at a time`);
   if (sources.some((s) => s.kind === 'url')) throw new Refused(`a URL can only be transcribed (decode), not used to ${options.mode}`);
   if (!options.companion) throw new Refused(options.mode === 'align' ? 'align needs the text to align: choose a .txt or caption file' : 'upload needs the caption or transcript file to upload');
   return companionText(options.mode, options.companion, dataDir);
+}
+
+/** A chosen engine must be one the service runs for the language; a URL the service fetches itself always gets its choice. */
+function engineProblem(options: TranscriptionOptions, sources: ImportSource[], models: ModelChoice[] | null): string | null {
+  if (options.speechEngine === null || options.mode === 'upload') return null;
+  if (sources.some((s) => s.kind === 'url')) return 'the engine can be chosen for files, not for a media URL (the service picks the engine for a URL it downloads): choose Automatic';
+  const engines = models?.find((m) => m.key === options.language)?.engines;
+  // Offline, with a list read before engines were listed: the service checks it again.
+  if (!engines) return null;
+  if (!engines.includes(options.speechEngine)) return `${options.speechEngine} cannot run ${options.language} on the service now (it may have been deleted): choose another engine, or Automatic`;
+  return null;
 }
 
 async function companionText(mode: 'align' | 'upload', file: CompanionFile, dataDir: string): Promise<string> {

@@ -33,7 +33,7 @@ export class ModelsList {
   async list(): Promise<{ models: ModelChoice[]; stale: boolean } | null> {
     try {
       const res = await this.client.call('models.list', { query: {} }, { timeoutMs: 15_000 });
-      const models = res.result.map((m) => ({ key: m.key, name: m.name, supported: m.engine_supported !== false, hasPunctuation: m.has_punctuation ?? false, engine: m.speech_engine ?? null }));
+      const models = res.result.map((m) => ({ key: m.key, name: m.name, supported: m.engine_supported !== false, hasPunctuation: m.has_punctuation ?? false, engine: m.speech_engine ?? null, ...(m.speech_engines ? { engines: m.speech_engines } : {}) }));
       await saveCache(this.file, { models });
       return { models, stale: false };
     } catch (err) {

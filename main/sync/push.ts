@@ -12,6 +12,7 @@
  * - copy, merge: the read-back finds a document of the new name in the session, unknown to the
  *   cache, and adopts it.
  * - delete: the retry's 404 means done.
+ * - session rename: the same name sent again answers the same.
  * - share: a link we already hold for the same rights is reused. A share whose answer was lost
  *   cannot be found again (the service keeps only a hash of the token and lists no links), so the
  *   retry makes a new link; the lost one was never seen by anyone.
@@ -30,7 +31,7 @@ import { ApiError } from '../api/errors';
 import { classifyFailure } from '../api/failure';
 import type { ApiClient } from '../api/client';
 import { MAX_FAILURES, type Cache, type OutboxEntry } from '../cache/cache';
-import { sessionDeleted, sessionDeleteRefused, sessionName } from '../cache/sessions';
+import { sessionDeleted, sessionDeleteRefused, sessionName, sessionRenamed } from '../cache/sessions';
 import { liveShareLink } from '../cache/share-links';
 import { describeBlocked, stopsTheRun } from './errors';
 import { mergeContent } from './merge';
@@ -125,6 +126,7 @@ export async function pushAll(ctx: PushContext): Promise<PushResult> {
 /** The sentence for an entry the service refused: a session's delete names the session (its entry is keyed by the session id), the rest their document. */
 export function blockedSentence(cache: Cache, entry: OutboxEntry, reason: string): string {
   if (entry.op.op === 'deleteSession') return describeBlocked(sessionName(cache.db, entry.session_id) ?? entry.session_id, 'delete session', reason);
+  if (entry.op.op === 'renameSession') return describeBlocked(sessionName(cache.db, entry.session_id) ?? entry.session_id, 'rename session', reason);
   return describeBlocked(cache.row(cache.resolveId(entry.document_id))?.filename ?? entry.document_id, entry.op.op, reason);
 }
 
@@ -220,6 +222,22 @@ async function pushSessionDelete(ctx: PushContext, entry: OutboxEntry): Promise<
   sessionDeleted(ctx.cache.db, entry.seq, sessionId);
 }
 
+/**
+ * A session's rename: the same name twice answers the same, so a retry after a lost answer just
+ * sends it again. A session the service no longer has (404) blocks the entry, kept and shown.
+ */
+async function pushSessionRename(ctx: PushContext, entry: OutboxEntry, filename: string): Promise<void> {
+  ctx.cache.noteSent(entry.seq, null);
+  try {
+    const { result } = await ctx.client.call('sessions.rename', { params: { sessionId: entry.session_id }, body: { filename } }, { signal: ctx.signal, ...ONCE });
+    sessionRenamed(ctx.cache.db, entry.seq, result);
+  } catch (err) {
+    // Refused for good as a session, not the push's "no longer has this document".
+    if (err instanceof ApiError && err.status === 404) throw new ApiError(err.routeId, { status: 410, code: 'gone', message: `the service no longer has this session (${err.message})`, details: {} });
+    throw err;
+  }
+}
+
 /** Sends one entry; a string is why the service refused it when the entry was settled without blocking. */
 async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<string | void> {
   const { client, cache, signal } = ctx;
@@ -233,6 +251,8 @@ async function pushOne(ctx: PushContext, entry: OutboxEntry): Promise<string | v
       return pushShare(ctx, entry, op, documentId);
     case 'deleteSession':
       return pushSessionDelete(ctx, entry);
+    case 'renameSession':
+      return pushSessionRename(ctx, entry, op.filename);
     case 'delete':
       await client.call('documents.delete', { params: { sessionId, documentId } }, { signal, ...ONCE });
       return cache.complete(entry.seq, documentId, null, { deleted: true });

@@ -30,6 +30,7 @@ export function transcribeBody(item: ItemRow, spec: JobSpec): z.input<typeof Tra
     filename: spec.filename,
     ...(spec.glossaryId !== null ? { glossary_id: spec.glossaryId } : {}),
     ...(spec.customModelId !== null ? { custom_model_id: spec.customModelId } : {}),
+    ...(spec.speechEngine !== null ? { speech_engine: spec.speechEngine } : {}),
     session_mode: spec.mode,
     ...(spec.text !== null ? { transcript_text: spec.text } : {}),
   };

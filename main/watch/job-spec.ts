@@ -18,6 +18,8 @@ export interface JobSpec {
   keepMedia: boolean;
   glossaryId: string | number | null;
   customModelId: string | number | null;
+  /** The engine chosen for it; null: the service's choice. */
+  speechEngine: string | null;
   /** align: the text to place; upload: the caption or transcript document. */
   text: string | null;
   /** The service downloads the media from here (an import of a URL). */
@@ -40,6 +42,7 @@ export function jobSpec(item: ItemRow, folder: WatchFolder): JobSpec {
       keepMedia: o.keepMedia,
       glossaryId: o.glossaryId,
       customModelId: o.customModelId,
+      speechEngine: o.mode === 'upload' ? null : o.speechEngine,
       text: o.mode === 'decode' ? null : item.text,
       mediaSource: source?.kind === 'url' ? source.url : null,
       filename: item.name ?? basename(item.path),
@@ -58,6 +61,7 @@ export function jobSpec(item: ItemRow, folder: WatchFolder): JobSpec {
     keepMedia: false,
     glossaryId: p.glossaryId,
     customModelId: p.customModelId,
+    speechEngine: p.speechEngine,
     text,
     mediaSource: null,
     filename: basename(item.path),

@@ -52,6 +52,8 @@ export function languageModels(speech: SpeechEngines): LanguageModel[] {
     if (!pocketsphinxServes.has(dir)) pocketsphinxServes.set(dir, existsSync(join(POCKETSPHINX_MODELS, dir)));
     const engine = speech.servingEngine(bcp47);
     const supported = engine ? engine.id !== 'pocketsphinx' || pocketsphinxServes.get(dir)! : false;
-    return { id: i + 1, key: bcp47, bcp47, name, is_private: false, is_trainable: trainable, has_punctuation: supported && engine!.punctuates, engine_supported: supported, speech_engine: supported ? engine!.id : null };
+    // Every installed engine that can run the language, for a person who wants to choose one.
+    const engines = speech.recognizers().filter((r) => r.supports(bcp47) && (r.id !== 'pocketsphinx' || pocketsphinxServes.get(dir)!)).map((r) => r.id);
+    return { id: i + 1, key: bcp47, bcp47, name, is_private: false, is_trainable: trainable, has_punctuation: supported && engine!.punctuates, engine_supported: supported, speech_engine: supported ? engine!.id : null, speech_engines: engines };
   });
 }

@@ -180,6 +180,13 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
     return { count: 1, total_results: 1, result: toSession(ctx, sessionByPk(ctx.db, session.id)) };
   });
 
+  // Our addition (docs/service.md): the spec names no way to change a session's name. The same name twice answers the same, so a retry is safe.
+  handle(app, ctx, 'sessions.rename', async ({ params, principal, body }) => {
+    const session = requireSession(ctx.db, params.sessionId, principal.orgId);
+    if (session.filename !== body.filename) touchSession(ctx.db, session.id, { filename: body.filename });
+    return { count: 1, total_results: 1, result: toSession(ctx, sessionByPk(ctx.db, session.id)) };
+  });
+
   handle(app, ctx, 'sessions.media', async ({ params, query, req, reply }) => {
     // A viewer's link names the magic link it came through: signed with it, and only while it is live.
     const subject = query.share ? shareMediaSubject(params.sessionId, query.share) : params.sessionId;

@@ -82,6 +82,38 @@ async function shots(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/**
+ * Whether the Transcript tab's "Export from" list shows each of its choices whole (measured with
+ * the list's own font against its room inside the padding and the arrow), inside the window; the
+ * texts it showed. It appears beside a caption format when the session has captions.
+ */
+async function exportSourceReadable(page: Page): Promise<{ shown: string[]; cut: string[] }> {
+  const from = page.getByLabel('Export from');
+  await expect.poll(() => from.count(), { timeout: 20_000 }).toBe(1);
+  const shown: string[] = [];
+  const cut: string[] = [];
+  for (const value of ['transcript', 'captions']) {
+    await from.selectOption(value);
+    const seen = await from.evaluate((s: HTMLSelectElement) => {
+      const cs = getComputedStyle(s);
+      const probe = document.createElement('span');
+      Object.assign(probe.style, { font: cs.font, letterSpacing: cs.letterSpacing, whiteSpace: 'pre', position: 'absolute', visibility: 'hidden' });
+      probe.textContent = s.selectedOptions[0].textContent;
+      document.body.append(probe);
+      const textWidth = probe.getBoundingClientRect().width;
+      probe.remove();
+      const ARROW = 18; // Chromium's drop-down arrow and its gap
+      const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - ARROW;
+      const r = s.getBoundingClientRect();
+      return { text: probe.textContent ?? '', whole: textWidth <= room && r.left >= 0 && r.right <= innerWidth };
+    });
+    shown.push(seen.text);
+    if (!seen.whole) cut.push(seen.text);
+  }
+  await from.selectOption('transcript');
+  return { shown, cut };
+}
+
 /** Opens the captions tab and waits for its cues. */
 async function openCaptions(page: Page): Promise<void> {
   await page.getByRole('tab', { name: /^Captions/ }).click();
@@ -278,6 +310,9 @@ describe('small windows', () => {
         await page.screenshot({ path: `${SMALL_SHOTS}/video-${width}x${height}.png` });
       }
       await actionsInReach(page);
+      // Beside the video the caption file's source reads whole, not "From th…".
+      expect((await exportSourceReadable(page)).cut).toEqual([]);
+      await shots(page, 'export-source');
 
       await openCaptions(page);
       const captions = await transcriptView(page);
@@ -312,6 +347,8 @@ describe('small windows', () => {
     expect((await transcriptView(page)).visible).toBeGreaterThanOrEqual(400);
     await page.screenshot({ path: `${SHOTS}/layout-video-1280.png` });
     await shots(page, 'transcript');
+    expect((await exportSourceReadable(page)).cut).toEqual([]);
+    await shots(page, 'export-source');
     // The document actions stay a row of buttons here, and the caption problems (none here) open by themselves.
     expect(await page.getByRole('group', { name: 'Document actions' }).getByRole('button', { name: 'Share…' }).isVisible()).toBe(true);
     await openCaptions(page);

@@ -185,9 +185,9 @@ describe('a caption export from the transcript', () => {
     const firstCueStart = (srt: string) => /^(\d{2}:\d{2}:\d{2},\d{3}) --> /m.exec(srt)?.[1];
     await page.getByLabel('Export format').selectOption('srt');
     const from = page.getByLabel('Export from');
-    expect(await from.locator('option:checked').textContent()).toBe('From this transcript, cut into captions');
+    expect(await from.locator('option:checked').textContent()).toBe('Cut from transcript');
     expect(firstCueStart(await exportSrt())).toBe('00:00:00,000');
-    await from.selectOption({ label: 'From the Captions tab, with its timing' });
+    await from.selectOption({ label: 'Captions tab timing' });
     expect(firstCueStart(await exportSrt())).toBe('00:00:05,000');
     await shoot('export-from-captions');
     // A format that is not captions has nothing to choose.

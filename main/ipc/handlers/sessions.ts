@@ -1,4 +1,4 @@
-/** sessions.*: the signed-in account's sessions, from the cache (so they list offline); deletes go through the outbox. */
+/** sessions.*: the signed-in account's sessions, from the cache (so they list offline); renames and deletes go through the outbox. */
 import { SessionListView } from '../../../common/ipc';
 import { requireAccount, type AreaHandlers, type CoreContext } from './context';
 
@@ -32,6 +32,14 @@ export function sessionsHandlers(ctx: CoreContext): AreaHandlers<'sessions'> {
     'sessions.setView': async (v) => {
       cache.setUiState(requireAccount(ctx), VIEW, JSON.stringify(v));
       return v;
+    },
+    'sessions.rename': async ({ sessionId, filename }) => {
+      const renamed = cache.renameSession(requireAccount(ctx), sessionId, filename);
+      if (renamed) {
+        ctx.emit('cache.changed', { sessions: [sessionId] });
+        ctx.engine.kick();
+      }
+      return { renamed };
     },
     'sessions.delete': async ({ sessionIds }) => {
       const deleted = cache.deleteSessions(requireAccount(ctx), sessionIds);

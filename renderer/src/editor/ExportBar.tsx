@@ -87,9 +87,16 @@ export function ExportBar({ documentId, isTranscript, captions = null, saveFirst
         ))}
       </select>
       {choosesSource && (
-        <select aria-label="Export from" value={source} onChange={(e) => setSource(e.target.value as 'captions' | 'transcript')} title="Which timing the caption file gets">
-          <option value="transcript">From this transcript, cut into captions</option>
-          <option value="captions">From the Captions tab, with its timing</option>
+        // Short enough to read whole beside a video in a small window; the title says it in full.
+        <select
+          className="export-source"
+          aria-label="Export from"
+          value={source}
+          onChange={(e) => setSource(e.target.value as 'captions' | 'transcript')}
+          title={source === 'captions' ? 'The caption file gets the Captions tab as it is timed there' : 'The caption file is this transcript cut into captions afresh'}
+        >
+          <option value="transcript">Cut from transcript</option>
+          <option value="captions">Captions tab timing</option>
         </select>
       )}
       <button type="button" className="icon" aria-label="Format options" aria-expanded={showOptions} aria-controls={showOptions ? optionsId : undefined} title="Format options" onClick={() => setShowOptions(!showOptions)}>

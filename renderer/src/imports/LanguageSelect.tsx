@@ -18,14 +18,14 @@ export function engineLine(engine: string | null | undefined, compact?: boolean)
  * here are shown, disabled, with why; a key that is not in the list at all (an older folder's
  * profile) stays visible so saving does not silently change it.
  */
-export function LanguageSelect(props: { models: ModelChoice[]; value: string; onChange: (key: string) => void; label?: string; loading?: boolean; error?: string | null; id?: string; compact?: boolean }) {
+export function LanguageSelect(props: { models: ModelChoice[]; value: string; onChange: (key: string) => void; label?: string; loading?: boolean; error?: string | null; id?: string; compact?: boolean; /** The engine the person chose, when not the service's own choice. */ chosenEngine?: string | null }) {
   const fallbackId = useId();
   const id = props.id ?? fallbackId;
   const hintId = `${id}-hint`;
   const known = props.models.some((m) => m.key === props.value);
   const supportedCount = props.models.filter((m) => m.supported).length;
   const chosen = props.models.find((m) => m.key === props.value && m.supported);
-  const runsOn = props.error || props.loading ? null : engineLine(chosen?.engine, props.compact);
+  const runsOn = props.error || props.loading ? null : engineLine(props.chosenEngine ?? chosen?.engine, props.compact);
   const count = props.error
     ? `The languages could not be read: ${props.error}`
     : props.loading

@@ -5,6 +5,7 @@ import { useSettings } from '../settings/useSettings';
 import { Dialog } from '../ui/Dialog';
 import { bytes } from '../watch/watchFormat';
 import { AccountSelects } from './AccountSelects';
+import { EngineSelect } from './EngineSelect';
 import { LanguageSelect } from './LanguageSelect';
 import { openNative } from '../lib/nativeDialogs';
 import { pickedFromFile, pickedFromPath, pickedKey, type Picked } from './pickedFiles';
@@ -101,6 +102,8 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
   }
 
   const sourceCount = files.length + (url.trim() ? 1 : 0);
+  // Where no engine can be chosen, the service's choice goes (and the list says why).
+  const engineOff = choices.mode === 'upload' ? 'Your file becomes the document as it is: no engine runs.' : url.trim() ? 'The service picks the engine for a URL it downloads.' : null;
   const problem =
     sourceCount === 0
       ? 'Choose a file, drop one here, or give a URL.'
@@ -136,7 +139,7 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
       if (!open.current) return;
       setProgress(null);
       setBusy('Queueing…');
-      const options: TranscriptionOptions = { ...choices, companion: staged };
+      const options: TranscriptionOptions = { ...choices, speechEngine: engineOff ? null : choices.speechEngine, companion: staged };
       const { items } = await call('imports.add', { sources, options });
       // Remembered for next time; a failure to remember does not undo the queueing.
       await call('settings.set', { transcription: choices }).catch(() => undefined);
@@ -204,7 +207,8 @@ export function NewTranscriptionDialog(props: { files: Picked[]; leftOut: number
           The service downloads it itself.
         </span>
 
-        <LanguageSelect models={languages.models} loading={languages.loading} error={languages.error} value={choices.language} onChange={(key) => set('language', key)} />
+        <LanguageSelect models={languages.models} loading={languages.loading} error={languages.error} value={choices.language} onChange={(key) => set('language', key)} chosenEngine={engineOff ? null : choices.speechEngine} />
+        <EngineSelect model={model} value={choices.speechEngine} onChange={(engine) => set('speechEngine', engine)} disabled={engineOff} />
         {languages.stale && <span className="muted small">Offline: the languages as last read from the service.</span>}
 
         <fieldset className="modes" aria-describedby={ids.mode}>

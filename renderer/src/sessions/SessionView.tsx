@@ -57,7 +57,7 @@ export function SessionView({ sessionId, jump, onClosed }: { sessionId: string; 
 
   return (
     <section className="session-view" data-media={mediaLayout ?? undefined} aria-label={session?.filename}>
-      {session && <SessionHead session={session} documentCount={docs.length} onDeleted={() => onClosed?.(SESSION_DELETED)} />}
+      {session && <SessionHead session={session} engine={detail.value?.engine ?? null} documentCount={docs.length} onDeleted={() => onClosed?.(SESSION_DELETED)} />}
       <MediaBar player={player} onLayout={setMediaLayout} />
       <nav ref={tabs} className="tabs" role="tablist" aria-label="Documents">
         {docs.map((d) => (

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { engineName } from '../imports/EngineSelect';
 import type { ModelChoice, WatchFolder, WatchItem, WatchProfile, WatchState } from '../../../common/ipc';
 import { call, subscribe } from '../lib/bridge';
 import { ConfirmDialog } from '../ui/Dialog';
@@ -75,6 +76,7 @@ export function WatchFolderCard(props: {
           <span className="muted small">
             {language} · {p.formats.map((f) => f.format.toUpperCase()).join(', ')} · {p.output === 'folder' ? `into ${p.outputDir}` : 'beside the media'}
             {p.afterwards === 'move' ? ' · sources to done/' : ''}
+            {p.speechEngine ? ` · ${engineName(p.speechEngine)}` : ''}
           </span>
         </div>
         <span className={`pill ${folder.paused || globallyPaused ? 'paused' : 'on'}`}>{status}</span>

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ModelChoice, WatchProfile } from '../../../common/ipc';
+import { EngineSelect } from '../imports/EngineSelect';
 import { LanguageSelect } from '../imports/LanguageSelect';
 import { AccountSelects } from '../imports/AccountSelects';
 import { SpeechChecks } from '../imports/SpeechChecks';
@@ -35,7 +36,8 @@ export function WatchProfileForm(props: { profile: WatchProfile; models: ModelCh
 
   return (
     <form className="watch-profile" onSubmit={submit} aria-label={`Settings of ${props.folderPath}`}>
-      <LanguageSelect models={props.models} error={props.modelsError} value={p.language} onChange={(key) => set('language', key)} />
+      <LanguageSelect models={props.models} error={props.modelsError} value={p.language} onChange={(key) => set('language', key)} chosenEngine={p.speechEngine} />
+      <EngineSelect model={model} value={p.speechEngine} onChange={(engine) => set('speechEngine', engine)} />
       <fieldset className="column">
         <legend>How</legend>
         {MODES.map((m) => (

@@ -29,6 +29,6 @@ const watch = new WatchService({
 });
 const handlers = importHandlers({ watch: () => watch, models: new ModelsList(client, join(dataDir, 'imports', 'models.json')), dataDir });
 await watch.start();
-if (media) await handlers['imports.add']({ sources: [{ kind: 'path', path: media }], options: { language: 'en-US', mode: 'decode', diarization: false, punctuation: true, allowProfanity: false, maskProfanity: false, keepMedia: true, glossaryId: null, customModelId: null, companion: null } });
+if (media) await handlers['imports.add']({ sources: [{ kind: 'path', path: media }], options: { language: 'en-US', mode: 'decode', diarization: false, punctuation: true, allowProfanity: false, maskProfanity: false, keepMedia: true, glossaryId: null, customModelId: null, speechEngine: null, companion: null } });
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => void watch.close().then(() => process.exit(0)));

@@ -64,6 +64,9 @@ it('refuses, with the reason, what cannot be transcribed, before anything upload
   await expect(add([{ kind: 'path', path: media }], { language: 'fr-FR' })).rejects.toMatchObject({ message: expect.stringMatching(/cannot transcribe it/) });
   await expect(add([{ kind: 'path', path: media }], { language: 'en-US', mode: 'align' })).rejects.toMatchObject({ message: expect.stringMatching(/align needs the text/) });
   await expect(add([{ kind: 'path', path: media }], { language: 'en-US', mode: 'upload' })).rejects.toMatchObject({ message: expect.stringMatching(/upload needs the caption or transcript file/) });
+  // An engine the service does not run for the language (no model installed here), and any engine for a URL the service fetches itself.
+  await expect(add([{ kind: 'path', path: media }], { language: 'en-US', speechEngine: 'whisper:small' })).rejects.toMatchObject({ message: expect.stringMatching(/whisper:small cannot run en-US on the service now/) });
+  await expect(add([{ kind: 'url', url: 'https://example.com/talk.mp3' }], { language: 'en-US', speechEngine: 'pocketsphinx' })).rejects.toMatchObject({ message: expect.stringMatching(/the engine can be chosen for files, not for a media URL/) });
   expect((await t.h.call('imports.list', { offset: 0, limit: 500 })).total).toBe(listed);
   expect(t.proxy.sent() - before).toBeLessThan(4096); // the models list was asked; no media went out
 

@@ -44,7 +44,8 @@ describe('the Whisper engine on a generated model', () => {
   it('installs from a file on this computer and is listed with the languages it serves', async () => {
     const before = await c.json('models.list', '/api/v3/speech-to-text/models', undefined, { 'x-svc-s2t-key': c.batchKey, 'content-type': 'application/json' });
     const german = before.body.result.find((m) => m.bcp47 === 'de-DE')!;
-    expect(german).toMatchObject({ engine_supported: false, has_punctuation: false, speech_engine: null });
+    expect(german).toMatchObject({ engine_supported: false, has_punctuation: false, speech_engine: null, speech_engines: [] });
+    expect(before.body.result.find((m) => m.bcp47 === 'en-US')).toMatchObject({ speech_engines: ['pocketsphinx'] });
 
     const model = tinyWhisperModelFile();
     const copy = join(dir, 'ggml-generated.bin');
@@ -56,8 +57,9 @@ describe('the Whisper engine on a generated model', () => {
     const listed = await c.json('speechModels.list', LOCAL);
     expect(listed.body.engines.map((e) => e.id)).toEqual([ENGINE, 'pocketsphinx']);
     const after = await c.json('models.list', '/api/v3/speech-to-text/models', undefined, { 'x-svc-s2t-key': c.batchKey, 'content-type': 'application/json' });
-    expect(after.body.result.find((m) => m.bcp47 === 'de-DE')).toMatchObject({ engine_supported: true, has_punctuation: true, speech_engine: ENGINE });
-    expect(after.body.result.find((m) => m.bcp47 === 'en-US')).toMatchObject({ engine_supported: true, speech_engine: ENGINE });
+    expect(after.body.result.find((m) => m.bcp47 === 'de-DE')).toMatchObject({ engine_supported: true, has_punctuation: true, speech_engine: ENGINE, speech_engines: [ENGINE] });
+    // Every engine that can run it, for a person who wants to choose: the model, and pocketsphinx for US English.
+    expect(after.body.result.find((m) => m.bcp47 === 'en-US')).toMatchObject({ engine_supported: true, speech_engine: ENGINE, speech_engines: [ENGINE, 'pocketsphinx'] });
     // Its speed on this computer is measured once installed (a run over one 30 s window).
     const speed = await until('speed measured', async () => (await c.json('speechModels.list', LOCAL)).body.engines.find((e) => e.id === ENGINE)?.speed_rtf);
     expect(speed).toBeGreaterThan(0);
