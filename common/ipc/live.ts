@@ -8,6 +8,12 @@ import { z } from 'zod';
 /** Audio crosses the bridge in pieces of at most this many bytes (a second of 16 kHz s16le). */
 export const LIVE_AUDIO_MAX_BYTES = 32_000;
 
+/** 16 kHz mono s16le samples as bytes: whole samples, at most a second. */
+export const LivePcm = z
+  .instanceof(Uint8Array, { message: 'live audio must be bytes' })
+  .refine((b) => b.byteLength > 0 && b.byteLength <= LIVE_AUDIO_MAX_BYTES, `live audio comes in pieces of 1 to ${LIVE_AUDIO_MAX_BYTES} bytes`)
+  .refine((b) => b.byteLength % 2 === 0, 'live audio must be whole 16-bit samples');
+
 export const LiveStatus = z.enum(['idle', 'recording', 'paused', 'finishing', 'finished', 'failed']);
 export type LiveStatus = z.infer<typeof LiveStatus>;
 
@@ -39,8 +45,8 @@ export type LiveState = z.infer<typeof LiveState>;
 export const liveChannels = {
   'live.state': { args: z.object({}), result: LiveState },
   'live.start': { args: z.object({ language: z.string().min(1).max(32) }), result: LiveState },
-  /** A piece of the recording, base64 16 kHz mono s16le, in order. */
-  'live.audio': { args: z.object({ pcm: z.string().min(1).max(Math.ceil(LIVE_AUDIO_MAX_BYTES / 3) * 4) }), result: z.object({ recordedMs: z.number().int() }) },
+  /** A piece of the recording, in order: bytes, never text (structured clone in Electron, a binary frame on the web bridge). */
+  'live.audio': { args: z.object({ pcm: LivePcm }), result: z.object({ recordedMs: z.number().int() }) },
   'live.pause': { args: z.object({ paused: z.boolean() }), result: LiveState },
   'live.stop': { args: z.object({}), result: LiveState },
   /** Back to idle after finished or failed (the session stays). */

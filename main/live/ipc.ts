@@ -10,7 +10,7 @@ export function liveHandlers(live: LiveController) {
   return {
     'live.state': (_: Args<'live.state'>) => Promise.resolve(live.current()),
     'live.start': (a: Args<'live.start'>) => userFacing('LIVE', () => live.start(a.language)),
-    'live.audio': (a: Args<'live.audio'>) => userFacing('LIVE', () => ({ recordedMs: live.audio(Buffer.from(a.pcm, 'base64')) })),
+    'live.audio': (a: Args<'live.audio'>) => userFacing('LIVE', () => ({ recordedMs: live.audio(Buffer.from(a.pcm.buffer, a.pcm.byteOffset, a.pcm.byteLength)) })),
     'live.pause': (a: Args<'live.pause'>) => userFacing('LIVE', () => live.pause(a.paused)),
     'live.stop': (_: Args<'live.stop'>) => userFacing('LIVE', () => live.stop()),
     'live.reset': (_: Args<'live.reset'>) => userFacing('LIVE', () => live.reset()),

@@ -9,7 +9,7 @@ import type { LiveState } from '../../../common/ipc';
 import { call, subscribe } from '../lib/bridge';
 import { LanguageSelect } from '../imports/LanguageSelect';
 import { usableLanguage, useModels } from '../imports/useModels';
-import { pcmToBase64, useCapture, useInputs } from './useCapture';
+import { useCapture, useInputs } from './useCapture';
 import { LiveTranscript } from './LiveTranscript';
 import './live.css';
 
@@ -96,7 +96,7 @@ export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: st
     try {
       await call('live.start', { language });
       await capture.start(deviceId || null, (pcm) => {
-        if (status.current === 'recording') void call('live.audio', { pcm: pcmToBase64(pcm) }).catch(() => null);
+        if (status.current === 'recording') void call('live.audio', { pcm }).catch(() => null);
       });
       refresh(); // labels are known once the input is allowed
     } catch (e) {
