@@ -5,6 +5,7 @@
  */
 import { speechModelHandlers } from './imports/speech-models';
 import type { EventName, EventPayload } from '../common/ipc';
+import { importChannels } from '../common/ipc/imports';
 import type { AccountRuntime, OpenAccount } from './auth/account-switch';
 import { createCore } from './core';
 import type { LocalAccount } from './embedded-service';
@@ -107,6 +108,10 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
       if (key) core.media.rememberLocal(key, sessionId, path);
       pulled.add(sessionId);
       pull();
+    },
+    // The stream could not be finished live: the whole recording joins the uploads like a picked file.
+    upload: async (path, language) => {
+      await watch.importHandlers['imports.add'](importChannels['imports.add'].args.parse({ sources: [{ kind: 'path', path }], options: { language } }));
     },
   });
   core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));

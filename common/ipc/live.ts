@@ -14,7 +14,8 @@ export const LivePcm = z
   .refine((b) => b.byteLength > 0 && b.byteLength <= LIVE_AUDIO_MAX_BYTES, `live audio comes in pieces of 1 to ${LIVE_AUDIO_MAX_BYTES} bytes`)
   .refine((b) => b.byteLength % 2 === 0, 'live audio must be whole 16-bit samples');
 
-export const LiveStatus = z.enum(['idle', 'recording', 'paused', 'finishing', 'finished', 'failed']);
+/** uploaded: the service ended the stream while it could not be reached; the whole recording went to the uploads. */
+export const LiveStatus = z.enum(['idle', 'recording', 'paused', 'finishing', 'finished', 'uploaded', 'failed']);
 export type LiveStatus = z.infer<typeof LiveStatus>;
 
 /** connected: words come as they are spoken; reconnecting: recording goes on, the words catch up later. */
@@ -49,7 +50,7 @@ export const liveChannels = {
   'live.audio': { args: z.object({ pcm: LivePcm }), result: z.object({ recordedMs: z.number().int() }) },
   'live.pause': { args: z.object({ paused: z.boolean() }), result: LiveState },
   'live.stop': { args: z.object({}), result: LiveState },
-  /** Back to idle after finished or failed (the session stays). */
+  /** Back to idle after finished, uploaded or failed (the session stays). */
   'live.reset': { args: z.object({}), result: LiveState },
 } as const;
 export type LiveChannelName = keyof typeof liveChannels;

@@ -31,12 +31,14 @@ export function liveNotice(s: LiveState): string {
       return s.connection === 'connected' ? `Stopped at ${clock(s.recordedMs)}. The service is finishing the last words…` : `Stopped at ${clock(s.recordedMs)}. Waiting for the service to finish the transcript: ${s.message ?? 'it cannot be reached.'}`;
     case 'finished':
       return `Finished: ${clock(s.recordedMs)} recorded and transcribed. The session opens in the editor.`;
+    case 'uploaded':
+      return s.message ?? 'The recording is being transcribed as an upload: see Uploads.';
     case 'failed':
       return s.message ?? 'Live transcription stopped.';
   }
 }
 
-export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: string) => void }) {
+export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: string) => void; onShowUploads: () => void }) {
   const [state, setState] = useState<LiveState | null>(null);
   const [deviceId, setDeviceId] = useState<string>('');
   const [language, setLanguage] = useState('');
@@ -147,7 +149,12 @@ export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: st
               Stop
             </button>
           )}
-          {state.status === 'failed' && (
+          {state.status === 'uploaded' && (
+            <button type="button" className="primary" onClick={props.onShowUploads}>
+              Show uploads
+            </button>
+          )}
+          {(state.status === 'failed' || state.status === 'uploaded') && (
             <button type="button" onClick={() => void call('live.reset', {})}>
               Start again
             </button>
