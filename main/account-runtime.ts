@@ -17,7 +17,7 @@ import type { SettingsStore } from './settings';
 import { AppWatch, documentsFromCache } from './watch/in-app';
 import { LiveController } from './live/controller';
 import { liveHandlers } from './live/ipc';
-import { realtimeUrlOf } from './live/realtime-url';
+import { realtimeAddress } from './live/realtime-url';
 
 /** What every account's runtime shares: the backend's settings, secrets, embedded service and event sink. */
 export interface RuntimeDeps {
@@ -98,9 +98,10 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
   });
   folders.watch = watch;
   // Live transcription: streams to the account's realtime address; the finished session plays from the recording here.
+  const address = realtimeAddress(serviceUrl, mode, settings);
   const live = new LiveController({
     dataDir,
-    realtimeUrl: () => realtimeUrlOf(serviceUrl, settings.get().realtimeUrls[serviceUrl]),
+    realtimeUrl: () => address.get().url,
     realtimeKey: (forget) => core.realtimeKey(forget),
     changed: (state) => deps.emit('live.changed', state),
     finished: (sessionId, path) => {
@@ -119,7 +120,7 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
   return {
     core,
-    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...speechModelHandlers(core.client), ...liveHandlers(live), ...local?.handlers },
+    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...speechModelHandlers(core.client), ...liveHandlers(live, address), ...local?.handlers },
     async close() {
       live.close();
       await watch.close();

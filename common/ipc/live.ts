@@ -43,6 +43,19 @@ export const LiveState = z.object({
 });
 export type LiveState = z.infer<typeof LiveState>;
 
+/** Where an account streams live audio: its own address (a cloud's realtime host) or the service's usual one. */
+export const LiveAddress = z.object({
+  /** The address in use. */
+  url: z.string(),
+  /** The account's own, when set. */
+  custom: z.string().nullable(),
+  /** The service's own /api/v3/realtime. */
+  usual: z.string(),
+  /** Only a service added by address may have one of its own. */
+  editable: z.boolean(),
+});
+export type LiveAddress = z.infer<typeof LiveAddress>;
+
 export const liveChannels = {
   'live.state': { args: z.object({}), result: LiveState },
   'live.start': { args: z.object({ language: z.string().min(1).max(32) }), result: LiveState },
@@ -50,6 +63,9 @@ export const liveChannels = {
   'live.audio': { args: z.object({ pcm: LivePcm }), result: z.object({ recordedMs: z.number().int() }) },
   'live.pause': { args: z.object({ paused: z.boolean() }), result: LiveState },
   'live.stop': { args: z.object({}), result: LiveState },
+  'live.address': { args: z.object({}), result: LiveAddress },
+  /** null or empty: back to the service's usual address. main checks it (wss:, no inward hosts). */
+  'live.setAddress': { args: z.object({ url: z.string().max(2048).nullable() }), result: LiveAddress },
   /** Back to idle after finished, uploaded or failed (the session stays). */
   'live.reset': { args: z.object({}), result: LiveState },
 } as const;
