@@ -30,7 +30,7 @@ export function LiveAddress() {
       <h3 id="live-address-title">Live transcription address</h3>
       <p className="small muted">Where Live streams audio for this service. Leave it empty for the service's own address.</p>
       <form
-        className="token-form"
+        className="token-form live-address-form"
         aria-label="Live transcription address"
         onSubmit={(e) => {
           e.preventDefault();
