@@ -213,7 +213,9 @@ export class LiveController {
     this.socket.close();
     this.socket = null;
     if (this.state.status === 'finished' || this.state.status === 'failed' || this.state.status === 'uploaded') return;
-    this.set({ connection: 'reconnecting', partial: '', message: `The connection to the service was lost (${reason}). Recording goes on; the words will catch up when it is back.` });
+    // The socket's own words when it has some; "lost" said once, not "lost (… lost)".
+    const why = /connection to the service was lost/i.test(reason) ? '' : ` (${reason.replace(/\.$/, '')})`;
+    this.set({ connection: 'reconnecting', partial: '', message: `The connection to the service was lost${why}. Recording goes on; the words will catch up when it is back.` });
     this.scheduleReconnect();
   }
 

@@ -134,7 +134,7 @@ export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: st
           <meter min={0} max={1} low={0.6} high={0.9} optimum={0.3} value={capture.level} aria-label="Input level" />
         </div>
         <div className="live-buttons">
-          {!active && !busy && (
+          {(state.status === 'idle' || state.status === 'finished') && (
             <button type="button" className="primary" onClick={() => void start()} disabled={!language}>
               Start
             </button>
