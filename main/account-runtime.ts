@@ -5,6 +5,7 @@
  */
 import { speechModelHandlers } from './imports/speech-models';
 import type { EventName, EventPayload } from '../common/ipc';
+import { importChannels } from '../common/ipc/imports';
 import type { AccountRuntime, OpenAccount } from './auth/account-switch';
 import { createCore } from './core';
 import type { LocalAccount } from './embedded-service';
@@ -16,7 +17,7 @@ import type { SettingsStore } from './settings';
 import { AppWatch, documentsFromCache } from './watch/in-app';
 import { LiveController } from './live/controller';
 import { liveHandlers } from './live/ipc';
-import { realtimeUrlOf } from './live/realtime-url';
+import { realtimeAddress } from './live/realtime-url';
 
 /** What every account's runtime shares: the backend's settings, secrets, embedded service and event sink. */
 export interface RuntimeDeps {
@@ -97,9 +98,10 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
   });
   folders.watch = watch;
   // Live transcription: streams to the account's realtime address; the finished session plays from the recording here.
+  const address = realtimeAddress(serviceUrl, mode, settings);
   const live = new LiveController({
     dataDir,
-    realtimeUrl: () => realtimeUrlOf(serviceUrl, settings.get().realtimeUrls[serviceUrl]),
+    realtimeUrl: () => address.get().url,
     realtimeKey: (forget) => core.realtimeKey(forget),
     changed: (state) => deps.emit('live.changed', state),
     finished: (sessionId, path) => {
@@ -108,13 +110,17 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
       pulled.add(sessionId);
       pull();
     },
+    // The stream could not be finished live: the whole recording joins the uploads like a picked file.
+    upload: async (path, language) => {
+      await watch.importHandlers['imports.add'](importChannels['imports.add'].args.parse({ sources: [{ kind: 'path', path }], options: { language } }));
+    },
   });
   core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
   // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
   return {
     core,
-    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...speechModelHandlers(core.client), ...liveHandlers(live), ...local?.handlers },
+    handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...speechModelHandlers(core.client), ...liveHandlers(live, address), ...local?.handlers },
     async close() {
       live.close();
       await watch.close();

@@ -23,7 +23,7 @@ export const channelNames = [
   'captions.rebuild',
   'conflicts.list', 'conflicts.get', 'conflicts.resolve',
   'speechModels.list', 'speechModels.download', 'speechModels.pause', 'speechModels.cancel', 'speechModels.delete', 'speechModels.import',
-  'live.state', 'live.start', 'live.audio', 'live.pause', 'live.stop', 'live.reset',
+  'live.state', 'live.start', 'live.audio', 'live.pause', 'live.stop', 'live.reset', 'live.address', 'live.setAddress',
   'updates.state', 'updates.check', 'updates.download', 'updates.install',
 ] as const satisfies readonly ChannelName[];
 

@@ -8,7 +8,14 @@ import { z } from 'zod';
 /** Audio crosses the bridge in pieces of at most this many bytes (a second of 16 kHz s16le). */
 export const LIVE_AUDIO_MAX_BYTES = 32_000;
 
-export const LiveStatus = z.enum(['idle', 'recording', 'paused', 'finishing', 'finished', 'failed']);
+/** 16 kHz mono s16le samples as bytes: whole samples, at most a second. */
+export const LivePcm = z
+  .instanceof(Uint8Array, { message: 'live audio must be bytes' })
+  .refine((b) => b.byteLength > 0 && b.byteLength <= LIVE_AUDIO_MAX_BYTES, `live audio comes in pieces of 1 to ${LIVE_AUDIO_MAX_BYTES} bytes`)
+  .refine((b) => b.byteLength % 2 === 0, 'live audio must be whole 16-bit samples');
+
+/** uploaded: the service ended the stream while it could not be reached; the whole recording went to the uploads. */
+export const LiveStatus = z.enum(['idle', 'recording', 'paused', 'finishing', 'finished', 'uploaded', 'failed']);
 export type LiveStatus = z.infer<typeof LiveStatus>;
 
 /** connected: words come as they are spoken; reconnecting: recording goes on, the words catch up later. */
@@ -36,14 +43,30 @@ export const LiveState = z.object({
 });
 export type LiveState = z.infer<typeof LiveState>;
 
+/** Where an account streams live audio: its own address (a cloud's realtime host) or the service's usual one. */
+export const LiveAddress = z.object({
+  /** The address in use. */
+  url: z.string(),
+  /** The account's own, when set. */
+  custom: z.string().nullable(),
+  /** The service's own /api/v3/realtime. */
+  usual: z.string(),
+  /** Only a service added by address may have one of its own. */
+  editable: z.boolean(),
+});
+export type LiveAddress = z.infer<typeof LiveAddress>;
+
 export const liveChannels = {
   'live.state': { args: z.object({}), result: LiveState },
   'live.start': { args: z.object({ language: z.string().min(1).max(32) }), result: LiveState },
-  /** A piece of the recording, base64 16 kHz mono s16le, in order. */
-  'live.audio': { args: z.object({ pcm: z.string().min(1).max(Math.ceil(LIVE_AUDIO_MAX_BYTES / 3) * 4) }), result: z.object({ recordedMs: z.number().int() }) },
+  /** A piece of the recording, in order: bytes, never text (structured clone in Electron, a binary frame on the web bridge). */
+  'live.audio': { args: z.object({ pcm: LivePcm }), result: z.object({ recordedMs: z.number().int() }) },
   'live.pause': { args: z.object({ paused: z.boolean() }), result: LiveState },
   'live.stop': { args: z.object({}), result: LiveState },
-  /** Back to idle after finished or failed (the session stays). */
+  'live.address': { args: z.object({}), result: LiveAddress },
+  /** null or empty: back to the service's usual address. main checks it (wss:, no inward hosts). */
+  'live.setAddress': { args: z.object({ url: z.string().max(2048).nullable() }), result: LiveAddress },
+  /** Back to idle after finished, uploaded or failed (the session stays). */
   'live.reset': { args: z.object({}), result: LiveState },
 } as const;
 export type LiveChannelName = keyof typeof liveChannels;

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { ADMIT_PATH, ADMIT_REFUSED, ADMIT_TICKET_HEADER, BRIDGE_PATH, STAGE_PATH, TOKEN_PROTOCOL_PREFIX, type BridgeFrame, type EventName, type EventPayload } from '../../common/ipc';
 import { isFile } from '../platform/is-file';
 import { createAdmission } from './admission';
+import { readBinaryRequest } from './binary-frame';
 import { dispatch, type Handlers } from './registry';
 import { MEDIA_ROUTE, serveMediaRoute } from './media-route';
 import { serveStageRoute } from './stage-route';
@@ -147,8 +148,13 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
   });
   const clients = new Set<WebSocket>();
 
-  /** One frame in, one answer out. */
-  const onFrame = async (ws: WebSocket, data: RawData) => {
+  /** One frame in, one answer out: JSON, or a binary frame carrying bytes (binary-frame.ts). */
+  const onFrame = async (ws: WebSocket, data: RawData, isBinary: boolean) => {
+    if (isBinary) {
+      const request = readBinaryRequest(Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer));
+      if ('refused' in request) return void ws.close(1003, request.refused);
+      return answer(ws, request.id, await dispatch(opts.handlers, request.channel, request.args));
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(data.toString());
@@ -163,7 +169,9 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
       return;
     }
     const { id, channel, args } = frame.data;
-    const reply = await dispatch(opts.handlers, channel, args);
+    answer(ws, id, await dispatch(opts.handlers, channel, args));
+  };
+  const answer = (ws: WebSocket, id: number, reply: Awaited<ReturnType<typeof dispatch>>) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, reply } satisfies BridgeFrame));
   };
 
@@ -191,7 +199,7 @@ export async function startWebBridge(opts: { handlers: Handlers; staticDir: stri
       ws.on('error', () => ws.terminate());
       // Whatever slips through (a reply that cannot be serialized) closes this socket: an
       // unhandled rejection would end the process.
-      ws.on('message', (data) => void onFrame(ws, data).catch(() => ws.close(1011, 'internal error')));
+      ws.on('message', (data, isBinary) => void onFrame(ws, data, isBinary).catch(() => ws.close(1011, 'internal error')));
     });
   });
 

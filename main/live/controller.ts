@@ -3,7 +3,10 @@
  * streamed to the service from that file, so nothing is lost when the service cannot be reached:
  * the app reconnects, resumes the same stream (the service answers how much audio it has) and
  * sends the rest from the file. Stop waits until the service has heard everything; the session is
- * then one whole recording with one transcript, in order, without repeated words.
+ * then one whole recording with one transcript, in order, without repeated words. When the
+ * service was away so long that it finished the stream without us (its idle and resume waits
+ * passed), the stream cannot go on: the whole recording is handed to the uploads instead, and
+ * transcribed there as any file is.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +25,10 @@ export interface LiveDeps {
   changed(state: LiveState): void;
   /** The session is complete on the service: pull it, and play it from the recording on disk. */
   finished(sessionId: string, recordingPath: string): void;
+  /** Transcribes the recording as a normal upload (the stream could not be finished live). */
+  upload(recordingPath: string, language: string): Promise<void>;
+  /** Reconnect waits (ms), the last repeated; tests shorten or lengthen them. */
+  backoffMs?: readonly number[];
 }
 
 const BYTES_PER_MS = 32;
@@ -34,6 +41,8 @@ const CATCH_UP_BYTES = 64_000;
 const STOP_TIMEOUT_MS = 30 * 60_000;
 const KEEP_ALIVE_MS = 15_000;
 
+const clock = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')}`;
+
 const idle = (language = 'en'): LiveState => ({ status: 'idle', connection: 'connecting', recordedMs: 0, heardMs: 0, phrases: [], partial: '', sessionId: null, language, message: null });
 
 export class LiveController {
@@ -45,6 +54,8 @@ export class LiveController {
   private retry: NodeJS.Timeout | null = null;
   private connecting = false;
   private stopping = false;
+  /** Counts sockets: a socket's events count only while it is the current one (a late close of an old one must not end a new one). */
+  private generation = 0;
 
   constructor(private readonly deps: LiveDeps) {}
 
@@ -114,14 +125,16 @@ export class LiveController {
   }
 
   reset(): LiveState {
-    if (this.state.status === 'finished' || this.state.status === 'failed' || this.state.status === 'idle') this.state = idle(this.state.language);
+    if (this.state.status === 'finished' || this.state.status === 'failed' || this.state.status === 'uploaded' || this.state.status === 'idle') this.state = idle(this.state.language);
     return this.set({});
   }
 
   close(): void {
     this.endKeepAlive();
     if (this.retry) clearTimeout(this.retry);
+    this.generation++;
     this.socket?.close();
+    this.socket = null;
     this.recording?.finish();
   }
 
@@ -146,17 +159,28 @@ export class LiveController {
       const key = await this.deps.realtimeKey(this.attempt > 0 && this.lastRefused);
       if (!key) throw new RealtimeRefused(401, 'Sign in to transcribe live.');
       const resume = this.state.sessionId ? `&resume=${encodeURIComponent(this.state.sessionId)}` : '';
+      const mine = ++this.generation;
+      let lostEarly: string | null = null; // lost before this socket was taken up below
       const socket = await connectRealtime(`${this.deps.realtimeUrl()}?language=${encodeURIComponent(this.state.language)}${resume}`, key, {
-        partial: (text) => this.set({ partial: text }),
-        result: (r) => this.result(r),
-        lost: (reason) => this.lost(reason),
+        partial: (text) => mine === this.generation && this.set({ partial: text }),
+        result: (r) => mine === this.generation && this.result(r),
+        lost: (reason) => {
+          if (mine !== this.generation) return;
+          if (this.socket) this.lost(reason);
+          else lostEarly = reason;
+        },
       });
+      if (mine !== this.generation || !this.recording) {
+        socket.close(); // the controller was closed meanwhile
+        return;
+      }
       this.lastRefused = false;
       this.socket = socket;
       this.attempt = 0;
       // A resumed stream: the service says what it has; the rest comes from the file.
       this.sentBytes = this.state.sessionId ? Math.min(socket.audioMs * BYTES_PER_MS, this.recording.bytes) : 0;
       this.set({ sessionId: socket.sessionId, connection: 'connected', message: null });
+      if (lostEarly !== null) return this.lost(lostEarly);
       this.pump();
       if (this.stopping) void this.finishWhenHeard();
     } catch (e) {
@@ -164,7 +188,7 @@ export class LiveController {
       const resumeRefused = e instanceof RealtimeRefused && this.state.sessionId !== null && /cannot be resumed/.test(e.message);
       // A refusal no retry can change (an unsupported language, no decoder on the service) ends it with the reason.
       if (e instanceof RealtimeRefused && (e.status === 400 || (e.status === 503 && /not available/.test(e.message))) && this.state.sessionId === null) return this.fail(`Live transcription is not available: ${e.message}`);
-      if (resumeRefused) return this.fail('The service finished this recording while it could not be reached. The recording is kept on this computer; import it to transcribe it.');
+      if (resumeRefused) return void this.handOver();
       const why = e instanceof RealtimeRefused ? e.message : 'The service cannot be reached';
       this.set({ connection: 'reconnecting', message: `${why.replace(/\.$/, '')}. Recording goes on; the words will catch up when it is back.` });
       this.scheduleReconnect();
@@ -175,8 +199,9 @@ export class LiveController {
   private lastRefused = false;
 
   private scheduleReconnect(): void {
-    if (this.retry || this.state.status === 'finished' || this.state.status === 'failed') return;
-    const wait = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)];
+    if (this.retry || this.state.status === 'finished' || this.state.status === 'failed' || this.state.status === 'uploaded') return;
+    const backoff = this.deps.backoffMs ?? BACKOFF_MS;
+    const wait = backoff[Math.min(this.attempt++, backoff.length - 1)];
     this.retry = setTimeout(() => {
       this.retry = null;
       void this.connect();
@@ -187,8 +212,10 @@ export class LiveController {
     if (!this.socket) return;
     this.socket.close();
     this.socket = null;
-    if (this.state.status === 'finished' || this.state.status === 'failed') return;
-    this.set({ connection: 'reconnecting', partial: '', message: `The connection to the service was lost (${reason}). Recording goes on; the words will catch up when it is back.` });
+    if (this.state.status === 'finished' || this.state.status === 'failed' || this.state.status === 'uploaded') return;
+    // The socket's own words when it has some; "lost" said once, not "lost (… lost)".
+    const why = /connection to the service was lost/i.test(reason) ? '' : ` (${reason.replace(/\.$/, '')})`;
+    this.set({ connection: 'reconnecting', partial: '', message: `The connection to the service was lost${why}. Recording goes on; the words will catch up when it is back.` });
     this.scheduleReconnect();
   }
 
@@ -218,6 +245,28 @@ export class LiveController {
     const sessionId = this.state.sessionId!;
     this.set({ status: 'finished', connection: 'connected', heardMs: Math.floor(rec.bytes / BYTES_PER_MS), partial: '', message: null });
     this.deps.finished(sessionId, rec.path);
+  }
+
+  /**
+   * The service finished the stream while it could not be reached (its idle and resume waits
+   * passed): what it has is a session of its own, and the rest would be lost. The whole recording
+   * goes to the uploads instead, so one session has all of it; recording stops here.
+   */
+  private async handOver(): Promise<void> {
+    const rec = this.recording;
+    if (!rec) return;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    this.endKeepAlive();
+    rec.finish();
+    const recordedMs = Math.floor(rec.bytes / BYTES_PER_MS);
+    const message = `The service ended the live stream while it could not be reached, so the words stopped at ${clock(this.state.heardMs)}. The whole recording (${clock(recordedMs)}) is being transcribed as an upload: see Uploads.`;
+    this.set({ status: 'uploaded', recordedMs, partial: '', message });
+    try {
+      await this.deps.upload(rec.path, this.state.language);
+    } catch (e) {
+      this.fail(`The service ended the live stream while it could not be reached, and the recording could not be added to the uploads (${(e as Error).message}). It is kept on this computer: ${rec.path}`);
+    }
   }
 
   private fail(message: string): void {

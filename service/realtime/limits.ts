@@ -15,6 +15,8 @@ export interface RealtimeLimits {
   lingerMs: number;
   /** Largest binary frame (bytes). */
   maxFrameBytes: number;
+  /** More audio than this waiting for the recogniser and the socket is read no further until it catches up. */
+  maxBacklogMs: number;
 }
 
 export const DEFAULT_LIMITS: RealtimeLimits = {
@@ -25,6 +27,7 @@ export const DEFAULT_LIMITS: RealtimeLimits = {
   windowMs: 60_000,
   lingerMs: 60_000,
   maxFrameBytes: 1024 * 1024,
+  maxBacklogMs: 30_000,
 };
 
 export class ConnectRate {

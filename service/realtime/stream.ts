@@ -15,8 +15,6 @@ import type { RealtimeLimits } from './limits';
 import { LiveRecognizer } from './recognizer';
 import { LiveRecording, PcmFramer } from './recording';
 
-/** More undecoded audio than this and the socket is read no further until the decoder catches up. */
-const MAX_BACKLOG_SAMPLES = 16_000 * 30;
 export const SPEAKER = 'Speaker 1';
 
 type State = 'new' | 'starting' | 'listening' | 'stopping' | 'ended';
@@ -56,6 +54,10 @@ export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, 
   };
   const armIdle = () => {
     if (idle) clearTimeout(idle);
+    idle = null;
+    // While the service holds the client's audio back (drain), the wait is the service's, not the
+    // client's: a busy machine may take minutes to catch up, with the audio waiting unread.
+    if (drain) return;
     idle = setTimeout(() => void end(`No audio arrived for ${Math.round(limits.idleMs / 1000)} s, so the stream was ended; its recording is kept.`, REALTIME_CLOSE.policy), limits.idleMs);
   };
 
@@ -161,15 +163,18 @@ export function runStream(ctx: ServiceContext, ws: WebSocket, p: UserPrincipal, 
       void end(`The stream reached the longest allowed (${Math.round(limits.maxStreamMs / 60_000)} minutes); its recording is kept. Start a new stream to go on.`, REALTIME_CLOSE.policy);
       return;
     }
-    if (recognizer.backlogSamples > MAX_BACKLOG_SAMPLES && !drain) {
+    const maxBacklog = (limits.maxBacklogMs * 16_000) / 1000;
+    if (recognizer.backlogSamples > maxBacklog && !drain) {
       ws.pause();
       const r = recognizer;
       drain = setInterval(() => {
-        if (r.backlogSamples > MAX_BACKLOG_SAMPLES / 2 && state === 'listening') return;
+        if (r.backlogSamples > maxBacklog / 2 && state === 'listening') return;
         if (drain) clearInterval(drain);
         drain = null;
         ws.resume();
+        if (state === 'listening') armIdle();
       }, 50);
+      armIdle();
     }
   };
 

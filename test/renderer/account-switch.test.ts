@@ -94,6 +94,36 @@ describe('accounts', () => {
     expect(await (await inTopBar(page, (p) => p.getByRole('button', { name: DEMO.email }))).count()).toBe(1);
   }, 180_000);
 
+  it("a service added by address has its own live address on the Account page: checked, kept, and back to the service's own", async () => {
+    await (await inTopBar(page, (p) => p.getByRole('button', { name: DEMO.email }))).click();
+    const section = page.getByRole('region', { name: 'Live transcription address' });
+    const status = section.getByRole('status');
+    const usual = `${cloud.url.replace(/^http/, 'ws')}/api/v3/realtime`;
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe(`Live uses ${usual} (the service's own).`);
+    const address = section.getByRole('textbox', { name: 'Address' });
+    await address.fill('wss://live.example.com/realtime?language=en');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => section.getByRole('alert').textContent()).toMatch(/no \?query or #fragment/);
+    expect(await status.textContent()).toContain(usual);
+    await address.fill('https://live.example.com/v2/realtime');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => status.textContent()).toBe('Live uses wss://live.example.com/v2/realtime (set for this account).');
+    expect(await section.getByRole('alert').count()).toBe(0);
+    await section.scrollIntoViewIfNeeded();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await section.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `/tmp/shots/live-rest/account-live-address-${scheme}-${w}x${h}.png` });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await section.getByRole('button', { name: "Use the service's own" }).click();
+    await expect.poll(() => status.textContent()).toBe(`Live uses ${usual} (the service's own).`);
+  }, 120_000);
+
   it('signs out of one account only, and the sign-in screen offers the others', async () => {
     await (await inTopBar(page, (p) => p.getByRole('button', { name: 'Sign out' }))).click();
     await form().waitFor({ timeout: 20_000 });

@@ -1,6 +1,7 @@
 import { useAsync } from '../lib/useAsync';
 import { call } from '../lib/bridge';
 import { ApiTokens } from './ApiTokens';
+import { LiveAddress } from './LiveAddress';
 import { TwoFactor } from './TwoFactor';
 import './account-page.css';
 
@@ -9,7 +10,7 @@ const PROVIDERS: Record<string, string> = { local: 'E-mail and password', micros
 /** A role as a word (Customer), not the service's upper-case code (CUSTOMER). */
 const role = (code: string) => code.charAt(0) + code.slice(1).toLowerCase();
 
-/** Who is signed in, their API tokens and two-factor sign-in: each change asks for the proof the service wants. */
+/** Who is signed in, their API tokens, a service's live address and two-factor sign-in: each change asks for the proof the service wants. */
 export function AccountPage() {
   const profile = useAsync(() => call('account.profile', {}), []);
   const p = profile.value;
@@ -32,6 +33,7 @@ export function AccountPage() {
         </dl>
       )}
       <ApiTokens />
+      <LiveAddress />
       {p && <TwoFactor active={p.twoFactorActive} onChanged={profile.reload} />}
     </section>
   );

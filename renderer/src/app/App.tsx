@@ -164,7 +164,7 @@ export function App() {
       {narrow && sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarNarrow(false)} />}
       <main className="content" ref={content} tabIndex={-1}>
         {/* Kept while hidden: it holds the microphone while a live recording runs. */}
-        <LiveView hidden={view !== 'live'} onOpenSession={openSession} />
+        <LiveView hidden={view !== 'live'} onOpenSession={openSession} onShowUploads={() => setView('uploads')} />
         {view === 'live' ? null : view === 'account' ? <AccountPage /> : view === 'watch' ? <WatchFolders onOpenSession={openSession} /> : view === 'uploads' ? <UploadsView onOpenSession={openSession} /> : selected ? (
           <SessionView key={selected} sessionId={selected} jump={jump} onClosed={(note) => (setSelected(null), setClosedNote(note ?? null))} />
         ) : (

@@ -13,6 +13,7 @@ import {
   StageAnswer,
   TOKEN_PROTOCOL_PREFIX,
   type ArgsOf,
+  type BinaryRequestHeader,
   type BridgeFrame,
   type ChannelName,
   type EventName,
@@ -116,7 +117,7 @@ function webBridge(): S2tBridge {
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve as (r: IpcReply<ChannelName>) => void);
-        ws.send(JSON.stringify({ id, channel, args }));
+        ws.send(requestFrame(id, channel, args));
       });
     },
     on(event, listener) {
@@ -131,6 +132,20 @@ function webBridge(): S2tBridge {
       return stageOverHttp(a.session, file, onProgress);
     },
   };
+}
+
+/** A request as JSON, or, when one argument is bytes (live audio), as a binary frame (common/ipc/transport.ts). */
+export function requestFrame(id: number, channel: string, args: unknown): string | Uint8Array {
+  const entries = args && typeof args === 'object' ? Object.entries(args) : [];
+  const bytes = entries.find(([, v]) => v instanceof Uint8Array);
+  if (!bytes) return JSON.stringify({ id, channel, args });
+  const [bytesField, value] = bytes as [string, Uint8Array];
+  const header = new TextEncoder().encode(JSON.stringify({ id, channel, args: Object.fromEntries(entries.filter(([k]) => k !== bytesField)), bytesField } satisfies BinaryRequestHeader));
+  const frame = new Uint8Array(4 + header.length + value.byteLength);
+  new DataView(frame.buffer).setUint32(0, header.length, true);
+  frame.set(header, 4);
+  frame.set(value, 4 + header.length);
+  return frame;
 }
 
 /**

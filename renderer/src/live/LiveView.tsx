@@ -9,7 +9,7 @@ import type { LiveState } from '../../../common/ipc';
 import { call, subscribe } from '../lib/bridge';
 import { LanguageSelect } from '../imports/LanguageSelect';
 import { usableLanguage, useModels } from '../imports/useModels';
-import { pcmToBase64, useCapture, useInputs } from './useCapture';
+import { useCapture, useInputs } from './useCapture';
 import { LiveTranscript } from './LiveTranscript';
 import './live.css';
 
@@ -31,12 +31,14 @@ export function liveNotice(s: LiveState): string {
       return s.connection === 'connected' ? `Stopped at ${clock(s.recordedMs)}. The service is finishing the last words…` : `Stopped at ${clock(s.recordedMs)}. Waiting for the service to finish the transcript: ${s.message ?? 'it cannot be reached.'}`;
     case 'finished':
       return `Finished: ${clock(s.recordedMs)} recorded and transcribed. The session opens in the editor.`;
+    case 'uploaded':
+      return s.message ?? 'The recording is being transcribed as an upload: see Uploads.';
     case 'failed':
       return s.message ?? 'Live transcription stopped.';
   }
 }
 
-export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: string) => void }) {
+export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: string) => void; onShowUploads: () => void }) {
   const [state, setState] = useState<LiveState | null>(null);
   const [deviceId, setDeviceId] = useState<string>('');
   const [language, setLanguage] = useState('');
@@ -96,7 +98,7 @@ export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: st
     try {
       await call('live.start', { language });
       await capture.start(deviceId || null, (pcm) => {
-        if (status.current === 'recording') void call('live.audio', { pcm: pcmToBase64(pcm) }).catch(() => null);
+        if (status.current === 'recording') void call('live.audio', { pcm }).catch(() => null);
       });
       refresh(); // labels are known once the input is allowed
     } catch (e) {
@@ -132,7 +134,7 @@ export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: st
           <meter min={0} max={1} low={0.6} high={0.9} optimum={0.3} value={capture.level} aria-label="Input level" />
         </div>
         <div className="live-buttons">
-          {!active && !busy && (
+          {(state.status === 'idle' || state.status === 'finished') && (
             <button type="button" className="primary" onClick={() => void start()} disabled={!language}>
               Start
             </button>
@@ -147,7 +149,12 @@ export function LiveView(props: { hidden: boolean; onOpenSession: (sessionId: st
               Stop
             </button>
           )}
-          {state.status === 'failed' && (
+          {state.status === 'uploaded' && (
+            <button type="button" className="primary" onClick={props.onShowUploads}>
+              Show uploads
+            </button>
+          )}
+          {(state.status === 'failed' || state.status === 'uploaded') && (
             <button type="button" onClick={() => void call('live.reset', {})}>
               Start again
             </button>

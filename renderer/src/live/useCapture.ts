@@ -1,7 +1,7 @@
 /**
  * Capture for live transcription: getUserMedia on the chosen input, an AudioContext at 16 kHz and
  * the pcm-capture AudioWorklet (public/pcm-worklet.js), which hands over 100 ms of 16-bit samples
- * at a time with their level. The inputs are listed by the browser: on Linux a "Monitor of …"
+ * at a time (as bytes, as they cross the bridge) with their level. The inputs are listed by the browser: on Linux a "Monitor of …"
  * input is the computer's own sound (a call, a video).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -31,7 +31,7 @@ export interface Capture {
   /** 0..1, the loudest sample of the last 100 ms. */
   level: number;
   running: boolean;
-  start(deviceId: string | null, onPcm: (pcm: Int16Array) => void): Promise<void>;
+  start(deviceId: string | null, onPcm: (pcm: Uint8Array<ArrayBuffer>) => void): Promise<void>;
   stop(): void;
 }
 
@@ -51,7 +51,7 @@ export function useCapture(): Capture {
   }, []);
 
   const start = useCallback(
-    async (deviceId: string | null, onPcm: (pcm: Int16Array) => void) => {
+    async (deviceId: string | null, onPcm: (pcm: Uint8Array<ArrayBuffer>) => void) => {
       stop();
       const stream = await navigator.mediaDevices.getUserMedia({
         audio: { ...(deviceId ? { deviceId: { exact: deviceId } } : {}), channelCount: 1, echoCancellation: false, noiseSuppression: false, autoGainControl: false },
@@ -62,7 +62,7 @@ export function useCapture(): Capture {
         const node = new AudioWorkletNode(ctx, 'pcm-capture', { numberOfInputs: 1, numberOfOutputs: 0 });
         node.port.onmessage = (e: MessageEvent<{ pcm: ArrayBuffer; peak: number }>) => {
           setLevel(e.data.peak);
-          onPcm(new Int16Array(e.data.pcm));
+          onPcm(new Uint8Array(e.data.pcm));
         };
         ctx.createMediaStreamSource(stream).connect(node);
       } catch (e) {
@@ -78,12 +78,4 @@ export function useCapture(): Capture {
 
   useEffect(() => stop, [stop]);
   return { level, running, start, stop };
-}
-
-/** Samples as base64 (the bridge carries JSON). */
-export function pcmToBase64(pcm: Int16Array): string {
-  const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
 }

@@ -11,12 +11,15 @@ import WebSocket from 'ws';
 import type { AuthState } from '../../../common/ipc';
 import type { Handlers } from '../../../main/ipc/registry';
 import { startWebBridge, type WebBridge } from '../../../main/ipc/web-bridge';
+import { requestFrame } from '../../../renderer/src/lib/bridge';
 import { admit } from '../../helpers/app';
 
 const state: AuthState = { signedIn: false, serviceUrl: 'http://127.0.0.1:1', mode: 'local', user: null };
 // The transport is under test here: its handlers are a plain object answering two channels.
+const heard: Uint8Array[] = [];
 const handlers = {
   'auth.state': async () => state,
+  'live.audio': async (args: { pcm: Uint8Array }) => (heard.push(args.pcm), { recordedMs: args.pcm.byteLength / 32 }),
   'search.text': async (args: { q: string }) => [{ session_id: 's', document_id: 'd', filename: 'f', snippet: args.q, time_ms: 0 }],
 } as unknown as Handlers;
 
@@ -44,16 +47,19 @@ function open(opts: { token?: string; origin?: string; host?: string }): Promise
   });
 }
 
-function call(ws: WebSocket, channel: string, args: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> {
+/** A call as the renderer's bridge makes it (JSON, or a binary frame when an argument is bytes). */
+function call(ws: WebSocket, channel: string, args: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }> {
   return new Promise((resolve) => {
     const id = Math.floor(Math.random() * 1e9);
     ws.on('message', (data) => {
       const frame = JSON.parse(String(data));
       if (frame.id === id) resolve(frame.reply);
     });
-    ws.send(JSON.stringify({ id, channel, args }));
+    ws.send(requestFrame(id, channel, args));
   });
 }
+
+const closeCode = (ws: WebSocket) => new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
 
 describe('web bridge', () => {
   it('listens on 127.0.0.1 and prints the token only in the URL fragment', () => {
@@ -69,6 +75,33 @@ describe('web bridge', () => {
     expect(bad.error?.code).toBe('BAD_ARGUMENTS');
     const unknown = await call(ws!, 'shell.exec', {});
     expect(unknown.error?.code).toBe('UNKNOWN_CHANNEL');
+    ws!.close();
+  });
+
+  it('carries bytes as a binary frame, checked by the contract (type, whole samples, at most a second)', async () => {
+    const { ws } = await open({ origin });
+    const pcm = new Uint8Array(32_000).map((_, i) => i % 253);
+    expect(requestFrame(1, 'live.audio', { pcm })).toBeInstanceOf(Uint8Array);
+    expect(await call(ws!, 'live.audio', { pcm })).toEqual({ ok: true, value: { recordedMs: 1000 } });
+    expect(heard.at(-1)).toEqual(pcm);
+    expect(await call(ws!, 'live.audio', { pcm: new Uint8Array(32_002) })).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });
+    expect(await call(ws!, 'live.audio', { pcm: new Uint8Array(7) })).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', message: expect.stringMatching(/whole 16-bit samples/) } });
+    // The bytes as text (base64 in JSON) are not bytes.
+    expect(await call(ws!, 'live.audio', { pcm: Buffer.from(pcm).toString('base64') })).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });
+    expect(heard).toHaveLength(1);
+    ws!.close();
+  });
+
+  it('closes on a binary frame that is not a header and bytes', async () => {
+    for (const frame of [Buffer.from([1, 2]), Buffer.from([255, 255, 0, 0, 1]), Buffer.concat([Buffer.from([3, 0, 0, 0]), Buffer.from('{x}')]), Buffer.concat([Buffer.from([2, 0, 0, 0]), Buffer.from('{}')])]) {
+      const { ws } = await open({ origin });
+      const closed = closeCode(ws!);
+      ws!.send(frame);
+      expect(await closed).toBe(1003);
+    }
+    // The bridge still answers.
+    const { ws } = await open({ origin });
+    expect(await call(ws!, 'auth.state', {})).toEqual({ ok: true, value: state });
     ws!.close();
   });
 

@@ -57,6 +57,22 @@ describe('Electron transport', () => {
     expect(await registered!({ senderFrame: { url: 'https://evil.example/' } }, 'auth.state', {})).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     expect(await registered!(trusted, 'nope', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
   });
+
+  it('carries live audio as bytes (a structured clone, as Electron IPC makes), checked by the contract', async () => {
+    let registered: ((event: unknown, channel: unknown, args: unknown) => unknown) | undefined;
+    const ipcMain = { handle: (name: string, fn: typeof registered) => name === INVOKE_CHANNEL && (registered = fn) };
+    const got: Uint8Array[] = [];
+    const handlers = { 'live.audio': async (a: { pcm: Uint8Array }) => (got.push(a.pcm), { recordedMs: a.pcm.byteLength / 32 }) } as unknown as Handlers;
+    registerElectronTransport(ipcMain as never, handlers, () => true);
+    const pcm = new Uint8Array(3200).map((_, i) => i % 251);
+    expect(await registered!({}, 'live.audio', structuredClone({ pcm }))).toEqual({ ok: true, value: { recordedMs: 100 } });
+    expect(got[0]).toEqual(pcm);
+    // Text (the old base64), too much, half a sample, nothing: refused before the handler.
+    for (const bad of [{ pcm: Buffer.from(pcm).toString('base64') }, { pcm: new Uint8Array(32_002) }, { pcm: new Uint8Array(3) }, { pcm: new Uint8Array(0) }, { pcm: [1, 2] }]) {
+      expect(await registered!({}, 'live.audio', structuredClone(bad))).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });
+    }
+    expect(got).toHaveLength(1);
+  });
 });
 
 describe('Electron entry (main/index.ts)', () => {
