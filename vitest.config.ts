@@ -1,7 +1,12 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The service's job tests, run a second time on a team server (redis-server, BullMQ, a worker process). */
+/**
+ * Files whose assertions are wall-clock latencies (a live partial within 1 s of speech): they run
+ * after the rest, one at a time, so another file's decoding does not take their CPU.
+ */
+const ALONE_FILES = ['test/service/realtime/edge-cases.test.ts'];
 const TEAM_FILES = ['test/service/work/states.test.ts', 'test/service/work/batch-options.test.ts', 'test/service/work/webhooks.test.ts'];
 
 export default defineConfig({
@@ -17,7 +22,8 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     globalSetup: ['./test/helpers/temp-root.ts'],
     projects: [
-      { extends: true, test: { name: 'tests', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'tests', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ALONE_FILES] } },
+      { extends: true, test: { name: 'alone', include: ALONE_FILES, maxWorkers: 1, sequence: { groupOrder: 1 } } },
       // S2T_TEST_QUEUE=redis makes every startService bring a team server (test/helpers/team.ts).
       { extends: true, test: { name: 'team', include: TEAM_FILES, env: { S2T_TEST_QUEUE: 'redis' }, testTimeout: 180_000, hookTimeout: 180_000 } },
     ],

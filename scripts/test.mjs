@@ -21,8 +21,9 @@ if (problems.length) {
 
 // The build comes first (the UI and app tests run dist/). Then the typecheck and the lint run beside
 // the tests, which mostly wait on child processes; their output is held and printed when each ends.
-// Without arguments vitest runs both projects: every test, and the service's job tests again on a
-// team server (redis-server, BullMQ, a worker process); a run of chosen files runs them once.
+// Without arguments vitest runs every project (vitest.config.ts), the service's job tests again on
+// a team server (redis-server, BullMQ, a worker process) among them; a run of chosen files runs
+// them once.
 const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
@@ -47,6 +48,6 @@ const chosen = process.argv.slice(2);
 const codes = await Promise.all([
   held('typecheck (tsc -b)', 'npm', ['run', '--silent', 'typecheck']),
   held('lint (eslint)', 'npm', ['run', '--silent', 'lint']),
-  inherited('npx', ['vitest', 'run', ...(chosen.length ? ['--project', 'tests', ...chosen] : [])]),
+  inherited('npx', ['vitest', 'run', ...(chosen.length ? ['--project', 'tests', '--project', 'alone', ...chosen] : [])]),
 ]);
 process.exit(codes.find((c) => c !== 0) ?? 0);
