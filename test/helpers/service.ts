@@ -115,7 +115,10 @@ async function startProcess(opts: StartOptions): Promise<RunningService> {
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`service did not start in 30 s:\n${err}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // a late start would otherwise run on, unowned, for the rest of the run
+      rej(new Error(`service did not start in 30 s:\n${err}`));
+    }, 30_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       rej(new Error(`service exited with ${code} before listening:\n${err}`));
