@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: everything the tests need, then build, typecheck, lint and the suite. On a fresh
-// Debian or Ubuntu machine it installs the Debian packages and brings Node 24 itself; elsewhere it
-// says exactly what is missing. Arguments go to vitest (`npm test -- test/service`).
+// `npm test`: everything the tests need, the build, then the typecheck, lint and suite side by side.
+// On a fresh Debian or Ubuntu machine it installs the Debian packages and brings Node 24 itself;
+// elsewhere it says exactly what is missing. Arguments go to vitest (`npm test -- test/service`).
 // Plain JavaScript: it starts on whatever Node the machine has.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { node24Env } from './node24.mjs';
 import { ensureTestPackages } from './preflight.mjs';
 
@@ -19,16 +19,35 @@ if (problems.length) {
   process.exit(1);
 }
 
-const steps = [
-  ['npm', ['run', 'build']],
-  ['npm', ['run', 'typecheck']],
-  ['npm', ['run', 'lint']],
-  ['npx', ['vitest', 'run', ...process.argv.slice(2)]],
-];
-// The whole suite also runs the service's job tests again on a team server (redis-server, BullMQ,
-// a worker process); a run of chosen files does not.
-if (process.argv.length <= 2) steps.push(['npm', ['run', 'test:team']]);
-for (const [cmd, args] of steps) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+// The build comes first (the UI and app tests run dist/). Then the typecheck and the lint run beside
+// the tests, which mostly wait on child processes; their output is held and printed when each ends.
+// Without arguments vitest runs every project (vitest.config.ts), the service's job tests again on
+// a team server (redis-server, BullMQ, a worker process) among them; a run of chosen files runs
+// them once.
+const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+function held(name, cmd, args) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      process.stdout.write(code === 0 ? `\n${name}: clean\n` : `\n${name} failed (exit ${code}):\n${out}\n`);
+      resolvePromise(code ?? 1);
+    });
+  });
 }
+
+function inherited(cmd, args) {
+  return new Promise((resolvePromise) => spawn(cmd, args, { env, stdio: 'inherit' }).on('close', (code) => resolvePromise(code ?? 1)));
+}
+
+const chosen = process.argv.slice(2);
+const codes = await Promise.all([
+  held('typecheck (tsc -b)', 'npm', ['run', '--silent', 'typecheck']),
+  held('lint (eslint)', 'npm', ['run', '--silent', 'lint']),
+  inherited('npx', ['vitest', 'run', ...(chosen.length ? ['--project', 'tests', '--project', 'alone', ...chosen] : [])]),
+]);
+process.exit(codes.find((c) => c !== 0) ?? 0);

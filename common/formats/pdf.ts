@@ -4,7 +4,7 @@
  * Right-to-left scripts (Hebrew, Arabic) are shaped, reordered for display by a simplified bidi
  * algorithm and right-aligned when a paragraph starts with them.
  */
-import fontkit from '@pdf-lib/fontkit';
+import type FontkitModule from '@pdf-lib/fontkit';
 import {
   beginText,
   endMarkedContent,
@@ -28,7 +28,7 @@ import {
 } from 'pdf-lib';
 // @pdf-lib/fontkit was compiled with Babel's regenerator and calls a global regeneratorRuntime in
 // its Indic and Universal shapers (pdf-lib issues #785, #1419): without it Devanagari, Tamil...
-// make PDF export throw. The runtime installs that global.
+// make PDF export throw. The runtime installs that global (it is small; fontkit itself loads late).
 import 'regenerator-runtime/runtime.js';
 import { documentRows, summaryOf } from './rows';
 import type { ExportOptions, ExportSource } from './source';
@@ -58,7 +58,7 @@ const REORDERED = /[\u0900-\u0DFF\u1000-\u109F\u1780-\u17FF]/;
  * CJK...) maps straight through the font's cmap: fontkit's full OpenType layout of every line is
  * what made long PDFs slow, and for these scripts it only adds kerning and ligatures.
  */
-const plainFontkit: Fontkit = {
+const plainFontkit = (fontkit: typeof FontkitModule): Fontkit => ({
   create(buffer, postscriptName) {
     // A TrueType collection (Debian's Noto CJK is a .ttc) embeds its first face.
     const opened = fontkit.create(buffer, postscriptName) as ReturnType<Fontkit['create']> | { fonts: ReturnType<Fontkit['create']>[] };
@@ -76,7 +76,16 @@ const plainFontkit: Fontkit = {
     };
     return font;
   },
-};
+});
+
+/**
+ * fontkit, loaded by the first export with an embedded font: it is large, and a process that never
+ * exports a PDF (the service at rest) should not hold it.
+ */
+async function loadFontkit(): Promise<Fontkit> {
+  const { default: fontkit } = await import('@pdf-lib/fontkit');
+  return plainFontkit(fontkit);
+}
 
 
 interface DirRun {
@@ -239,7 +248,7 @@ export async function writePdf(src: ExportSource, opts: ExportOptions = {}): Pro
   let fonts: PDFFont[];
   let boldFonts: PDFFont[];
   if (opts.font) {
-    pdf.registerFontkit(plainFontkit);
+    pdf.registerFontkit(await loadFontkit());
     fonts = [await pdf.embedFont(opts.font, { subset: true, features: FEATURES })];
     for (const f of opts.fallbackFonts ?? []) fonts.push(await pdf.embedFont(f, { subset: true, features: FEATURES }));
     boldFonts = opts.boldFont ? [await pdf.embedFont(opts.boldFont, { subset: true, features: FEATURES }), ...fonts] : fonts;

@@ -1,5 +1,4 @@
 import * as OTPAuth from 'otpauth';
-import QRCode from 'qrcode';
 import type { ServiceContext } from '../context';
 import { randomCode, sameBytes, secretHash, seal, unseal } from './secrets';
 import type { UserRow } from './users';
@@ -18,6 +17,8 @@ export async function newPendingSecret(ctx: ServiceContext, user: UserRow) {
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
   ctx.db.prepare('UPDATE users SET totp_pending_secret = ? WHERE id = ?').run(seal(ctx.secret, secret), user.id);
   const uri = totpFor(secret, user.email).toString();
+  // Loaded when someone turns two-factor on, not at the service's start.
+  const { default: QRCode } = await import('qrcode');
   return { otpauth_uri: uri, qr_code: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M' }), secret };
 }
 

@@ -5,7 +5,6 @@
  * message went that did not. A server that refuses or cannot be reached is an error with its
  * reason: the link stays made, and sending can be tried again.
  */
-import nodemailer from 'nodemailer';
 import { spoolMail, type SpoolMessage } from './spool';
 
 export interface SmtpConfig {
@@ -44,6 +43,8 @@ const serverName = (url: string) => {
 export async function deliverMail(dataDir: string, smtp: SmtpConfig | undefined, m: SpoolMessage): Promise<Delivery> {
   if (!smtp) return { delivery: 'draft', ...(await spoolMail(dataDir, m)) };
   const u = new URL(smtp.url);
+  // Loaded on the first message: most services never send one, and nodemailer is large.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: u.hostname,
     port: Number(u.port) || (u.protocol === 'smtps:' ? 465 : 587),

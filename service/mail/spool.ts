@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import MailComposer from 'nodemailer/lib/mail-composer';
 
 export interface SpoolMessage {
   to: string;
@@ -26,6 +25,8 @@ export function mailSpoolDir(dataDir: string): string {
 export async function spoolMail(dataDir: string, m: SpoolMessage): Promise<{ messageId: string; path: string }> {
   const id = randomBytes(12).toString('hex');
   const messageId = `<${id}@s2t.localhost>`;
+  // Loaded on the first draft, not at the service's start (nodemailer is large).
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
   const mail = new MailComposer({
     from: m.from ?? 'S2T Desktop <no-reply@s2t.localhost>',
     to: m.to,

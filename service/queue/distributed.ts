@@ -6,8 +6,8 @@
  * nothing. A periodic check puts back what the queue server lost and settles jobs whose workers
  * stopped for good. Cancel needs no call to the worker: its next heartbeat is answered "stop".
  */
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { ServiceContext } from '../context';
 import type { JobQueue } from '../jobs/job-queue';
 import { applyFailure } from '../jobs/outcome';
@@ -30,6 +30,18 @@ const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5000 };
 
 export const entryId = (jobId: string, attempt: number) => `${jobId}-${attempt}`;
 
+/** BullMQ and its Redis client, loaded only for a team server: the embedded service never pays their memory. */
+interface QueueLibrary {
+  Queue: typeof Queue;
+  Redis: typeof Redis;
+}
+
+/** The distributed queue for `--queue URL`, with BullMQ loaded on the way. */
+export async function openDistributedQueue(ctx: ServiceContext, url: string): Promise<DistributedQueue> {
+  const [{ Queue }, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
+  return new DistributedQueue(ctx, url, { Queue, Redis });
+}
+
 export class DistributedQueue implements JobQueue {
   private readonly redis: Redis;
   private readonly queues = new Map<string, Queue<QueueEntry>>();
@@ -43,9 +55,10 @@ export class DistributedQueue implements JobQueue {
   constructor(
     private readonly ctx: ServiceContext,
     url: string,
+    private readonly lib: QueueLibrary,
   ) {
     // Fail fast while the queue server is away: the dispatch loop tries again, SQLite keeps the job.
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    this.redis = new lib.Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     this.redis.on('error', (e: Error) => this.ctx.log.warn('queue server unreachable', { error: e.message }));
     this.documents = new DocumentWorkQueue(ctx, (name) => this.queue(name));
   }
@@ -53,7 +66,7 @@ export class DistributedQueue implements JobQueue {
   queue(name: string): Queue<QueueEntry> {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue<QueueEntry>(name, { connection: this.redis, defaultJobOptions: { removeOnComplete: KEEP_DONE, removeOnFail: KEEP_FAILED } });
+      q = new this.lib.Queue<QueueEntry>(name, { connection: this.redis, defaultJobOptions: { removeOnComplete: KEEP_DONE, removeOnFail: KEEP_FAILED } });
       q.on('error', () => undefined); // reported once by the connection
       this.queues.set(name, q);
     }

@@ -126,7 +126,7 @@ export class StreamDecoder {
   }
 }
 
-/** Loaded decoders kept ready: a stream takes one, and gives it back when it ends. */
+/** Loaded decoders kept ready once streaming has begun: a stream takes one, and gives it back when it ends. */
 export class DecoderStock {
   private idle: StreamDecoder[] = [];
   private loading: Promise<void> | null = null;

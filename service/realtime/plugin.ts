@@ -78,7 +78,8 @@ const realtime: AreaPlugin = async (app, { ctx }) => {
     for (const id of cut) sessions.wait(id, false);
     if (cut.length > 0) ctx.log.info('live streams cut by a stop wait for their clients', { count: cut.length });
     app.server.on('upgrade', onUpgrade);
-    stock.warm();
+    // No decoder is loaded here: one holds about 90 MB, and most services never stream. The first
+    // stream loads its own (a second or two before "listening"), and the stock keeps them from then on.
   });
 
   app.addHook('onClose', async () => {

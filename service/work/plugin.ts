@@ -7,7 +7,7 @@ import { cleanUpExpiredTus } from '../batch/tus';
 import type { AreaPlugin } from '../http/plugin';
 import type { JobQueue } from '../jobs/job-queue';
 import { JobRunner } from '../jobs/runner';
-import { DistributedQueue } from '../queue/distributed';
+import { openDistributedQueue } from '../queue/distributed';
 import { queueHealthRoute } from '../queue/health';
 import { workerRoutes } from '../queue/worker-routes';
 import { DeliveryWorker } from '../webhooks/deliveries';
@@ -23,7 +23,7 @@ const TUS_SWEEP_MS = 3600_000;
 
 const work: AreaPlugin = async (app, { ctx }) => {
   // A team server (--queue URL) runs engines on its workers; otherwise they run in this process.
-  const distributed = ctx.config.queueUrl ? new DistributedQueue(ctx, ctx.config.queueUrl) : null;
+  const distributed = ctx.config.queueUrl ? await openDistributedQueue(ctx, ctx.config.queueUrl) : null;
   const runner: JobQueue = distributed ?? new JobRunner(ctx);
   if (distributed) {
     await app.register(async (scope) => workerRoutes(scope, ctx, distributed.documents));

@@ -18,8 +18,10 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
     }
+    // A file that runs in two projects (the team server's pass) is named with its project.
+    const projects = new Set(modules.map((m) => m.project.name));
     const slowest = [...modules]
-      .map((m) => ({ file: relative(process.cwd(), m.moduleId), ms: m.diagnostic().duration }))
+      .map((m) => ({ file: relative(process.cwd(), m.moduleId) + (projects.size > 1 ? ` [${m.project.name}]` : ''), ms: m.diagnostic().duration }))
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 10);
     if (slowest.length) {

@@ -1,9 +1,8 @@
 /** Small helpers for the service-auth tests: HTTP calls, users made through the real CLI, TOTP codes. */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import * as OTPAuth from 'otpauth';
 import type { HttpMethod, RouteId } from '../../../common/api';
-import { ROOT, serviceLogin } from '../../helpers/service';
+import { ROOT, serviceCli, serviceLogin } from '../../helpers/service';
 import { answer, methodOf, type Answer, type RouteAnswer, type Target } from '../answers';
 
 export interface CallOptions {
@@ -56,7 +55,7 @@ export function tokenFor(url: string, username: string, password: string): Promi
 
 /** `npm run service -- user add ...` as a real child process; resolves with its stdout line. */
 export function addUser(dataDir: string, email: string, password: string, roles: string[], extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = ['--import', 'tsx', join(ROOT, 'service/cli.ts'), 'user', 'add', email, '--password-stdin', '--data', dataDir, ...roles.flatMap((r) => ['--role', r]), ...extra];
+  const args = [...serviceCli(), 'user', 'add', email, '--password-stdin', '--data', dataDir, ...roles.flatMap((r) => ['--role', r]), ...extra];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -1,9 +1,8 @@
 /** Shared by the service-work tests: an authenticated client, uploads, polling, another organization. (Speech and WER: ../helpers/speech.) */
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { Document, HttpMethod, Job, RouteId, Session } from '../../../common/api';
 import type { CaptionContent, DocumentBody, TranscriptContent } from '../../../common/transcript/model';
-import { DEMO, serviceLogin, ROOT, type RunningService } from '../../helpers/service';
+import { DEMO, serviceCli, serviceLogin, ROOT, type RunningService } from '../../helpers/service';
 import { answer, methodOf, must, type Answer, type RouteAnswer, type Target } from '../answers';
 
 export const PASSAGE =
@@ -140,7 +139,7 @@ export function transcriptText(doc: Document | DocumentBody): string {
 
 /** Adds a user in a new organization with the CLI (the real one), returns its credentials. */
 export function addUser(dataDir: string, email: string, password: string): void {
-  execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'service/cli.ts'), 'user', 'add', email, '--password-stdin', '--role', 'CUSTOMER', '--data', dataDir], { input: password, cwd: ROOT });
+  execFileSync(process.execPath, [...serviceCli(), 'user', 'add', email, '--password-stdin', '--role', 'CUSTOMER', '--data', dataDir], { input: password, cwd: ROOT });
 }
 
 /** A client of a user of a new organization, added with the CLI, signed in and holding a batch key. */
