@@ -51,11 +51,14 @@ export function useVirtualRows(opts: {
     return () => watch.disconnect();
   }, [list, scroller]);
 
+  // Stable while the ids are: the virtualizer redoes every row's offset (from the first) whenever
+  // its key function changes, which a new function on each scrolled frame's render made it do.
+  const getItemKey = useCallback((i: number) => ids[i], [ids]);
   const virtualizer = useVirtualizer({
     count: ids.length,
     getScrollElement: () => scroller,
     estimateSize: estimate,
-    getItemKey: (i) => ids[i],
+    getItemKey,
     overscan: OVERSCAN,
     gap: 2,
     scrollMargin,

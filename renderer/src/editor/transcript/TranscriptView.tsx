@@ -54,7 +54,9 @@ export const TranscriptView = memo(function TranscriptView(props: {
   const segments = content.segments;
   const found = useMemo(() => wordsInMatches(content, matches), [content, matches]);
   const ids = useMemo(() => segments.map((s) => s.id), [segments]);
-  const estimate = useCallback((i: number) => estimateHeight(segments[i]), [segments]);
+  // Worked out once per edit, not each time the virtualizer lays out the rows below a measured one.
+  const heights = useMemo(() => segments.map(estimateHeight), [segments]);
+  const estimate = useCallback((i: number) => heights[i], [heights]);
   // The list's scroller is the editor's (find, playback-follow) and this view's own (low-confidence jumps).
   const own = useRef<RowScroller>(null);
   useImperativeHandle(rows, () => ({ reveal: (id, align) => own.current?.reveal(id, align) ?? false }), []);
