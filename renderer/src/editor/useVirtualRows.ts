@@ -7,8 +7,12 @@ export interface RowScroller {
   reveal(itemId: string, align?: 'center' | 'auto'): boolean;
 }
 
-/** Rows to render beyond the visible ones, above and below, so a fast scroll shows text, not blanks. */
-const OVERSCAN = 8;
+/**
+ * Rows to render beyond the visible ones, above and below, so a fast scroll shows text, not blanks:
+ * four rows (some 300 px) are more than a frame of fast scrolling, and each row more is mounted on
+ * every jump (find's first match, following playback) in the frame that shows it.
+ */
+const OVERSCAN = 4;
 
 export interface VirtualRows {
   items: VirtualItem[];
