@@ -7,21 +7,38 @@ import { SegmentRow, type SegmentActions } from './SegmentRow';
 import type { TranscriptPosition } from '../playback';
 import './transcript.css';
 
-/** Words of each segment that lie inside a find match, from the matches' character offsets. */
+/**
+ * Words of each segment that lie inside a find match, from the matches' character offsets. A
+ * segment's words are walked once for all its matches (findText gives them in order), not once a
+ * match: a one-letter query matches thousands of times in 3 hours.
+ */
 function wordsInMatches(t: TranscriptContent, matches: FindMatch[]): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   if (matches.length === 0) return out;
-  const byId = new Map(t.segments.map((s) => [s.id, s]));
+  const bySegment = new Map<string, FindMatch[]>();
   for (const m of matches) {
-    const seg = byId.get(m.item_id);
-    if (!seg) continue;
-    const set = out.get(seg.id) ?? new Set<number>();
+    const list = bySegment.get(m.item_id);
+    if (list) list.push(m);
+    else bySegment.set(m.item_id, [m]);
+  }
+  for (const seg of t.segments) {
+    const found = bySegment.get(seg.id);
+    if (!found) continue;
+    const set = new Set<number>();
+    let k = 0;
     let at = 0;
-    seg.words.forEach((w, i) => {
-      const end = at + w.text.length;
-      if (at < m.offset + m.length && end > m.offset) set.add(i);
+    for (let i = 0; i < seg.words.length && k < found.length; i++) {
+      const end = at + seg.words[i].text.length;
+      // Matches that end before this word cannot reach a later one.
+      while (k < found.length && found[k].offset + found[k].length <= at) k++;
+      for (let j = k; j < found.length && found[j].offset < end; j++) {
+        if (found[j].offset + found[j].length > at) {
+          set.add(i);
+          break;
+        }
+      }
       at = end + 1;
-    });
+    }
     out.set(seg.id, set);
   }
   return out;
