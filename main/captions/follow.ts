@@ -29,6 +29,22 @@ const contentOf = <K extends 'transcript' | 'caption'>(cache: Cache, id: string,
   return c && c.kind === kind ? (c as K extends 'transcript' ? TranscriptContent : CaptionContent) : null;
 };
 
+/**
+ * Whether a rebuild left the captions as they were: followTranscript keeps every cue that stands
+ * as the same object and gives every other a fresh id, so comparing the cues by reference says
+ * what comparing the whole documents' JSON said, without writing out 2,700 cues twice.
+ */
+function sameCaptions(rebuilt: CaptionContent, before: CaptionContent): boolean {
+  const { cues, speakers, ...rest } = rebuilt;
+  const { cues: beforeCues, speakers: beforeSpeakers, ...beforeRest } = before;
+  return (
+    cues.length === beforeCues.length &&
+    cues.every((q, i) => q === beforeCues[i]) &&
+    JSON.stringify(speakers) === JSON.stringify(beforeSpeakers) &&
+    JSON.stringify(rest) === JSON.stringify(beforeRest)
+  );
+}
+
 const kindOf = (cache: Cache, id: string) => documentKind(cache.db, id);
 
 export class CaptionFollower {
@@ -52,22 +68,25 @@ export class CaptionFollower {
     if (d?.type === 'document') this.linkDefaults(d.session_id, transcriptId);
   }
 
-  /** Rebuilds the captions following each of these transcripts whose content moved on; returns the caption ids saved. */
-  followAll(transcriptIds: Iterable<string>): string[] {
-    const saved: string[] = [];
+  /**
+   * Rebuilds the captions following each of these transcripts whose content moved on; returns the
+   * caption ids saved. `saved`: a transcript's content as just saved, so it is not read back and parsed again.
+   */
+  followAll(transcriptIds: Iterable<string>, saved?: { id: string; content: TranscriptContent }): string[] {
+    const rebuilt: string[] = [];
     for (const id of new Set(transcriptIds)) {
       for (const captionId of pendingCaptions(this.o.cache.db, id)) {
-        const r = this.follow(captionId, false);
-        if (r && (r.changed.length || r.removed.length)) saved.push(captionId);
+        const r = this.follow(captionId, false, saved);
+        if (r && (r.changed.length || r.removed.length)) rebuilt.push(captionId);
       }
     }
-    return saved;
+    return rebuilt;
   }
 
   /** followAll, but a rebuild that fails is logged and undone (its savepoint) rather than failing the transcript's save around it. */
-  private followAllSafely(transcriptIds: Iterable<string>): string[] {
+  private followAllSafely(transcriptIds: Iterable<string>, saved?: { id: string; content: TranscriptContent }): string[] {
     try {
-      return this.o.cache.db.transaction(() => this.followAll(transcriptIds))();
+      return this.o.cache.db.transaction(() => this.followAll(transcriptIds, saved))();
     } catch (err) {
       process.stderr.write(`captions: rebuild failed: ${(err as Error).message}\n`);
       return [];
@@ -84,7 +103,7 @@ export class CaptionFollower {
     return cache.db
       .transaction(() => {
         this.linkBeforeSave(transcriptId);
-        return { rec: cache.saveDocument(transcriptId, content, filename), rebuilt: this.followAllSafely([transcriptId]) };
+        return { rec: cache.saveDocument(transcriptId, content, filename), rebuilt: this.followAllSafely([transcriptId], { id: transcriptId, content }) };
       })
       .immediate();
   }
@@ -121,21 +140,23 @@ export class CaptionFollower {
    * session's transcript, taking its own words as what it was built from. Captions marked
    * finished are final: they are not rebuilt, and the rebuild stays due until they are reopened.
    */
-  follow(captionId: string, explicit: boolean): CaptionsRebuilt | null {
+  follow(captionId: string, explicit: boolean, saved?: { id: string; content: TranscriptContent }): CaptionsRebuilt | null {
     const { cache } = this.o;
-    if (!explicit && cache.getDocument(captionId)?.finished) return null;
-    const captions = contentOf(cache, captionId, 'caption');
+    const doc = cache.getDocument(captionId);
+    if (!explicit && doc?.finished) return null;
+    const c = doc?.body?.content;
+    const captions = c?.kind === 'caption' ? c : null;
     const link = captionLink(cache.db, captionId);
     if (!captions) {
-      if (link && !cache.getDocument(captionId)) unlinkCaption(cache.db, captionId);
+      if (link && !doc) unlinkCaption(cache.db, captionId);
       return null;
     }
     const transcriptId = link?.transcriptId ?? defaultTranscript(cache.db, captionId);
-    const after = transcriptId ? contentOf(cache, transcriptId, 'transcript') : null;
+    const after = !transcriptId ? null : saved?.id === transcriptId ? saved.content : contentOf(cache, transcriptId, 'transcript');
     if (!transcriptId || !after) return null;
     const before = link?.builtFrom ?? captionsToTranscript(captions);
     const result = followTranscript({ before, after, captions, profile: this.o.profile() });
-    const differs = JSON.stringify(result.content) !== JSON.stringify(captions);
+    const differs = !sameCaptions(result.content, captions);
     // One transaction: the rebuilt captions (cache + outbox) and the content they now follow.
     cache.db.transaction(() => {
       if (differs) cache.saveDocument(captionId, result.content);

@@ -20,7 +20,11 @@ const SAMPLES_PER_PEAK = RATE / PEAKS_PER_SECOND;
 /** Peaks of a media file decoded by ffmpeg (any format it reads, video's first audio stream). */
 export function computePeaks(path: string, ffmpeg = toolPath('ffmpeg')): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(ffmpeg, ['-nostdin', '-v', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(RATE), '-f', 's16le', 'pipe:1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // -flush_packets 0: into a pipe ffmpeg otherwise writes each ~2.8 KB packet on its own, and
+    // reading 20,000 of them an hour cost this process more than the peak pass; in its 32 KB
+    // blocks the pipe carries the same samples in a twelfth of the reads.
+    const args = ['-nostdin', '-v', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(RATE), '-f', 's16le', '-flush_packets', '0', 'pipe:1'];
+    const proc = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: number[] = [];
     let peak = 0;
     let n = 0;

@@ -29,7 +29,8 @@ export function VirtualRowList(props: {
           aria-posinset={item.index + 1}
           aria-setsize={ids.length}
           className={rowClass(item.index)}
-          style={{ transform: `translateY(${v.offset(item)}px)` }}
+          // top, not a transform: a transform gives every row a compositing node of its own, which each scrolled frame paid for.
+          style={{ top: v.offset(item) }}
         >
           {row(item.index)}
         </li>

@@ -7,8 +7,12 @@ export interface RowScroller {
   reveal(itemId: string, align?: 'center' | 'auto'): boolean;
 }
 
-/** Rows to render beyond the visible ones, above and below, so a fast scroll shows text, not blanks. */
-const OVERSCAN = 8;
+/**
+ * Rows to render beyond the visible ones, above and below, so a fast scroll shows text, not blanks:
+ * four rows (some 300 px) are more than a frame of fast scrolling, and each row more is mounted on
+ * every jump (find's first match, following playback) in the frame that shows it.
+ */
+const OVERSCAN = 4;
 
 export interface VirtualRows {
   items: VirtualItem[];
@@ -51,11 +55,14 @@ export function useVirtualRows(opts: {
     return () => watch.disconnect();
   }, [list, scroller]);
 
+  // Stable while the ids are: the virtualizer redoes every row's offset (from the first) whenever
+  // its key function changes, which a new function on each scrolled frame's render made it do.
+  const getItemKey = useCallback((i: number) => ids[i], [ids]);
   const virtualizer = useVirtualizer({
     count: ids.length,
     getScrollElement: () => scroller,
     estimateSize: estimate,
-    getItemKey: (i) => ids[i],
+    getItemKey,
     overscan: OVERSCAN,
     gap: 2,
     scrollMargin,

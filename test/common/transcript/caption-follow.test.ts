@@ -91,4 +91,19 @@ describe('followTranscript', () => {
     expect(r.content.cues.map((c) => c.lines.join(' ')).join(' ')).toContain('Good evening');
     expect(r.changed).toHaveLength(1);
   });
+
+  it('pairs each cue by time when the document lists its cues out of order and a hand-retimed cue runs long', () => {
+    const built = clone(transcriptToCaptions(BEFORE));
+    built.cues[0].lines = ['Good morning,', 'and welcome to the budget meeting.']; // a hand edit
+    built.cues[0].end_ms = 9000; // held on screen well into the next cue's time
+    const captions: CaptionContent = { ...built, cues: [built.cues[2], built.cues[0], built.cues[1]] };
+    const after = clone(BEFORE);
+    after.segments[2].words[1].text = 'shall';
+    const r = followTranscript({ before: BEFORE, after, captions });
+    expect(r.content.cues[0]).toEqual(built.cues[0]);
+    expect(r.keptEdits).toEqual([built.cues[0].id]);
+    expect(r.content.cues[1]).toEqual(built.cues[1]);
+    expect(cueText(r.content, 2)).toBe('We shall vote on the roof next week.');
+    expect(r.removed).toEqual([built.cues[2].id]);
+  });
 });

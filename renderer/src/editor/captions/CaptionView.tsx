@@ -34,7 +34,9 @@ export const CaptionView = memo(function CaptionView(props: {
   }, [violations]);
   const found = useMemo(() => new Set(matches.map((m) => m.item_id)), [matches]);
   const ids = useMemo(() => cues.map((q) => q.id), [cues]);
-  const estimate = useCallback((i: number) => estimateHeight(cues[i], byCue.get(cues[i].id)?.length ?? 0), [cues, byCue]);
+  // Worked out once per edit, not each time the virtualizer lays out the rows below a measured one.
+  const heights = useMemo(() => cues.map((q) => estimateHeight(q, byCue.get(q.id)?.length ?? 0)), [cues, byCue]);
+  const estimate = useCallback((i: number) => heights[i], [heights]);
   return (
     <>
       <RebuildNotice content={content} />

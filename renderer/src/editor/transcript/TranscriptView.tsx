@@ -7,21 +7,38 @@ import { SegmentRow, type SegmentActions } from './SegmentRow';
 import type { TranscriptPosition } from '../playback';
 import './transcript.css';
 
-/** Words of each segment that lie inside a find match, from the matches' character offsets. */
+/**
+ * Words of each segment that lie inside a find match, from the matches' character offsets. A
+ * segment's words are walked once for all its matches (findText gives them in order), not once a
+ * match: a one-letter query matches thousands of times in 3 hours.
+ */
 function wordsInMatches(t: TranscriptContent, matches: FindMatch[]): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   if (matches.length === 0) return out;
-  const byId = new Map(t.segments.map((s) => [s.id, s]));
+  const bySegment = new Map<string, FindMatch[]>();
   for (const m of matches) {
-    const seg = byId.get(m.item_id);
-    if (!seg) continue;
-    const set = out.get(seg.id) ?? new Set<number>();
+    const list = bySegment.get(m.item_id);
+    if (list) list.push(m);
+    else bySegment.set(m.item_id, [m]);
+  }
+  for (const seg of t.segments) {
+    const found = bySegment.get(seg.id);
+    if (!found) continue;
+    const set = new Set<number>();
+    let k = 0;
     let at = 0;
-    seg.words.forEach((w, i) => {
-      const end = at + w.text.length;
-      if (at < m.offset + m.length && end > m.offset) set.add(i);
+    for (let i = 0; i < seg.words.length && k < found.length; i++) {
+      const end = at + seg.words[i].text.length;
+      // Matches that end before this word cannot reach a later one.
+      while (k < found.length && found[k].offset + found[k].length <= at) k++;
+      for (let j = k; j < found.length && found[j].offset < end; j++) {
+        if (found[j].offset + found[j].length > at) {
+          set.add(i);
+          break;
+        }
+      }
       at = end + 1;
-    });
+    }
     out.set(seg.id, set);
   }
   return out;
@@ -54,7 +71,9 @@ export const TranscriptView = memo(function TranscriptView(props: {
   const segments = content.segments;
   const found = useMemo(() => wordsInMatches(content, matches), [content, matches]);
   const ids = useMemo(() => segments.map((s) => s.id), [segments]);
-  const estimate = useCallback((i: number) => estimateHeight(segments[i]), [segments]);
+  // Worked out once per edit, not each time the virtualizer lays out the rows below a measured one.
+  const heights = useMemo(() => segments.map(estimateHeight), [segments]);
+  const estimate = useCallback((i: number) => heights[i], [heights]);
   // The list's scroller is the editor's (find, playback-follow) and this view's own (low-confidence jumps).
   const own = useRef<RowScroller>(null);
   useImperativeHandle(rows, () => ({ reveal: (id, align) => own.current?.reveal(id, align) ?? false }), []);
