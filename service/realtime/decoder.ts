@@ -133,8 +133,18 @@ export class DecoderStock {
 
   constructor(private readonly keep = 2) {}
 
-  private async load(): Promise<StreamDecoder> {
-    return new StreamDecoder(await nativeModule().load(ARGS));
+  /** The load under way, if any: loads run one at a time. */
+  private lastLoad: Promise<unknown> = Promise.resolve();
+
+  /**
+   * One decoder loads at a time: pocketsphinx's set-up (ps_init) keeps process-wide state, and
+   * several at once on the thread pool could stop them all, and with them every other use of the
+   * pool (file writes, password hashing): the whole service.
+   */
+  private load(): Promise<StreamDecoder> {
+    const next = this.lastLoad.then(async () => new StreamDecoder(await nativeModule().load(ARGS)));
+    this.lastLoad = next.catch(() => undefined);
+    return next;
   }
 
   /** Loads one in the background so the next stream starts at once. */

@@ -44,5 +44,8 @@ it(`uploads each of ${N} files dropped at once exactly once, and memory stays bo
   expect(h.watch.items({ limit: 1 }).total).toBe(N);
   expect(h.watch.items({ state: 'failed', limit: 1 }).total).toBe(0);
   expect(uploads).toEqual({ n: N, names: N });
-  expect(peak - baseline).toBeLessThan(200 * 1024 * 1024);
+  // RSS counts heap the collector has not handed back yet: +160 MB on a quiet machine, just over
+  // 200 MB with two test files at once on 2 cores. Holding each item's upload state for good
+  // (a quarter of a megabyte a file, from the clients and buffers of its requests) passes 256 MB.
+  expect(peak - baseline).toBeLessThan(256 * 1024 * 1024);
 }, 200_000);
