@@ -1,7 +1,7 @@
 /**
  * Files the browser streamed to main (browser mode's stageFile) wait under the data dir's
- * imports/staged/ until imports.add queues them; the queue deletes each once the service has it
- * or the import is cancelled. A staged id is random and checked by shape, so it never names a
+ * imports/staged/ until imports.add queues them; the queue deletes each once the service has it,
+ * and a cancelled one stays for Retry until the finished imports are cleared. A staged id is random and checked by shape, so it never names a
  * path outside that folder.
  */
 import { randomBytes } from 'node:crypto';

@@ -133,7 +133,8 @@ export class WatchQueue {
       // A cancelled job leaves nothing to fetch: a retry submits the uploaded file again.
       if (cancelled) row = store.update(id, { job_id: null, session_id: null, progress: null });
     }
-    await this.dropStaged(row);
+    // A file staged from the browser stays for Retry (the page cannot give it again); it goes when
+    // the service has it, or when the person clears the finished imports.
     return row;
   }
 
@@ -275,7 +276,7 @@ export class WatchQueue {
     this.emit(this.opts.store.update(item.id, { method: 'legacy', session_id: sessionId, state: 'transcribing', error: null, attempts: 0 }));
   }
 
-  /** A file staged from the browser is deleted once the service has it (or the import is cancelled). */
+  /** A file staged from the browser is deleted once the service has it. */
   private async dropStaged(item: ItemRow): Promise<void> {
     if (item.staged && item.path) await rm(item.path, { force: true }).catch(() => {});
   }
