@@ -26,6 +26,34 @@ function rangeStream(src: HandleSource, start: number, end: number): Readable {
   return src.handle.createReadStream({ start, end: end - 1, autoClose: false, emitClose: true });
 }
 
+/** The most read from the file at a time. */
+const CHUNK = 64 * 1024;
+
+/**
+ * Bytes [start, end) of the handle as a web stream, read as fetch asks for them. Made here rather
+ * than with Readable.toWeb: when fetch gives up on a body (the service unreachable), toWeb's
+ * adapter throws its premature close where nothing can catch it.
+ */
+function webRange(src: HandleSource, start: number, end: number): ReadableStream<Uint8Array<ArrayBuffer>> {
+  let at = start;
+  return new ReadableStream<Uint8Array<ArrayBuffer>>(
+    {
+      async pull(out) {
+        if (at >= end) return out.close();
+        const chunk = new Uint8Array(Math.min(CHUNK, end - at));
+        const { bytesRead } = await src.handle.read(chunk, 0, chunk.byteLength, at);
+        if (bytesRead === 0) return out.error(new Error('the file became shorter while it was being sent'));
+        at += bytesRead;
+        out.enqueue(chunk.subarray(0, bytesRead));
+      },
+      cancel() {
+        // Nothing to release: the handle is the caller's to close.
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 class HandleFile extends File {
   constructor(
     private readonly src: HandleSource,
@@ -41,7 +69,7 @@ class HandleFile extends File {
   override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
     let read = 0;
     const onRead = this.onRead;
-    const bytes = Readable.toWeb(rangeStream(this.src, 0, this.src.size)) as ReadableStream<Uint8Array<ArrayBuffer>>;
+    const bytes = webRange(this.src, 0, this.src.size);
     if (!onRead) return bytes;
     return bytes.pipeThrough(
       new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({

@@ -9,6 +9,7 @@
  * Every way reads the one handle the queue opened and checked (no-follow.ts), never the path.
  * A 401 refreshes the token and resumes the same upload; no answer at all is "offline".
  */
+import { openAsBlob } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as tus from 'tus-js-client';
@@ -107,8 +108,13 @@ export class Uploader {
 
   private async multipart(src: UploadSource, hooks: UploadHooks): Promise<string> {
     const form = new FormData();
-    // The File carries its name: set with a name of its own, FormData would copy it into a plain File.
-    form.set('file', handleFile(src, src.filename ?? basename(src.path), src.mediaType));
+    const name = src.filename ?? basename(src.path);
+    // On Linux the open descriptor's /proc entry gives Node's own file-backed Blob of that very
+    // file (whatever its path now names); elsewhere a File over the handle. A File carries its
+    // name: set with a name of its own, FormData would copy it into a plain File.
+    const blob = process.platform === 'linux' ? await openAsBlob(`/proc/self/fd/${src.handle.fd}`, { type: src.mediaType }).catch(() => null) : null;
+    if (blob) form.set('file', blob, name);
+    else form.set('file', handleFile(src, name, src.mediaType));
     hooks.onBytes(0, src.size);
     try {
       const res = await this.opts.client.call('batch.upload', { body: form }, { signal: hooks.signal, timeoutMs: 10 * 60_000 });

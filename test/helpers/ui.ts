@@ -4,6 +4,7 @@
  * and the app and Chromium started once per test file.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -112,4 +113,23 @@ export async function startCloudApp(serviceUrl: string): Promise<CloudApp> {
       await exited;
     },
   };
+}
+
+/**
+ * Screenshots of the page as it stands, light and dark, at 1280x800 and 800x600, saved as
+ * DIR/NAME-WxH-THEME.png (`prepare` runs at each size first, e.g. to scroll a part into view);
+ * the page is left light at 1280x800.
+ */
+export async function shootLooks(page: Page, dir: string, name: string, prepare?: () => Promise<void>): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await prepare?.();
+      await page.screenshot({ path: join(dir, `${name}-${w}x${h}-${theme}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
 }

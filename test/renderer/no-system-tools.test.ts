@@ -15,7 +15,7 @@ import { LOCAL_DEMO, startApp } from '../helpers/app';
 import { mediaState } from '../helpers/player';
 import { cleanup, serviceLogin, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { appAndBrowserPerFile, signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, signIn } from '../helpers/ui';
 import { tinyWhisperModelFile } from '../helpers/whisper-model';
 import { bodyOf, client, docOf } from '../service/work/helpers';
 
@@ -38,17 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup(dir));
 
-async function shots(name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}-${theme}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shots = (name: string) => shootLooks(page, SHOTS, name);
 
 describe('with no ffmpeg, ffprobe or pocketsphinx on the PATH', () => {
   it('says no engine can run yet, then installs the generated model and offers it', async () => {

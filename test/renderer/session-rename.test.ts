@@ -6,13 +6,12 @@
  * Screenshots go to /tmp/shots/ui-rest/.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
 import { DEMO, cleanup, serviceLogin, startService, type RunningService } from '../helpers/service';
-import { startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
+import { shootLooks, startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
 import { seedService } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/ui-rest';
@@ -35,18 +34,7 @@ async function serviceName(): Promise<string> {
   const res = await fetch(`${svc.url}/api/v3/speech-to-text/session/${sessionId}`, { headers: { authorization: `Bearer ${await serviceLogin(svc.url, DEMO)}` } });
   return ((await res.json()) as { result: { filename: string } }).result.filename;
 }
-async function shoot(name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [[1280, 800], [800, 600]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}-${scheme}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shoot = (name: string) => shootLooks(page, SHOTS, name);
 
 beforeAll(async () => {
   svc = await startService();

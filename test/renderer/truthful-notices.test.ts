@@ -8,14 +8,14 @@
  * session leaves a note saying so, not "not in the local cache". Screenshots go to /tmp/shots/truth-ui/.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
 import { DEMO, ROOT, cleanup, startService, type RunningService } from '../helpers/service';
-import { startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
+import { shootLooks, startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
 import { seedService } from '../main/helpers/seed';
 import { body } from '../main/helpers/fixtures';
 import { insertDocument } from '../../service/documents/store';
@@ -59,18 +59,7 @@ async function openSession(name: string) {
   await page.getByRole('tab', { name: /^Transcript/ }).click();
   await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).count(), { timeout: 20_000 }).toBe(1);
 }
-async function shoot(name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [[1280, 800], [800, 600]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}-${scheme}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shoot = (name: string) => shootLooks(page, SHOTS, name);
 
 beforeAll(async () => {
   svc = await startService();

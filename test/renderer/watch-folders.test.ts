@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { appAndBrowserPerFile, signIn, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, signIn, submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/imports-ui';
 const dirs: string[] = [];
@@ -181,14 +181,7 @@ it('chooses the folder to watch in the folder browser: opens folders, goes up, s
   await browser.getByRole('button', { name: 'Podcasts' }).click();
   await expect.poll(() => where.inputValue()).toBe(join(root, 'Podcasts'));
   await expect.poll(listed).toEqual(['Season 2']);
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `folder-browser-${w}x${h}-${theme}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await shootLooks(page, SHOTS, 'folder-browser');
   await browser.getByRole('button', { name: '↑ Up' }).click();
   await expect.poll(() => where.inputValue()).toBe(root);
   await browser.getByRole('button', { name: 'Interviews' }).click();
