@@ -53,8 +53,14 @@ async function syncNow() {
 }
 
 async function openSession(name: string) {
-  await row(name).click();
-  await expect.poll(() => page.getByRole('heading', { level: 2, name }).count(), { timeout: 20_000 }).toBe(1);
+  const heading = page.getByRole('heading', { level: 2, name });
+  // A click can land while a sync redraws the list: clicked again until the session opens.
+  await expect
+    .poll(async () => {
+      if ((await heading.count()) === 0) await row(name).click({ timeout: 5_000 }).catch(() => {});
+      return heading.count();
+    }, { timeout: 30_000, interval: 1000 })
+    .toBe(1);
 }
 
 async function shoot(name: string, schemes: ('light' | 'dark')[] = ['light'], dir = SHOTS) {
