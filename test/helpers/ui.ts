@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { LOCAL_DEMO, admit, launchChromium, startApp, urlsOnRequest, type RunningApp } from './app';
-import { ROOT, serviceLogin, tempDir, type Account } from './service';
+import { ROOT, cleanup, serviceLogin, tempDir, type Account, type RunningService } from './service';
 
 /** A batch API key for an account (the app's local demo unless told), as a batch client would hold. */
 export async function batchKey(serviceUrl: string, name: string, account: Account = LOCAL_DEMO): Promise<string> {
@@ -132,4 +132,13 @@ export async function shootLooks(page: Page, dir: string, name: string, prepare?
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** Ends a test file's cloud-mode run: Chromium, the app, the service, and their folders. */
+export async function closeCloudRun(run: { browser?: Browser; app?: CloudApp; svc?: RunningService; serviceDir?: string }): Promise<void> {
+  await run.browser?.close();
+  await run.app?.stop();
+  await run.svc?.stop();
+  if (run.serviceDir) cleanup(run.serviceDir);
+  if (run.app) cleanup(run.app.dataDir);
 }

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
-import { DEMO, cleanup, serviceLogin, startService, type RunningService } from '../helpers/service';
-import { shootLooks, startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
+import { DEMO, serviceLogin, startService, type RunningService } from '../helpers/service';
+import { closeCloudRun, type CloudApp, shootLooks, startCloudApp, submitSignIn } from '../helpers/ui';
 import { seedService } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/ui-rest';
@@ -53,13 +53,7 @@ beforeAll(async () => {
   await vi.waitFor(async () => expect(await row(OLD).count()).toBe(1), { timeout: 60_000, interval: 250 });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await svc?.stop();
-  cleanup(serviceDir);
-  if (app) cleanup(app.dataDir);
-});
+afterAll(() => closeCloudRun({ browser, app, svc, serviceDir }));
 
 describe('renaming a session on its page', () => {
   it('offline: the heading and the list take the new name at once, and the service gets it when it is back', async () => {

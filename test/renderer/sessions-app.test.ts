@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
-import { DEMO, cleanup, serviceLogin, startService, type RunningService } from '../helpers/service';
-import { startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
+import { DEMO, serviceLogin, startService, type RunningService } from '../helpers/service';
+import { closeCloudRun, type CloudApp, startCloudApp, submitSignIn } from '../helpers/ui';
 import { seedService, type Seeded } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/sessions';
@@ -101,13 +101,7 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await svc?.stop();
-  cleanup(serviceDir);
-  if (app) cleanup(app.dataDir);
-});
+afterAll(() => closeCloudRun({ browser, app, svc, serviceDir }));
 
 describe('session page and list, against the local service', () => {
   it('deletes a session online, after asking, and the service has erased it', async () => {

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
-import { DEMO, ROOT, cleanup, startService, type RunningService } from '../helpers/service';
-import { shootLooks, startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
+import { DEMO, ROOT, startService, type RunningService } from '../helpers/service';
+import { closeCloudRun, type CloudApp, shootLooks, startCloudApp, submitSignIn } from '../helpers/ui';
 import { seedService } from '../main/helpers/seed';
 import { body } from '../main/helpers/fixtures';
 import { insertDocument } from '../../service/documents/store';
@@ -82,13 +82,7 @@ beforeAll(async () => {
   await vi.waitFor(async () => expect(await row(NAMES[2]).count()).toBe(1), { timeout: 60_000, interval: 250 });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await svc?.stop();
-  cleanup(serviceDir);
-  if (app) cleanup(app.dataDir);
-});
+afterAll(() => closeCloudRun({ browser, app, svc, serviceDir }));
 
 describe('notices that change with the state they describe', () => {
   it('a save made while the service is down says so, then says sent once the service has it', async () => {
