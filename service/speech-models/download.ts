@@ -2,7 +2,9 @@
  * Model downloads, only when a person (or the admin's command line) asks: from the catalog's
  * official location into NAME.part, resumed with an HTTP Range request after a pause, a kill or a
  * restart, then checked against the published SHA-1 before it is installed. A wrong checksum
- * removes the file; a cancel removes the partial file; a pause keeps it.
+ * removes the file; a cancel removes the partial file; a pause keeps it. A download the service
+ * stopped by closing or dying (the app quit or was killed) carries on when the service starts
+ * again; one a person paused waits for them.
  */
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -73,26 +75,41 @@ export class ModelDownloads {
       throw e;
     }
     this.failures.delete(name);
+    this.store.setPaused(name, false);
     const r: Running = { ac: new AbortController(), stop: null, state: 'downloading', received: this.store.partBytes(name), total: entry.bytes, done: Promise.resolve() };
     this.running.set(name, r);
     r.done = this.run(entry, r).finally(() => this.running.delete(name));
   }
 
-  /** Stops the transfer and keeps what arrived; start resumes from there. */
+  /** Stops the transfer and keeps what arrived, until a person starts it again. */
   async pause(name: string): Promise<void> {
     await this.stop(name, 'pause');
+    if (this.store.partBytes(name) > 0) this.store.setPaused(name, true);
+  }
+
+  /** Carries on every download the service stopped without being asked to (a kill, the app quitting). */
+  resumeInterrupted(): void {
+    for (const entry of this.store.catalog) {
+      if (this.store.partBytes(entry.name) === 0 || this.store.isPaused(entry.name) || this.store.find(entry.name)) continue;
+      this.hooks.log('speech model download resumed', { name: entry.name, bytes: this.store.partBytes(entry.name) });
+      this.start(entry.name).catch((e: Error) => {
+        this.failures.set(entry.name, e.message);
+        this.hooks.log('speech model download not resumed', { name: entry.name, error: e.message });
+      });
+    }
   }
 
   /** Stops the transfer and removes the partial file. */
   async cancel(name: string): Promise<void> {
     await this.stop(name, 'cancel');
     await rm(this.store.partPath(name), { force: true });
+    this.store.setPaused(name, false);
     this.failures.delete(name);
   }
 
-  /** Pauses every transfer (the service is closing): each resumes from its partial file later. */
+  /** Stops every transfer (the service is closing): each carries on from its partial file at the next start. */
   async close(): Promise<void> {
-    await Promise.all([...this.running.keys()].map((n) => this.pause(n)));
+    await Promise.all([...this.running.keys()].map((n) => this.stop(n, 'pause')));
   }
 
   private async stop(name: string, how: 'pause' | 'cancel'): Promise<void> {

@@ -74,6 +74,9 @@ export function registerSpeechModelRoutes(app: FastifyInstance, ctx: ServiceCont
     return modelView(ctx, model.name);
   });
 
+  app.addHook('onReady', async () => {
+    ctx.modelDownloads.resumeInterrupted();
+  });
   app.addHook('onClose', async () => {
     await ctx.modelDownloads.close();
   });

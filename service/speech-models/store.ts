@@ -1,6 +1,7 @@
 /**
  * The model store: DATA/models/ holds the installed model files, a partial download per model
- * (NAME.part, kept across pause, kill and restart so a download resumes where it stopped) and
+ * (NAME.part, kept across pause, kill and restart so a download resumes where it stopped, and
+ * NAME.paused when a person paused it) and
  * manifest.json, the record of what is installed (name, size, languages, checksum, source,
  * installed at, speed measured here). The manifest is written atomically (temp file, rename).
  */
@@ -75,6 +76,20 @@ export class ModelStore {
 
   partPath(name: string): string {
     return join(this.dir, `${ModelName.parse(name)}.part`);
+  }
+
+  /** The mark of a download a person paused: it waits for them, where one cut short by a kill or a restart carries on by itself. */
+  private pausedMark(name: string): string {
+    return join(this.dir, `${ModelName.parse(name)}.paused`);
+  }
+
+  isPaused(name: string): boolean {
+    return existsSync(this.pausedMark(name));
+  }
+
+  setPaused(name: string, paused: boolean): void {
+    if (paused) writeFileSync(this.pausedMark(name), '', { mode: 0o600 });
+    else rmSync(this.pausedMark(name), { force: true });
   }
 
   /** Bytes of a partial download already on disk (0: none). */

@@ -1,7 +1,7 @@
 /**
  * Model downloads over real HTTP from a local server standing in for the model's official
- * location (no weights can be downloaded here): a kill mid-transfer resumes with a Range request
- * where it stopped, a wrong checksum is refused and its file removed, cancel removes the partial
+ * location (no weights can be downloaded here): a kill mid-transfer carries on by itself at the next
+ * start with a Range request where it stopped, a pause outlasts a restart, a wrong checksum is refused and its file removed, cancel removes the partial
  * file, pause keeps it, and a model the disk or the store's quota cannot hold is refused before
  * anything is fetched. The full disk is the real statfs check against a size larger than the disk;
  * the quota is the store's own limit (--model-store-max-gb).
@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('model downloads', () => {
-  it('resumes with a Range request after the service is killed mid-download, then checks and installs', async () => {
+  it('carries on with a Range request, unasked, after the service is killed mid-download, then checks and installs', async () => {
     expect(await model('good')).toMatchObject({ installed: false, download: { state: 'idle', received: 0, total: good.length } });
     files.setRate(32 * 1024);
     const started = await c.json('speechModels.download', `${LOCAL}/good/download`);
@@ -71,10 +71,9 @@ describe('model downloads', () => {
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(good.length);
 
-    await start();
-    expect(await model('good')).toMatchObject({ download: { state: 'paused', received: kept } });
+    // Nobody asks again: a download the service did not pause by request carries on when it starts.
     files.setRate(0);
-    await c.json('speechModels.download', `${LOCAL}/good/download`);
+    await start();
     const installed = await until('installed', async () => {
       const m = await model('good');
       return m.installed ? m : null;
@@ -106,6 +105,13 @@ describe('model downloads', () => {
     const paused = await c.json('speechModels.pause', `${LOCAL}/again/pause`);
     expect(paused.body.download.state).toBe('paused');
     expect(statSync(part('again')).size).toBe(paused.body.download.received);
+    // A pause a person asked for outlasts a restart: the download waits for them.
+    const asked = files.ranges.length;
+    await svc.stop();
+    await start();
+    expect((await model('again')).download).toMatchObject({ state: 'paused', received: paused.body.download.received });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(files.ranges.length).toBe(asked);
 
     await c.json('speechModels.download', `${LOCAL}/again/download`);
     await until('more bytes', async () => (await model('again')).download.received > paused.body.download.received);
