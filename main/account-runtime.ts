@@ -114,13 +114,20 @@ export async function openAccountRuntime(account: OpenAccount, deps: RuntimeDeps
     upload: async (path, language) => {
       await watch.importHandlers['imports.add'](importChannels['imports.add'].args.parse({ sources: [{ kind: 'path', path }], options: { language } }));
     },
+    // Through the cache, as a person's delete: it reaches the service even if the connection drops again.
+    discard: async (sessionId) => {
+      await h['sync.now']({});
+      if ((await h['sessions.delete']({ sessionIds: [sessionId] })).deleted === 0) throw new Error('it has not reached this computer yet');
+    },
   });
+  if (account.live) live.adopt(account.live);
   core.media.setLocalLookup((sessionId) => watch.localPathOf(sessionId));
   // Not awaited: a first scan of big folders must not hold up the window; watch.* calls wait for it.
   void watch.setSignedIn((await h['auth.state']({})).signedIn);
   return {
     core,
     handlers: { ...core.handlers, ...watch.handlers, ...watch.importHandlers, ...speechModelHandlers(core.client), ...liveHandlers(live, address), ...local?.handlers },
+    detachLive: () => live.detach(),
     async close() {
       live.close();
       await watch.close();

@@ -8,6 +8,7 @@ import type { AuthState, EventName, EventPayload } from '../../common/ipc';
 import type { Core } from '../core';
 import type { Emit, Handlers } from '../ipc/registry';
 import { UserFacingError } from '../ipc/user-facing-error';
+import type { LiveCarry } from '../live/controller';
 import type { MediaLinker } from '../media/links';
 import { AccountBook, accountDataDir, checkService, LOCAL_ID, normalizeServiceUrl, type Account } from './accounts';
 
@@ -16,6 +17,8 @@ export interface AccountRuntime {
   core: Core;
   /** The account-bound handlers (the core's, watch folders', imports', local sign-in's). */
   handlers: Partial<Handlers>;
+  /** Lets go of a live stream under way, for the runtime that replaces this one (the same account at a new address). */
+  detachLive(): LiveCarry | null;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,8 @@ export interface OpenAccount {
   mode: 'local' | 'cloud';
   /** Where the runtime's events go (the switcher watches auth.changed to remember who signed in). */
   emit: Emit;
+  /** A live stream the runtime this one replaces had under way: it carries on here. */
+  live?: LiveCarry;
 }
 
 export interface AccountsOptions {
@@ -104,15 +109,17 @@ export async function startAccounts(o: AccountsOptions): Promise<Accounts> {
     const id = target.id;
     const done = switching.then(async () => {
       const previous = book.find(activeId)!;
+      // The same account at its service's new address: a live recording goes on there, not ends.
+      const live = previous.id === id ? (runtime.detachLive() ?? undefined) : undefined;
       await runtime.close();
       try {
         activeId = id;
-        runtime = await o.open(where(target));
+        runtime = await o.open({ ...where(target), live });
         book.setActive(id);
       } catch (err) {
         // The other account would not open (its cache is unreadable, say): stay where we were.
         activeId = previous.id;
-        runtime = await o.open(where(previous));
+        runtime = await o.open({ ...where(previous), live });
         throw err;
       } finally {
         if (linker) runtime.core.media.setLinker(linker);

@@ -27,8 +27,17 @@ export interface LiveDeps {
   finished(sessionId: string, recordingPath: string): void;
   /** Transcribes the recording as a normal upload (the stream could not be finished live). */
   upload(recordingPath: string, language: string): Promise<void>;
+  /** Deletes the part of a handed-over stream the service made a session of: the upload has all of it. */
+  discard(sessionId: string): Promise<void>;
   /** Reconnect waits (ms), the last repeated; tests shorten or lengthen them. */
   backoffMs?: readonly number[];
+}
+
+/** A stream under way, handed from one controller to the next (LiveController.detach, adopt). */
+export interface LiveCarry {
+  state: LiveState;
+  recording: LiveRecording;
+  stopping: boolean;
 }
 
 const BYTES_PER_MS = 32;
@@ -127,6 +136,33 @@ export class LiveController {
   reset(): LiveState {
     if (this.state.status === 'finished' || this.state.status === 'failed' || this.state.status === 'uploaded' || this.state.status === 'idle') this.state = idle(this.state.language);
     return this.set({});
+  }
+
+  /**
+   * Lets go of a stream under way for another controller to carry on (the same account reopened
+   * at its service's new address): nothing is finished or sent; null when no stream is under way.
+   */
+  detach(): LiveCarry | null {
+    const rec = this.recording;
+    const { status } = this.state;
+    if (!rec || (status !== 'recording' && status !== 'paused' && status !== 'finishing')) return null;
+    const carry: LiveCarry = { state: this.state, recording: rec, stopping: this.stopping };
+    this.recording = null;
+    this.close();
+    this.state = idle(this.state.language);
+    return carry;
+  }
+
+  /** Carries on a stream another controller let go of: reconnects (resuming the same session) and sends what the service has not heard. */
+  adopt(carry: LiveCarry): void {
+    this.recording = carry.recording;
+    this.stopping = carry.stopping;
+    this.sentBytes = 0;
+    this.attempt = 0;
+    if (carry.state.status === 'paused') this.keepAlive = setInterval(() => this.socket?.ping(), KEEP_ALIVE_MS);
+    this.state = carry.state;
+    this.set({ connection: 'reconnecting', partial: '' });
+    void this.connect();
   }
 
   close(): void {
@@ -250,7 +286,8 @@ export class LiveController {
   /**
    * The service finished the stream while it could not be reached (its idle and resume waits
    * passed): what it has is a session of its own, and the rest would be lost. The whole recording
-   * goes to the uploads instead, so one session has all of it; recording stops here.
+   * goes to the uploads instead and that part is deleted, so one session has all of it; recording
+   * stops here.
    */
   private async handOver(): Promise<void> {
     const rec = this.recording;
@@ -266,7 +303,13 @@ export class LiveController {
       await this.deps.upload(rec.path, this.state.language);
     } catch (e) {
       this.fail(`The service ended the live stream while it could not be reached, and the recording could not be added to the uploads (${(e as Error).message}). It is kept on this computer: ${rec.path}`);
+      return;
     }
+    const partId = this.state.sessionId;
+    if (!partId) return;
+    await this.deps.discard(partId).catch((e: Error) => {
+      this.set({ message: `${message} The session of the words heard live (to ${clock(this.state.heardMs)}) could not be deleted (${e.message}); delete it once the upload is done.` });
+    });
   }
 
   private fail(message: string): void {

@@ -7,7 +7,7 @@
  * The ports are held by plain net.Servers, as another program would.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { AuthState, SyncState } from '../../common/ipc';
@@ -16,12 +16,14 @@ import type { Handlers } from '../../main/ipc/registry';
 import { startWebBridge, type WebBridge } from '../../main/ipc/web-bridge';
 import { superviseEmbeddedService, type ServiceSupervisor } from '../../main/service-supervisor';
 import { startApp, type RunningApp } from '../helpers/app';
+import { heldPorts, portOf } from '../helpers/held-ports';
 import { ROOT, serviceLogin, tempDir } from '../helpers/service';
 import { startAppBridge, type AppBridge } from './helpers/app-bridge';
 import { processesFor } from './helpers/processes';
 import { startWatchDaemon } from './helpers/watch-daemon';
 
-const held: Server[] = [];
+const ports = heldPorts();
+const hold = ports.hold;
 let app: RunningApp | undefined;
 let sup: ServiceSupervisor | undefined;
 let bridge: AppBridge | undefined;
@@ -33,25 +35,9 @@ afterEach(async () => {
   await bridge?.close();
   await web?.close();
   app = sup = bridge = web = undefined;
-  await Promise.all(held.splice(0).map((s) => new Promise((res) => s.close(res))));
+  await ports.release();
 });
 
-/** Holds 127.0.0.1:port; retries while the port's last owner is still letting it go. */
-async function hold(port: number): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    // It hangs up on whoever calls, so a client still aimed here fails at once instead of waiting.
-    const server = createServer((socket) => socket.destroy());
-    const err = await new Promise<Error | null>((res) => {
-      server.once('error', res);
-      server.listen(port, '127.0.0.1', () => res(null));
-    });
-    if (!err) return void held.push(server);
-    if (tries >= 200) throw err;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
-
-const portOf = (url: string) => Number(new URL(url).port);
 
 it('the app started again while the ports of its last run are taken starts on free ones, and answers there', async () => {
   const first = await startApp();

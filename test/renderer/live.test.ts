@@ -3,36 +3,27 @@
  * speech as the input, in a loop): Live, Start, a partial shows, final words show, Stop, and the
  * session opens in the editor and plays. Then the same with the service killed mid-recording and
  * started again by the app's supervisor: recording goes on, the app resumes the stream, and the
- * one session has the whole recording and a transcript with no word heard twice.
+ * one session has the whole recording and a transcript with no word heard twice. And once more
+ * with the service's port taken meanwhile, so it comes back on another: the stream follows it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, startApp, type RunningApp } from '../helpers/app';
+import { heldPorts, portOf } from '../helpers/held-ports';
 import { playPast } from '../helpers/player';
 import { placedSpeech } from '../helpers/speech';
-import { signIn } from '../helpers/ui';
+import { shootLooks, signIn } from '../helpers/ui';
 import { openServiceDb } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/live-rest';
 let app: RunningApp;
 
-/** The Live view in light and dark, at 1280×800 and 800×600 (then back to 1280×800, light). */
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: `${SHOTS}/${name}-${scheme}-${w}x${h}.png` });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+/** The Live view in light and dark, at 1280×800 and 800×600. */
+const shoot = (page: Page, name: string) => shootLooks(page, SHOTS, name);
 let browser: Browser;
+const ports = heldPorts();
 
 beforeAll(async () => {
   const speech = await placedSpeech({ sentences: ['the weather is nice today', 'please send the report to my office'], gapsMs: [600, 1500], tailMs: 1500, sampleRate: 16_000, container: 'wav' });
@@ -48,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
+  await ports.release();
 });
 
 async function openLive(): Promise<Page> {
@@ -133,6 +125,30 @@ describe('live transcription in the app', () => {
     expect(made.status).toBe('completed');
     expect(made.duration! * 1000, recorded).toBeGreaterThanOrEqual(stoppedAtMs - 1000);
     await playPast(page, 500);
+    await page.close();
+  }, 600_000);
+
+  it('the service comes back on another port (its own was taken) mid-recording: the recording goes on there, in the same session', async () => {
+    const before = liveSessions();
+    const page = await openLive();
+    await page.locator('.live-view').getByRole('button', { name: 'Start' }).click();
+    await expect.poll(() => page.locator('.live-final').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const port = portOf(app.serviceUrl);
+    const servicePid = Number(execFileSync('pgrep', ['-P', String(app.child.pid), '-f', 'service/cli.js']).toString().trim().split('\n')[0]);
+    process.kill(servicePid, 'SIGKILL');
+    await ports.hold(port);
+    await expect.poll(() => page.locator('.live-view').getAttribute('data-connection'), { timeout: 30_000 }).toBe('reconnecting');
+    // The app follows the service to its new port; the stream carries on there instead of ending.
+    await expect.poll(() => page.locator('.live-view').getAttribute('data-connection'), { timeout: 90_000 }).toBe('connected');
+    expect(await page.locator('.live-view').getAttribute('data-status')).toBe('recording');
+    const finalsBefore = await page.locator('.live-final').count();
+    await expect.poll(() => page.locator('.live-final').count(), { timeout: 60_000 }).toBeGreaterThan(finalsBefore);
+    await stopAndOpen(page);
+    const after = liveSessions();
+    expect(after.length).toBe(before.length + 1);
+    const made = after.find((s) => !before.some((b) => b.session_id === s.session_id))!;
+    expect(made.status).toBe('completed');
+    expect(made.duration! * 1000).toBeGreaterThanOrEqual(stoppedAtMs - 1000);
     await page.close();
   }, 600_000);
 });

@@ -6,37 +6,25 @@
  * run it; the port is held by a plain net.Server, as another program would.
  */
 import { createReadStream, readdirSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, expect, it } from 'vitest';
 import { STAGE_PATH, STAGE_TOKEN_HEADER, type AuthState, type ImportItem, type MediaSource } from '../../../common/ipc';
 import type { AccountToken } from '../../../common/ipc/account';
+import { heldPorts, portOf } from '../../helpers/held-ports';
 import { speechWav } from '../../helpers/speech';
 import { startAppBridge, type AppBridge } from '../helpers/app-bridge';
 import { processesFor } from '../helpers/processes';
 import { until } from '../watch/helpers';
 
-const held: Server[] = [];
+const ports = heldPorts();
+const hold = ports.hold;
 let b: AppBridge | undefined;
 
 afterAll(async () => {
   await b?.close();
-  await Promise.all(held.map((s) => new Promise((res) => s.close(res))));
+  await ports.release();
 });
-
-const portOf = (url: string) => Number(new URL(url).port);
-
-/** Holds 127.0.0.1:port (retrying while its last owner lets it go); callers are hung up on. */
-async function hold(port: number): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    const server = createServer((socket) => socket.destroy());
-    const err = await new Promise<Error | null>((res) => server.once('error', res).listen(port, '127.0.0.1', () => res(null)));
-    if (!err) return void held.push(server);
-    if (tries >= 200) throw err;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
 
 const signedIn = async (a: AppBridge) => (await a.call<AuthState>('auth.state', {})).signedIn;
 const appTokens = async (a: AppBridge) => (await a.call<{ tokens: AccountToken[] }>('account.tokens', {})).tokens.filter((t) => t.madeByApp);

@@ -2,7 +2,8 @@
  * A long outage: the service is killed mid-recording and is out of the app's reach until it has
  * finished the stream on its own (its resume wait is 1.5 s here, a minute in use). The app records
  * on; when the service answers again, the stream cannot be resumed, so the whole recording, every
- * second of it, goes to the uploads to be transcribed as any file is, and the Live state says so.
+ * second of it, goes to the uploads to be transcribed as any file is, the part the service held is
+ * deleted, and the Live state says so.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -34,6 +35,7 @@ it('when the service finished the stream while it was away, the whole recording 
   let realtimeUrl = reachable;
   const states: LiveState[] = [];
   const uploads: { path: string; language: string }[] = [];
+  const discarded: { id: string; afterUploads: number }[] = [];
   const live = new LiveController({
     dataDir: tempDir('s2t-live-'),
     realtimeUrl: () => realtimeUrl,
@@ -43,6 +45,7 @@ it('when the service finished the stream while it was away, the whole recording 
       throw new Error('the stream cannot finish live here');
     },
     upload: async (path, language) => void uploads.push({ path, language }),
+    discard: async (id) => void discarded.push({ id, afterUploads: uploads.length }),
     backoffMs: [200],
   });
   const samples = wav.subarray(44);
@@ -76,6 +79,9 @@ it('when the service finished the stream while it was away, the whole recording 
   const file = readFileSync(uploads[0].path);
   expect(file.readUInt32LE(40)).toBe(6000 * 32);
   expect(file.subarray(44).equals(samples.subarray(0, 6000 * 32))).toBe(true);
+  // The part the service made a session of is deleted once the upload is queued: one session holds it all.
+  await until('the part to be deleted', () => discarded.length > 0, 5_000);
+  expect(discarded).toEqual([{ id: sessionId, afterUploads: 1 }]);
   // Nothing more is recorded or sent, and the view can start again.
   expect(live.audio(Buffer.alloc(3200))).toBe(6000);
   expect(live.reset().status).toBe('idle');
