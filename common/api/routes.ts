@@ -99,8 +99,11 @@ export const LegacyCreateBody = z
     /** Interface choice: decode (default), align or upload. */
     session_mode: SessionMode.optional(),
     diarization: z.boolean().optional(),
+    /** Local service: the speech engine for the job media_source starts (as batch transcribe's). */
+    speech_engine: z.string().max(80).optional(),
   })
   .superRefine((b, ctx) => {
+    if (b.speech_engine && !b.media_source) ctx.addIssue({ code: 'custom', path: ['speech_engine'], message: 'speech_engine goes with media_source (or with batch transcribe)' });
     if (!b.webhook_url && (b.webhook_method || b.webhook_headers)) {
       ctx.addIssue({ code: 'custom', message: 'webhook_method and webhook_headers require webhook_url' });
     }

@@ -46,7 +46,17 @@ export async function createFromUrl({ client, uploader }: JobCallDeps, spec: Job
   const created = await uploader.withFreshToken(() =>
     client.call(
       'sessions.create',
-      { body: { language: spec.language, media_source: spec.mediaSource!, session_mode: spec.mode, keep_source: spec.keepMedia, punctuation: spec.punctuation, diarization: spec.diarization } },
+      {
+        body: {
+          language: spec.language,
+          media_source: spec.mediaSource!,
+          session_mode: spec.mode,
+          keep_source: spec.keepMedia,
+          punctuation: spec.punctuation,
+          diarization: spec.diarization,
+          ...(spec.speechEngine !== null ? { speech_engine: spec.speechEngine } : {}),
+        },
+      },
       { signal, timeoutMs: 10 * 60_000 },
     ),
   );

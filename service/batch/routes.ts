@@ -75,11 +75,8 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     if (!upload.complete) throw documentError(409, 'conflict', 'the upload of this file is not complete');
     const mode = body.session_mode ?? 'decode';
     if (mode === 'align' && !body.transcript_text?.trim()) throw validationError('transcript_text: align needs the text to align');
-    if (body.speech_engine) {
-      const engine = ctx.speech.recognizers().find((r) => r.id === body.speech_engine);
-      if (!engine) throw validationError(`speech_engine: "${body.speech_engine}" is not installed here (installed: ${ctx.speech.list().map((e) => e.id).join(', ')})`);
-      if (mode !== 'upload' && !engine.supports(body.language)) throw validationError(`speech_engine: ${engine.label} does not serve language "${body.language}"`);
-    }
+    const engineRefused = body.speech_engine ? ctx.speech.refusal(body.speech_engine, body.language, mode) : null;
+    if (engineRefused) throw validationError(engineRefused);
     const sniffed = await sniffFile(upload.path);
     if (mode !== 'upload' && !sniffed) throw invalidFileFormat();
     const glossaryId = body.glossary_id === undefined ? undefined : requireOwnGlossary(ctx, body.glossary_id, p.orgId);

@@ -51,6 +51,17 @@ export class SpeechEngines {
     return serving;
   }
 
+  /**
+   * Why a request naming `engine` for `language` cannot be taken, or null when it can: checked
+   * when the request comes, so a wrong name is refused at once instead of failing its job later.
+   */
+  refusal(engine: string, language: string, mode: string): string | null {
+    const r = this.recognizers().find((x) => x.id === engine);
+    if (!r) return `speech_engine: "${engine}" is not installed here (installed: ${this.list().map((e) => e.id).join(', ')})`;
+    if (mode !== 'upload' && !r.supports(language)) return `speech_engine: ${r.label} does not serve language "${language}"`;
+    return null;
+  }
+
   /** The engine that would serve `language` (for the models list and the app's "will run on"). */
   servingEngine(language: string): Recognizer | undefined {
     return this.recognizers().find((r) => r.supports(language));

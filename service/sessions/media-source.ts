@@ -35,7 +35,7 @@ function forget(ctx: ServiceContext, session: SessionRow): void {
  * what was written are removed. The download is capped at the organization's storage room, and
  * refused past it as an upload would be (413); any other refusal is 422.
  */
-export async function downloadMediaSource(ctx: ServiceContext, session: SessionRow, source: string): Promise<SessionRow> {
+export async function downloadMediaSource(ctx: ServiceContext, session: SessionRow, source: string, speechEngine?: string): Promise<SessionRow> {
   const dir = sessionMediaDir(ctx.config.dataDir, session.session_id);
   const sink = createWriteStream(join(dir, DOWNLOAD_FILE), { mode: 0o600 });
   let quota: StorageRoom | null = null;
@@ -61,17 +61,18 @@ export async function downloadMediaSource(ctx: ServiceContext, session: SessionR
   touchSession(ctx.db, session.id, { filename, media_type: stored.mediaType, media_path: stored.path, date_upload: new Date().toISOString() });
   // The answer says `uploaded` (the spec's word for this moment), even though the job is queued next.
   const answered = sessionByPk(ctx.db, session.id);
-  queueDownloaded(ctx, answered, 'media_source downloaded');
+  queueDownloaded(ctx, answered, 'media_source downloaded', speechEngine);
   return answered;
 }
 
-function queueDownloaded(ctx: ServiceContext, session: SessionRow, reason: string): void {
+/** `speechEngine`: the one the request named; a download recovered after a restart gets the service's choice. */
+function queueDownloaded(ctx: ServiceContext, session: SessionRow, reason: string, speechEngine?: string): void {
   ctx.db
     .transaction(() =>
       enqueueJob(ctx.db, ctx.secret, {
         sessionPk: session.id,
         kind: (session.session_mode ?? 'decode') as 'decode' | 'align' | 'upload',
-        params: { language: session.language, diarization: session.diarization === 1 },
+        params: { language: session.language, diarization: session.diarization === 1, ...(speechEngine ? { speechEngine } : {}) },
         reason,
       }),
     )

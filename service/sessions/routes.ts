@@ -67,6 +67,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
       }
     }
     const mode = body.session_mode ?? 'decode';
+    const engineRefused = body.speech_engine ? ctx.speech.refusal(body.speech_engine, body.language, mode) : null;
+    if (engineRefused) throw validationError(engineRefused);
     const session = createSessionRow(ctx, p, {
       language: body.language,
       status: body.media_source ? 'uploaded' : 'queued',
@@ -81,7 +83,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
       webhook_headers: body.webhook_headers ? JSON.stringify(body.webhook_headers) : null,
       meta_data: body.meta_data ? JSON.stringify(body.meta_data) : null,
     });
-    const row = body.media_source ? await downloadMediaSource(ctx, sessionByPk(ctx.db, session.id), body.media_source) : sessionByPk(ctx.db, session.id);
+    const row = body.media_source ? await downloadMediaSource(ctx, sessionByPk(ctx.db, session.id), body.media_source, body.speech_engine) : sessionByPk(ctx.db, session.id);
     const s = toSession(ctx, row);
     // With media_source the answer is `uploaded` even though the job was queued right after (the spec's status for this answer).
     const status = body.media_source ? 'uploaded' : (s.status ?? 'queued');

@@ -2,8 +2,8 @@
  * Legacy create with media_source, against the real service on a test network: names come from a
  * fake DNS, and only our media server's address (127.0.0.2) is exempt from the private-range
  * check, so every other rule of the guard runs as in production. A good download, refusals
- * (redirect to 127.0.0.1, "localhost.", private and mixed answers), every legacy create key at
- * once, and a kill -9 during a download.
+ * (redirect to 127.0.0.1, "localhost.", private and mixed answers), the speech engine the request
+ * names, every legacy create key at once, and a kill -9 during a download.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
 import { errorOf, must } from '../answers';
-import { client, docOf, PASSAGE, sessionDone, transcriptOf, until, type Client } from './helpers';
+import { readServiceDb } from '../../helpers/service-db';
+import { bodyOf, client, docOf, PASSAGE, sessionDone, transcriptOf, until, type Client } from './helpers';
 import { closeServer, FakeDns, listenOnTestAddress, Receiver, selfSignedCertificate, startTestNetworkService, TEST_ADDRESS, transitionsOf } from './test-network';
 
 const LEGACY = '/api/v3/speech-to-text/session';
@@ -128,6 +129,28 @@ describe('media_source', () => {
     expect(mediaHits.slice(hitsBefore)).toEqual(['/to-loopback']);
     expect(loopbackHits).toBe(0);
     expect((await c.json('sessions.list', `${LEGACY}?limit=100`)).body.total_results).toBe(before);
+  });
+});
+
+describe('media_source with a speech engine', () => {
+  it('queues its job on the engine the request names, and refuses one not installed (or without media_source) before any download', async () => {
+    const hitsBefore = mediaHits.length;
+    const missing = await create({ language: 'en', media_source: mediaUrl('media.test.example', '/speech.wav'), speech_engine: 'whisper:large-v3' });
+    expect(missing.status).toBe(422);
+    expect(errorOf(missing).error).toMatch(/speech_engine: "whisper:large-v3" is not installed here \(installed: pocketsphinx\)/);
+    const alone = await create({ language: 'en', speech_engine: 'pocketsphinx' });
+    expect(alone.status).toBe(422);
+    expect(JSON.stringify(errorOf(alone))).toMatch(/speech_engine goes with media_source/);
+    expect(mediaHits.length).toBe(hitsBefore);
+
+    const r = await create({ language: 'en', media_source: mediaUrl('media.test.example', '/speech.wav'), speech_engine: 'pocketsphinx' });
+    expect(r.status, r.text).toBe(200);
+    const id = r.body.result.session_id;
+    const params = readServiceDb(svc.dataDir, (db) => (db.prepare('SELECT j.params FROM jobs j JOIN sessions s ON s.id = j.session_pk WHERE s.session_id = ?').get(id) as { params: string }).params);
+    expect(JSON.parse(params)).toMatchObject({ language: 'en', speechEngine: 'pocketsphinx' });
+    expect((await sessionDone(c, id)).status).toBe('completed');
+    const docs = await c.json('documents.list', `${LEGACY}/${id}/document?include_content=true`);
+    expect(bodyOf(docOf(docs.body.result, 'document')).metadata.engine).toBe('pocketsphinx');
   });
 });
 
