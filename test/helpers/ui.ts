@@ -83,9 +83,9 @@ export type CloudApp = Omit<RunningApp, 'serviceUrl' | 'lines'> & { port: number
 /**
  * The built browser-mode app in cloud mode on a service of the test's own (S2T_SERVICE_URL), so
  * the test can stop that service and the app is really offline. No embedded service starts.
+ * `dataDir`: an earlier run's folder, to start the app again where it stopped.
  */
-export async function startCloudApp(serviceUrl: string): Promise<CloudApp> {
-  const dataDir = tempDir('s2t-cloud-app-');
+export async function startCloudApp(serviceUrl: string, dataDir = tempDir('s2t-cloud-app-')): Promise<CloudApp> {
   const child = spawn(process.execPath, [join(ROOT, 'dist/main/headless.js'), '--data', dataDir], { cwd: ROOT, env: { ...process.env, S2T_SERVICE_URL: serviceUrl }, stdio: ['pipe', 'pipe', 'pipe'] });
   const urls = urlsOnRequest(child);
   let err = '';

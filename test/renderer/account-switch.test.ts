@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEMO } from '../helpers/app';
 import { inTopBar } from './account-fixture';
 import { DEMO, startService, stopAndRemove, type RunningService } from '../helpers/service';
-import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, submitSignIn } from '../helpers/ui';
 import { openServiceDb, seedService } from '../main/helpers/seed';
 import { accountId } from '../../main/auth/accounts';
 
@@ -109,17 +109,7 @@ describe('accounts', () => {
     await section.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => status.textContent()).toBe('Live uses wss://live.example.com/v2/realtime (set for this account).');
     expect(await section.getByRole('alert').count()).toBe(0);
-    await section.scrollIntoViewIfNeeded();
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await section.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: `/tmp/shots/live-rest/account-live-address-${scheme}-${w}x${h}.png` });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shootLooks(page, '/tmp/shots/live-rest', 'account-live-address', () => section.scrollIntoViewIfNeeded());
     await section.getByRole('button', { name: "Use the service's own" }).click();
     await expect.poll(() => status.textContent()).toBe(`Live uses ${usual} (the service's own).`);
   }, 120_000);

@@ -5,7 +5,6 @@
  * again asks for the code, calls a wrong code a wrong code, and goes back to the password step;
  * a backup code turns two-factor off. Screenshots of each step in /tmp/shots/accounts/.
  */
-import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { USED_CODE, WRONG_APP_CODE, WRONG_CODE } from '../../main/ipc/handlers/account';
@@ -13,14 +12,13 @@ import { LOCAL_DEMO } from '../helpers/app';
 import { inTopBar } from './account-fixture';
 import { totpCode } from '../service/auth/client';
 import { axeProblems, describeProblems } from './look-fixture';
-import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/accounts';
 let page: Page;
 
 const run = appAndBrowserPerFile();
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(await run.app.newUrl());
 });
@@ -28,18 +26,13 @@ beforeAll(async () => {
 /** axe-core's serious and critical findings on every view shot, light and dark, both sizes. */
 const axeFound: string[] = [];
 
-/** Screenshots at both sizes the app must work at (dark too), with an axe run on each; back to the large light one. */
+/** Screenshots at both sizes the app must work at, light and dark, with an axe run on each look; back to the large light one. */
 async function shoot(name: string): Promise<void> {
-  for (const [width, height] of [[1280, 800], [800, 600]] as const) {
-    await page.setViewportSize({ width, height });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}x${height}${scheme === 'dark' ? '-dark' : ''}.png` });
-      axeFound.push(...describeProblems(`${name} ${width}x${height} ${scheme}`, await axeProblems(page)));
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await shootLooks(page, SHOTS, name, async () => {
+    const { width, height } = page.viewportSize()!;
+    const scheme = (await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)) ? 'dark' : 'light';
+    axeFound.push(...describeProblems(`${name} ${width}x${height} ${scheme}`, await axeProblems(page)));
+  });
 }
 
 const signInForm = () => page.getByRole('form', { name: 'Sign in' });

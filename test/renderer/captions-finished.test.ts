@@ -7,12 +7,11 @@
  * of grabbing it, and a timing key says why it does nothing; find (without replace) and export still work. Reopened,
  * an edit is saved, reaches the service, and is there after a reload.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionContent, DocumentBody } from '../../common/transcript';
-import { appAndBrowserPerFile, signIn, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, signIn, submitSignIn } from '../helpers/ui';
 import { openCompletedSession, spokenSessionAndPage, syncUntil } from './look-fixture';
 
 const NAME = 'captions-finished.wav';
@@ -29,7 +28,6 @@ let jwt: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   ({ jwt, sessionId, page } = await spokenSessionAndPage(run, NAME, pageErrors, { acceptDownloads: true }));
 }, 120_000);
 
@@ -164,17 +162,11 @@ describe('a finished caption document', () => {
     const srt = readFileSync((await download.path())!, 'utf8');
     expect(srt).toContain(LONG.split(' ').slice(0, 3).join(' '));
 
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((t) => void (document.documentElement.dataset.theme = t), theme);
-      for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await expect.poll(() => page.locator('canvas.wave').evaluate((c: HTMLCanvasElement) => c.width === c.parentElement!.parentElement!.clientWidth)).toBe(true);
-        await page.locator('.doc-scroll').evaluate((el) => el.scrollTo(0, 0));
-        await page.screenshot({ path: join(SHOTS, `finished-captions-${theme}-${w}x${h}.png`) });
-      }
-    }
-    await page.evaluate(() => void delete document.documentElement.dataset.theme);
-    await page.setViewportSize({ width: 1280, height: 800 });
+    // At each size: the waveform redrawn to its new width, the captions at their top.
+    await shootLooks(page, SHOTS, 'finished-captions', async () => {
+      await expect.poll(() => page.locator('canvas.wave').evaluate((c: HTMLCanvasElement) => c.width === c.parentElement!.parentElement!.clientWidth)).toBe(true);
+      await page.locator('.doc-scroll').evaluate((el) => el.scrollTo(0, 0));
+    });
     expect(pageErrors).toEqual([]);
   }, 120_000);
 

@@ -4,13 +4,11 @@
  * copy; the copy is compared with its original segment by segment, picked per segment (mouse and
  * keyboard), and applied: the copy is gone, the original holds the picks, here and on the service.
  */
-import { mkdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { plainText, type DocumentBody, type DocumentContent, type TranscriptContent } from '../../common/transcript/model';
 import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
-import { appAndBrowserPerFile, signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, signIn } from '../helpers/ui';
 import { segment, transcript } from '../main/helpers/fixtures';
 import { axeProblems, syncUntil, uploadDocument } from './look-fixture';
 
@@ -54,21 +52,8 @@ async function device(serviceUrl: string) {
 
 const lines = (d: ServiceDoc) => plainText(d.document!.content).split('\n');
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [w, h] of [[1280, 800], [800, 600]]) {
-    await page.setViewportSize({ width: w, height: h });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}-${scheme}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 describe('conflicts', () => {
   it('resolves a conflict side by side: picks per segment, the copy goes, the original and the service hold the picks', async () => {
-    mkdirSync(SHOTS, { recursive: true });
     const other = await device(run.app.serviceUrl);
     await other.upload(['alpha one two', 'beta three four', 'gamma five six', 'delta seven eight']);
     const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -104,7 +89,7 @@ describe('conflicts', () => {
     await expect.poll(() => copyTab.count()).toBe(1);
     expect(await copyTab.locator('.badge').allTextContents()).toContain('conflict copy');
 
-    await shoot(page, 'notice');
+    await shootLooks(page, SHOTS, 'notice');
     // Opened from the notice.
     await notice.getByRole('button', { name: 'Compare side by side and resolve' }).click();
     const view = page.getByRole('region', { name: 'Resolve conflict' });
@@ -138,7 +123,7 @@ describe('conflicts', () => {
     // The unchanged segments are there on request.
     await view.getByLabel(/Show 2 unchanged/).check();
     await expect.poll(() => view.locator('.conflict-row.equal').allTextContents()).toEqual([expect.stringContaining('alpha MINE'), expect.stringContaining('delta seven eight')]);
-    await shoot(page, 'undecided');
+    await shootLooks(page, SHOTS, 'undecided');
 
     // A pick by mouse, on the version's text.
     await beta.getByText('beta MINE').click();
@@ -170,7 +155,7 @@ describe('conflicts', () => {
     expect(await beta.getByRole('radio', { name: /Keep mine/ }).isChecked()).toBe(true);
     expect(await apply.isDisabled()).toBe(false);
     expect(await axeProblems(page)).toEqual([]);
-    await shoot(page, 'decided');
+    await shootLooks(page, SHOTS, 'decided');
 
     await apply.click();
     await expect.poll(() => view.count(), { timeout: 10_000 }).toBe(0);

@@ -7,13 +7,13 @@
  * engine ran. Screenshots go to /tmp/shots/ui-rest/.
  */
 import Database from 'better-sqlite3';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { appAndBrowserPerFile, signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, signIn } from '../helpers/ui';
 import { tinyWhisperModelFile } from '../helpers/whisper-model';
 import { bridgeClient } from '../security/bridge-wire';
 import { waitForCompleted } from './look-fixture';
@@ -27,7 +27,6 @@ const run = appAndBrowserPerFile();
 const dialog = () => page.getByRole('dialog', { name: 'New transcription' });
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   watched = tempDir('s2t-engine-watch-');
   scratch = tempDir('s2t-engine-audio-');
   page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -37,18 +36,7 @@ afterAll(() => {
   cleanup(scratch);
 });
 
-async function shots(name: string, scroll?: () => Promise<void>): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await scroll?.();
-      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}-${scheme}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shots = (name: string, scroll?: () => Promise<void>) => shootLooks(page, SHOTS, name, scroll);
 
 /** Opens New transcription with `file` chosen and English (United States) as the language. */
 async function newTranscription(file: string): Promise<void> {

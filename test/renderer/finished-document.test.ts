@@ -7,13 +7,11 @@
  * finds but offers no replace; Space and K play and pause from inside a read-only cue. Reopened,
  * the same items work and reach the service.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FINISHED_REFUSAL } from '../../common/ipc/finished';
 import type { DocumentBody } from '../../common/transcript';
-import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, submitSignIn } from '../helpers/ui';
 import { openCompletedSession, spokenSessionAndPage, syncUntil } from './look-fixture';
 
 const NAME = 'finished-document.wav';
@@ -29,7 +27,6 @@ let jwt: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   ({ jwt, sessionId, page } = await spokenSessionAndPage(run, NAME, pageErrors));
 }, 120_000);
 
@@ -136,34 +133,27 @@ describe('a finished document: the Document menu, find, and playback keys', () =
     await expect.poll(() => find.getByRole('status').textContent()).toMatch(/found/);
     expect(await find.getByRole('textbox', { name: 'Replace with' }).count()).toBe(0);
     expect(await find.getByRole('button', { name: 'Replace all' }).count()).toBe(0);
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((t) => void (document.documentElement.dataset.theme = t), theme);
-      for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await page.screenshot({ path: join(SHOTS, `finished-find-${theme}-${w}x${h}.png`) });
-      }
-    }
-    await page.evaluate(() => void delete document.documentElement.dataset.theme);
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shootLooks(page, SHOTS, 'finished-find');
     await find.getByRole('button', { name: 'Close find' }).click();
     expect(pageErrors).toEqual([]);
   }, 60_000);
 
   it('the menu open on the finished document, light and dark, wide and narrow', async () => {
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((t) => void (document.documentElement.dataset.theme = t), theme);
-      for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await openMenu();
-        await menuItem('Shift all times…').hover();
-        await page.screenshot({ path: join(SHOTS, `finished-menu-${theme}-${w}x${h}.png`) });
-        for (const name of ['Reset…', 'Clear text…', 'Timecode offset…', 'Shift all times…']) expect(await menuItem(name).getAttribute('aria-disabled')).toBe('true');
-        expect(await menuItem('Reopen').getAttribute('aria-disabled')).toBeNull();
-        await page.keyboard.press('Escape');
-      }
-    }
-    await page.evaluate(() => void delete document.documentElement.dataset.theme);
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const menu = page.getByRole('menu', { name: 'Document' });
+    const closeMenu = async () => {
+      if ((await menu.count()) === 0) return;
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached', timeout: 10_000 });
+    };
+    // At each size the menu is opened afresh, checked, and shot with an item hovered.
+    await shootLooks(page, SHOTS, 'finished-menu', async () => {
+      await closeMenu();
+      await openMenu();
+      await menuItem('Shift all times…').hover();
+      for (const name of ['Reset…', 'Clear text…', 'Timecode offset…', 'Shift all times…']) expect(await menuItem(name).getAttribute('aria-disabled')).toBe('true');
+      expect(await menuItem('Reopen').getAttribute('aria-disabled')).toBeNull();
+    });
+    await closeMenu();
     expect(pageErrors).toEqual([]);
   }, 60_000);
 

@@ -4,12 +4,10 @@
  * the service, picks it for the transcription, and edits it again. Screenshots of the editor,
  * light and dark, at 1280×800 and 800×600, go to /tmp/shots/speech-truth/.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
-import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, submitSignIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/speech-truth';
 const run = appAndBrowserPerFile();
@@ -22,7 +20,6 @@ async function serviceGlossaries(): Promise<{ id: number; name: string; entries:
 
 describe('the glossary editor', () => {
   it('makes a glossary on the service, picks it, and edits its terms', async () => {
-    mkdirSync(SHOTS, { recursive: true });
     const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(await run.app.newUrl());
     await submitSignIn(page);
@@ -43,17 +40,7 @@ describe('the glossary editor', () => {
     // The new glossary is the dialog's choice.
     await expect.poll(() => dialog.getByLabel('Glossary', { exact: true }).evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Products (en)');
 
-    for (const [w, h] of [
-      [1280, 800],
-      [800, 600],
-    ]) {
-      await page.setViewportSize({ width: w, height: h });
-      await editor.scrollIntoViewIfNeeded();
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.screenshot({ path: join(SHOTS, `glossary-editor-${scheme}-${w}x${h}.png`) });
-      }
-    }
+    await shootLooks(page, SHOTS, 'glossary-editor', () => editor.scrollIntoViewIfNeeded());
 
     // Edited again: the terms replace the old ones on the service.
     await editor.getByLabel(/^Terms, one a line/).fill('Zorbatron\nVantrelix');

@@ -5,11 +5,11 @@
  * holds); "Continue on this computer" then asks for a code naming the account; single sign-on
  * here does not claim to be Microsoft. Screenshots go to /tmp/shots/truth-ui/.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startApp, type RunningApp } from '../helpers/app';
+import { shootLooks } from '../helpers/ui';
 import { openServiceDb } from '../main/helpers/seed';
 import { totpCode } from '../service/auth/client';
 import { inTopBar } from './account-fixture';
@@ -20,20 +20,7 @@ let browser: Browser;
 let app: RunningApp;
 let page: Page;
 
-async function shoot(name: string): Promise<void> {
-  for (const [width, height] of [[1280, 800], [800, 600]] as const) {
-    await page.setViewportSize({ width, height });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}x${height}-${scheme}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   app = await startApp({ localAccount: null });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -79,7 +66,7 @@ describe("two-factor on this computer's account", () => {
     const codeInput = form.getByLabel('Code from your authenticator app, or a backup code');
     await codeInput.waitFor({ timeout: 20_000 });
     expect(await form.locator('.step-note').textContent()).toBe(`Two-factor sign-in for ${OWNER}.`);
-    await shoot('local-two-factor-code');
+    await shootLooks(page, SHOTS, 'local-two-factor-code');
     // The code that turned it on was used up: the next window's code signs in.
     await codeInput.fill(totpCode(secret, 1));
     await form.getByRole('button', { name: 'Verify' }).click();

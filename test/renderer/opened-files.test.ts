@@ -4,13 +4,13 @@
  * New transcription opens with the recording picked, or, for a caption file, in its upload mode
  * with the captions given and the recording left to choose. Then a look at both, light and dark.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { tempDir } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { appAndBrowserPerFile, signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, signIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/remainders';
 const run = appAndBrowserPerFile();
@@ -18,23 +18,13 @@ let page: Page;
 let work: string;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   work = tempDir('s2t-opened-ui-');
 }, 90_000);
 
 const openWithApp = (path: string) => run.app.child.stdin!.write(`open ${path}\n`);
 const dialog = () => page.getByRole('dialog', { name: 'New transcription' });
 
-async function shots(name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [[1280, 800], [800, 600]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${w}x${h}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shots = (name: string) => shootLooks(page, SHOTS, name);
 
 it('opens New transcription with a recording the system opened with the app', async () => {
   page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });

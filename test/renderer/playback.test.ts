@@ -16,7 +16,7 @@ import { launchChromium } from '../helpers/app';
 import { cleanup, DEMO, startService, tempDir, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
 import { drawnWords, expectHighlightAdvances, mediaState, playPast } from '../helpers/player';
-import { batchKey, startCloudApp, uploadWav, type CloudApp } from '../helpers/ui';
+import { batchKey, shootLooks, startCloudApp, uploadWav, type CloudApp } from '../helpers/ui';
 import { bridgeClient } from '../security/bridge-wire';
 
 const SHOTS = '/tmp/shots/playback';
@@ -132,14 +132,7 @@ describe('playback', () => {
     });
     expect(shownDuration).toBe(playerDuration);
     expect(shownDuration).toBe('0:05');
-    mkdirSync('/tmp/shots/truth-media', { recursive: true });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [w, h] of [[1280, 800], [800, 600]]) {
-        await page.setViewportSize({ width: w, height: h });
-        await page.screenshot({ path: join('/tmp/shots/truth-media', `video-kept-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
-      }
-    }
+    await shootLooks(page, '/tmp/shots/truth-media', 'video-kept');
     // The copy kept on this computer is the video too.
     await expect.poll(async () => (await call<{ origin?: string; kind?: string }>('media.source', { sessionId: ids.serviceVideo })).origin, { timeout: 60_000, interval: 500 }).toBe('cache');
     expect(await call('media.source', { sessionId: ids.serviceVideo })).toMatchObject({ kind: 'video' });
@@ -217,16 +210,7 @@ describe('playback', () => {
       await expect.poll(async () => (await mediaState(page))?.paused, { timeout: 20_000 }).toBe(false);
       expect(await rate()).toBe(2);
       await page.keyboard.press('k');
-      mkdirSync('/tmp/shots/truth-media', { recursive: true });
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const [w, h] of [[1280, 800], [800, 600]]) {
-          await page.setViewportSize({ width: w, height: h });
-          await page.screenshot({ path: join('/tmp/shots/truth-media', `speed-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
-        }
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.setViewportSize({ width: 1280, height: 800 });
+      await shootLooks(page, '/tmp/shots/truth-media', 'speed');
       await speed.selectOption('1');
     }, 60_000);
 

@@ -15,7 +15,7 @@ import type { DocumentBody, TranscriptContent, Word } from '../../common/transcr
 import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { appAndBrowserPerFile, batchKey, shootLooks, submitSignIn, uploadWav } from '../helpers/ui';
 import { openCompletedSession, uploadDocument } from './look-fixture';
 
 const SHOTS = '/tmp/shots/review';
@@ -131,11 +131,7 @@ describe('review tools', () => {
     await page.keyboard.press('Shift+N');
     await expect.poll(selected, { timeout: 10_000 }).toBe(back);
     await expect.poll(async () => Math.abs((await mediaMs()) - words[back].start_ms), { timeout: 10_000 }).toBeLessThan(30);
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `spoken-unsure-${w}x${h}.png`) });
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shootLooks(page, SHOTS, 'spoken-unsure');
   }, 60_000);
 
   it('in the 3-hour transcript, N and Shift+N reach words whose rows are not rendered, select them and go round', async () => {
@@ -173,11 +169,7 @@ describe('review tools', () => {
     await form.getByLabel('Speaker to merge away').selectOption({ label: 'Speaker 3' });
     await form.getByLabel('Speaker to keep').selectOption({ label: 'Speaker 1' });
     await form.getByLabel('Name after merging').fill('Ann Smith');
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `merge-speakers-${w}x${h}.png`) });
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shootLooks(page, SHOTS, 'merge-speakers');
     await form.getByRole('button', { name: 'Merge' }).click();
     await expect.poll(() => speakerNames().evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['Ann Smith', 'Speaker 2', 'Speaker 4']);
     expect(await form.count()).toBe(0);
@@ -221,11 +213,7 @@ describe('review tools', () => {
     await page.keyboard.press('n');
     await expect.poll(() => row(UNSURE[1].segment).locator(`.word[data-word="${UNSURE[1].word}"]`).evaluate((el) => el.classList.contains('cursor')), { timeout: 15_000 }).toBe(true);
     expect(await names()).toEqual(['Speaker 1', 'Speaker 2', 'Speaker 3', 'Speaker 4']);
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `finished-read-only-${w}x${h}.png`) });
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shootLooks(page, SHOTS, 'finished-read-only');
 
     await notice.getByRole('button', { name: 'Reopen to edit' }).click();
     await notice.waitFor({ state: 'detached', timeout: 20_000 });

@@ -6,13 +6,13 @@
  * after a reload. Screenshots of the list and the page go to /tmp/shots/sessions/.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
 import { DEMO, serviceLogin, startService, type RunningService } from '../helpers/service';
-import { closeCloudRun, type CloudApp, startCloudApp, submitSignIn } from '../helpers/ui';
+import { closeCloudRun, type CloudApp, shootLooks, startCloudApp, submitSignIn } from '../helpers/ui';
 import { seedService, type Seeded } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/sessions';
@@ -63,18 +63,7 @@ async function openSession(name: string) {
     .toBe(1);
 }
 
-async function shoot(name: string, schemes: ('light' | 'dark')[] = ['light'], dir = SHOTS) {
-  mkdirSync(dir, { recursive: true });
-  for (const scheme of schemes) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [[1280, 800], [800, 600]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(dir, `${name}-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shoot = (name: string, dir = SHOTS) => shootLooks(page, dir, name);
 
 beforeAll(async () => {
   svc = await startService();
@@ -164,7 +153,7 @@ describe('session page and list, against the local service', () => {
     expect(await top(dialog.getByRole('button', { name: 'Close' }))).toBeGreaterThan(await top(email));
     expect(await top(make)).toBeGreaterThan(await top(email));
     expect(await isPrimary()).toBe(true);
-    await shoot('share-before', ['light', 'dark']);
+    await shoot('share-before');
     await make.click();
     const link = dialog.getByLabel('Link', { exact: true });
     await expect.poll(() => link.count(), { timeout: 30_000 }).toBe(1);
@@ -183,7 +172,7 @@ describe('session page and list, against the local service', () => {
     await dialog.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(url);
     expect((await fetch(url)).status).toBe(200);
-    await shoot('share-dialog', ['light', 'dark']);
+    await shoot('share-dialog');
     await dialog.getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => link.count()).toBe(0);
     // The Revoke button is gone with its link: focus goes to Make link, the main button again.
@@ -192,7 +181,7 @@ describe('session page and list, against the local service', () => {
     const revoked = dialog.getByText(/^Link revoked/);
     expect(await revoked.count()).toBe(1);
     expect(await top(revoked)).toBeLessThan(await top(email));
-    await shoot('share-revoked', ['light', 'dark']);
+    await shoot('share-revoked');
     const after = await fetch(url);
     expect(after.status).toBe(410);
     expect(await after.text()).toMatch(/expired/i);
@@ -217,7 +206,7 @@ describe('session page and list, against the local service', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/transcripts\/shared\/.*token=/);
     expect((await fetch(url)).status).toBe(200);
     expect(await outcome.getByRole('link', { name: 'Write it in your mail app' }).getAttribute('href')).toMatch(/^mailto:colleague%40example\.com\?subject=.*&body=.*token%3D/);
-    await shoot('share-email-draft', ['light', 'dark'], '/tmp/shots/truth-media');
+    await shoot('share-email-draft', '/tmp/shots/truth-media');
     await dialog.getByRole('button', { name: 'Close' }).click();
   }, 90_000);
 

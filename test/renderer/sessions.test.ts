@@ -10,7 +10,7 @@ import type { SyncState } from '../../common/ipc';
 import { launchChromium, LOCAL_DEMO, startApp, type RunningApp } from '../helpers/app';
 import { speechWav } from '../helpers/speech';
 import { ROOT, serviceLogin } from '../helpers/service';
-import { batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { batchKey, shootLooks, submitSignIn, uploadWav } from '../helpers/ui';
 import { bridgeClient } from '../security/bridge-wire';
 import { waitForCompleted } from './look-fixture';
 
@@ -197,14 +197,7 @@ describe('browser mode', () => {
     await intruder.goto(url);
     await expect.poll(() => intruder.getByRole('alert').textContent(), { timeout: 20_000 }).toMatch(/used already.*Press Enter in the terminal where S2T Desktop runs/);
     expect(await intruder.getByRole('list', { name: 'Sessions' }).count()).toBe(0);
-    mkdirSync('/tmp/shots/remainders', { recursive: true });
-    for (const scheme of ['light', 'dark'] as const) {
-      await intruder.emulateMedia({ colorScheme: scheme });
-      for (const [width, height] of [[1280, 800], [800, 600]]) {
-        await intruder.setViewportSize({ width, height });
-        await intruder.screenshot({ path: `/tmp/shots/remainders/address-used-${scheme}-${width}x${height}.png` });
-      }
-    }
+    await shootLooks(intruder, '/tmp/shots/remainders', 'address-used');
 
     await page.reload();
     await expect.poll(() => list.count(), { timeout: 30_000 }).toBe(1);

@@ -4,14 +4,13 @@
  * speaker and the speaker list, the caption editor shows the cues' speakers. Screenshots of both,
  * light and dark, at 1280×800 and 800×600, go to /tmp/shots/speech-truth/.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { placedSpeech } from '../helpers/speech';
-import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, submitSignIn } from '../helpers/ui';
 import { openCompletedSession } from './look-fixture';
 
 const NAME = 'two-voices.wav';
@@ -31,22 +30,9 @@ beforeAll(async () => {
   const job = await fetch(`${run.app.serviceUrl}/api/v3/batch/transcribe`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ file_id, language: 'en', enable_diarization: true, keep_source: true }) });
   expect(job.status).toBe(200);
   page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
 
-async function shoot(name: string): Promise<void> {
-  for (const [w, h] of [
-    [1280, 800],
-    [800, 600],
-  ]) {
-    await page.setViewportSize({ width: w, height: h });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${w}x${h}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shoot = (name: string) => shootLooks(page, SHOTS, name);
 
 describe('speakers in the editors', () => {
   it('the transcript editor shows the speakers found, segment by segment', async () => {

@@ -6,11 +6,11 @@
  * engine transcriptions run on, with its speed measured here. Screenshots of each state, light and
  * dark, 1280x800 and 800x600, under /tmp/shots/model-engine/.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appAndBrowserPerFile, signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, signIn } from '../helpers/ui';
 import { tinyWhisperModelFile } from '../helpers/whisper-model';
 import { axeProblems, describeProblems } from './look-fixture';
 
@@ -20,15 +20,13 @@ const run = appAndBrowserPerFile();
 const prefs = () => page.getByRole('dialog', { name: 'Preferences' });
 const row = (label: RegExp) => prefs().locator('.speech-model').filter({ hasText: label });
 
+/** The model manager's looks, then axe on it, dark at 800x600. */
 async function shots(name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await prefs().locator('.speech-models').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}-${theme}.png`) });
-    }
-  }
+  const models = prefs().locator('.speech-models');
+  await shootLooks(page, SHOTS, name, () => models.scrollIntoViewIfNeeded());
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 800, height: 600 });
+  await models.scrollIntoViewIfNeeded();
   expect(describeProblems(`model manager, ${name}`, await axeProblems(page))).toEqual([]);
 }
 
@@ -39,7 +37,6 @@ async function openPreferences(): Promise<void> {
 
 beforeAll(async () => {
   page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  mkdirSync(SHOTS, { recursive: true });
 });
 
 describe('the model manager', () => {
@@ -75,12 +72,6 @@ describe('the model manager', () => {
     await page.getByRole('banner').getByRole('button', { name: 'New transcription' }).click();
     const dialog = page.getByRole('dialog', { name: 'New transcription' });
     await expect.poll(() => dialog.locator('.language-select .small').textContent(), { timeout: 20_000 }).toContain('Runs on the Whisper model generated-tiny-v2-7, with punctuation.');
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      for (const [w, h] of [[1280, 800], [800, 600]] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await page.screenshot({ path: join(SHOTS, `new-transcription-${w}x${h}-${theme}.png`) });
-      }
-    }
+    await shootLooks(page, SHOTS, 'new-transcription');
   });
 });

@@ -4,14 +4,12 @@
  * new, downloads on the person's click and then offers the restart. Then a look, light and dark.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { startApp } from '../helpers/app';
-import { appAndBrowserPerFile, signIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, signIn } from '../helpers/ui';
 
 const SHOTS = '/tmp/shots/remainders';
 const build = randomBytes(2 * 1024 * 1024);
@@ -29,19 +27,9 @@ const run = appAndBrowserPerFile(async () => {
   return startApp({ env: { S2T_UPDATE_FEED: `http://127.0.0.1:${(feed.address() as AddressInfo).port}/desktop/linux/x64` } });
 });
 let page: Page;
-beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 afterAll(() => new Promise<void>((r) => (feed ? feed.close(() => r()) : r())));
 
-async function shots(name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [[1280, 800], [800, 600]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${w}x${h}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shots = (name: string) => shootLooks(page, SHOTS, name);
 
 it('says a new version is there with what is new, downloads it on a click, then offers the restart', async () => {
   page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -5,13 +5,13 @@
  * rights, its expiry, to whom it was mailed) and revokes one, or all after asking. Screenshots:
  * /tmp/shots/sec-edges/.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium } from '../helpers/app';
 import { DEMO, cleanup, startService, type RunningService } from '../helpers/service';
-import { startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
+import { shootLooks, startCloudApp, submitSignIn, type CloudApp } from '../helpers/ui';
 import { seedService } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/sec-edges';
@@ -20,18 +20,7 @@ let app: CloudApp;
 let browser: Browser;
 let page: Page;
 
-async function shoot(name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [[1280, 800], [800, 600]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}${scheme === 'dark' ? '-dark' : ''}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shoot = (name: string) => shootLooks(page, SHOTS, name);
 
 /** The link in the newest message to `to` in the service's mail spool. */
 function mailedUrl(to: string): string {
