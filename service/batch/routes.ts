@@ -75,7 +75,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ServiceContext, j
     if (!upload.complete) throw documentError(409, 'conflict', 'the upload of this file is not complete');
     const mode = body.session_mode ?? 'decode';
     if (mode === 'align' && !body.transcript_text?.trim()) throw validationError('transcript_text: align needs the text to align');
-    const engineRefused = body.speech_engine ? ctx.speech.refusal(body.speech_engine, body.language, mode) : null;
+    const engineRefused = body.speech_engine ? jobs.speechEngineRefusal(body.speech_engine, body.language, mode) : null;
     if (engineRefused) throw validationError(engineRefused);
     const sniffed = await sniffFile(upload.path);
     if (mode !== 'upload' && !sniffed) throw invalidFileFormat();

@@ -19,4 +19,6 @@ export interface JobQueue {
   documentWork(work: DocumentWork): Promise<DocumentWorkOutput>;
   /** The Apertium modes the engines can run, and where that is (for the translation targets' reasons). */
   translationModes(): Promise<{ modes: string[]; where: string }>;
+  /** Why a job naming speech engine `engine` cannot run where the jobs run, or null when it can. */
+  speechEngineRefusal(engine: string, language: string, mode: 'decode' | 'align' | 'upload'): string | null;
 }

@@ -80,6 +80,10 @@ export class JobRunner implements JobQueue {
     return { modes: await installedModes(), where: 'here' };
   }
 
+  speechEngineRefusal(engine: string, language: string, mode: 'decode' | 'align' | 'upload'): string | null {
+    return this.ctx.speech.refusal(engine, language, mode);
+  }
+
   /** Called by the cancel route: stops the engine of a running job. */
   abort(jobId: string): void {
     this.active.get(jobId)?.abort();

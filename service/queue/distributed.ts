@@ -18,7 +18,7 @@ import type { LeasedJob } from './leases';
 import type { DocumentWork, DocumentWorkOutput } from '../jobs/document-work';
 import { DocumentWorkQueue } from './document-work';
 import { HEARTBEAT_STALE_MS, type QueueEntry } from './protocol';
-import { queueName } from './routing';
+import { languageKey, queueName } from './routing';
 
 const DISPATCH_EVERY_MS = 500;
 const CHECK_EVERY_MS = 10_000;
@@ -127,6 +127,20 @@ export class DistributedQueue implements JobQueue {
     return { modes: this.documents.translationModes(), where: 'on any worker of this team server' };
   }
 
+  /** A named engine must be one some worker said it runs in that language (at its last hello): its queue is the only one the job goes to. */
+  speechEngineRefusal(engine: string, language: string, mode: 'decode' | 'align' | 'upload'): string | null {
+    const all = this.documents.capabilities();
+    const named = all.filter((c) => c.speech_engine === engine);
+    if (named.length === 0) {
+      const known = [...new Set(all.flatMap((c) => (c.speech_engine ? [c.speech_engine] : [])))].sort();
+      return `speech_engine: "${engine}" is not installed on any worker of this team server (they run: ${known.join(', ') || 'none yet'})`;
+    }
+    if (mode === 'upload') return null;
+    const key = languageKey(language);
+    if (named.some((c) => c.engine === mode && (c.languages === null || c.languages.includes(key)))) return null;
+    return `speech_engine: no worker of this team server runs "${engine}" for ${mode} in language "${language}"`;
+  }
+
   /** Puts every due pending job not yet on the queue for its current attempt there. */
   private async dispatch(): Promise<void> {
     const db = this.ctx.db;
@@ -139,7 +153,8 @@ export class DistributedQueue implements JobQueue {
         .all(Date.now()) as Pick<JobRow, 'job_id' | 'kind' | 'params' | 'attempts'>[];
       if (rows.length === 0 || this.stopping) return;
       for (const r of rows) {
-        const name = queueName(r.kind, (JSON.parse(r.params) as JobParams).language);
+        const params = JSON.parse(r.params) as JobParams;
+        const name = queueName(r.kind, params.language, params.speechEngine);
         await this.queue(name).add('job', { job_id: r.job_id, attempt_tag: r.attempts }, { jobId: entryId(r.job_id, r.attempts) });
         db.prepare("UPDATE jobs SET queued_attempt = ?, queued_at = ?, queue_name = ? WHERE job_id = ? AND status = 'pending' AND attempts = ?").run(r.attempts, Date.now(), name, r.job_id, r.attempts);
       }

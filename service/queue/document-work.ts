@@ -43,10 +43,15 @@ export class DocumentWorkQueue {
     private readonly queue: (name: string) => Queue<QueueEntry>,
   ) {}
 
+  /** What the workers of this team said they run (at their last hello), all together. */
+  capabilities(): Capability[] {
+    const rows = this.ctx.db.prepare('SELECT capabilities FROM workers').pluck().all() as string[];
+    return rows.flatMap((c) => z.array(Capability).catch([]).parse(JSON.parse(c)));
+  }
+
   /** Every queue some worker of this team said it takes from (at its last hello). */
   servedQueues(): Set<string> {
-    const rows = this.ctx.db.prepare('SELECT capabilities FROM workers').pluck().all() as string[];
-    return new Set(rows.flatMap((c) => queuesFor(z.array(Capability).catch([]).parse(JSON.parse(c)))));
+    return new Set(queuesFor(this.capabilities()));
   }
 
   /** The Apertium modes some worker advertised. */

@@ -25,11 +25,13 @@ export const Capability = z.object({
   engine: z.string().min(1).max(40),
   /** Language keys (routing.ts languageKey) the engine runs here; null: any language. */
   languages: z.array(z.string().min(1).max(32)).max(200).nullable(),
+  /** One speech engine on its own ('pocketsphinx', 'whisper:NAME'), for the jobs that name it. */
+  speech_engine: z.string().min(1).max(100).optional(),
 });
 export type Capability = z.infer<typeof Capability>;
 
 export const Hello = z.object({
-  capabilities: z.array(Capability).max(50),
+  capabilities: z.array(Capability).max(100),
   machine: z.object({ cores: z.number().int().positive(), memory_mb: z.number().int().nonnegative(), free_disk_mb: z.number().int().nonnegative().nullable(), version: z.string().max(40) }),
 });
 export type Hello = z.infer<typeof Hello>;

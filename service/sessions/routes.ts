@@ -67,7 +67,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServiceContext,
       }
     }
     const mode = body.session_mode ?? 'decode';
-    const engineRefused = body.speech_engine ? ctx.speech.refusal(body.speech_engine, body.language, mode) : null;
+    const engineRefused = body.speech_engine ? jobs.speechEngineRefusal(body.speech_engine, body.language, mode) : null;
     if (engineRefused) throw validationError(engineRefused);
     const session = createSessionRow(ctx, p, {
       language: body.language,

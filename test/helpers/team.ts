@@ -123,15 +123,17 @@ export interface RunningWorker extends Proc {
   queues: string[];
 }
 
-export async function startWorker(o: { name: string; key: string; queueUrl: string; serviceUrl: string; lockSeconds?: number; args?: string[] }): Promise<RunningWorker> {
-  const dataDir = tempDir(`s2t-worker-${o.name}-`);
+/** `dataDir`: a folder of the test's own (a model installed there, kept across restarts); otherwise a fresh one, removed when the worker stops. */
+export async function startWorker(o: { name: string; key: string; queueUrl: string; serviceUrl: string; lockSeconds?: number; args?: string[]; dataDir?: string }): Promise<RunningWorker> {
+  const dataDir = o.dataDir ?? tempDir(`s2t-worker-${o.name}-`);
+  const tidy = () => (o.dataDir ? undefined : cleanup(dataDir));
   const args = ['--import', 'tsx', join(ROOT, 'service/worker/cli.ts'), '--queue', o.queueUrl, '--service', o.serviceUrl, '--data', dataDir, '--lock-seconds', String(o.lockSeconds ?? 5), '--quiet', ...(o.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, S2T_WORKER_KEY: o.key }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child);
   const m = await readyLine(child, /^worker (\S+) ready: (.*)$/, `worker ${o.name}`, proc.output);
   const stop = proc.stop;
   const kill = proc.kill;
-  return { ...proc, name: o.name, dataDir, queues: m[2].split(' ').filter(Boolean), stop: async () => (await stop(), cleanup(dataDir)), kill: async () => (await kill(), cleanup(dataDir)) };
+  return { ...proc, name: o.name, dataDir, queues: m[2].split(' ').filter(Boolean), stop: async () => (await stop(), tidy()), kill: async () => (await kill(), tidy()) };
 }
 
 /** The test suite's distributed mode (S2T_TEST_QUEUE=redis): which service tests run on a team server. */

@@ -4,18 +4,21 @@
  * recordings (`--engines decode,align,upload`) and one for documents (`--engines
  * translate,summarize`). A glossary's terms are heard on a worker; the quota is charged and
  * enforced for jobs that workers run; translation and summaries run on the worker that
- * advertised them, and a pair no worker has is refused in words. Runs in `npm run test:team`.
+ * advertised them, and a pair no worker has is refused in words; a job naming a speech engine goes
+ * only to a worker that runs it (a third worker with a generated Whisper model). Runs in
+ * `npm run test:team`.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readServiceDb } from '../../helpers/service-db';
-import { cleanup, startService, tempDir, type RunningService } from '../../helpers/service';
+import { cleanup, ROOT, startService, tempDir, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
+import { tinyWhisperModelFile } from '../../helpers/whisper-model';
 import { addWorker, distributedTests, startRedis, startWorker, type RedisServer, type RunningWorker } from '../../helpers/team';
-import { codedError, must } from '../answers';
-import { client, docOf, jobDone, PASSAGE, transcriptOf, uploadedFileId, type Client } from '../work/helpers';
+import { codedError, errorOf, must } from '../answers';
+import { bodyOf, client, docOf, jobDone, PASSAGE, transcriptOf, uploadedFileId, type Client } from '../work/helpers';
 
 describe.skipIf(!distributedTests)('a team server with a worker for recordings and one for documents', () => {
   let redis: RedisServer;
@@ -138,5 +141,59 @@ describe.skipIf(!distributedTests)('a team server with a worker for recordings a
       expect(targets.body.languages.find((l) => l.code === 'ES')).toMatchObject({ available: true });
       expect(targets.body.languages.find((l) => l.code === 'FR')).toMatchObject({ available: false, reason: 'No translation engine for EN -> FR is installed on any worker of this team server.' });
     });
+  });
+  describe('a job that names a speech engine', () => {
+    const ENGINE = 'whisper:generated';
+    let modelDir: string;
+    let modelKey: string;
+    const startModelWorker = () => startWorker({ name: 'model', key: modelKey, queueUrl: redis.url, serviceUrl: svc.url, args: ['--engines', 'decode'], dataDir: modelDir });
+    const status = async (jobId: string) => (await c.json('batch.job', `/api/v3/batch/jobs/${jobId}`)).body.status;
+
+    beforeAll(async () => {
+      modelDir = tempDir('s2t-team-model-');
+      execFileSync(process.execPath, ['--import', 'tsx', 'service/cli.ts', 'models', 'import', tinyWhisperModelFile().path, '--name', 'generated', '--data', modelDir], { cwd: ROOT, stdio: 'ignore' });
+      modelKey = await addWorker(dataDir, 'model');
+    }, 120_000);
+    afterAll(() => cleanup(modelDir));
+
+    it('goes only to a worker that runs that engine, and waits for one rather than failing elsewhere', async () => {
+      const wav = new Uint8Array(readFileSync(await speechWav('hello there')));
+      const submit = async () => c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, wav, 'named.wav'), language: 'en', speech_engine: ENGINE });
+      // No worker has said it runs the model yet (the API node has none either): refused at once.
+      const early = await submit();
+      expect(early.status).toBe(422);
+      expect(errorOf(early).error).toMatch(/"whisper:generated" is not installed on any worker of this team server \(they run: pocketsphinx\)/);
+
+      const model = await startModelWorker();
+      // Its own queue for the model, and German among its languages (pocketsphinx has English only).
+      expect(model.queues).toEqual(expect.arrayContaining(['s2t-decode--whisper-generated', 's2t-decode--pocketsphinx', 's2t-decode-de', 's2t-decode-en']));
+      expect(recordings.queues).toContain('s2t-decode--pocketsphinx');
+      expect(recordings.queues.filter((q) => q.endsWith('--whisper-generated') || q === 's2t-decode-de')).toEqual([]);
+      const german = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: await uploadedFileId(c, wav, 'named.wav'), language: 'de', speech_engine: 'pocketsphinx' });
+      expect(errorOf(german).error).toMatch(/no worker of this team server runs "pocketsphinx" for decode in language "de"/);
+      const first = await submit();
+      expect(first.status, first.text).toBe(200);
+      const done = await jobDone(c, first.body.job_id, 150_000);
+      expect(done.status, done.error ?? '').toBe('completed');
+      const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${done.job_id}/result`);
+      expect(bodyOf(docOf(result.body.documents, 'document')).metadata.engine).toBe(ENGINE);
+      const recDone = jobsDone('rec');
+      expect(jobsDone('model')).toBe(1);
+
+      // With the model's worker away, a named job waits on its queue: the pocketsphinx worker, idle, never takes it.
+      await model.stop();
+      const second = await submit();
+      expect(second.status, second.text).toBe(200);
+      await new Promise((r) => setTimeout(r, 4000));
+      expect(await status(second.body.job_id)).toMatch(/^(queued|pending)$/);
+      expect(jobsDone('rec')).toBe(recDone);
+      const back = await startModelWorker();
+      try {
+        expect((await jobDone(c, second.body.job_id, 150_000)).status).toBe('completed');
+        expect(jobsDone('model')).toBe(2);
+      } finally {
+        await back.stop();
+      }
+    }, 400_000);
   });
 });
