@@ -154,16 +154,35 @@ describe('the editors with a 3-hour document', () => {
     const edited: TranscriptContent = { ...content, segments: content.segments.map((s) => (s.id === near.id ? replaceSegmentText(s, EDITED) : s)) };
     const expected = findText(edited, 'because', { caseSensitive: false, wholeWord: true }).length;
     expect(expected).toBeGreaterThan(100);
+    // A new query starts where the reader is, as a browser's find does: the first match at or
+    // after the first row wholly in view (here, mid-document), wrapping to the top past the last.
     await page.getByLabel('Whole words').check();
+    await scroller().evaluate((el) => el.scrollTo({ top: el.scrollHeight / 2 }));
+    const fromRow = await page.waitForFunction(() => {
+      const view = document.querySelector('.doc-scroll')!.getBoundingClientRect();
+      const first = [...document.querySelectorAll('.segments > li')].find((li) => li.getBoundingClientRect().top >= view.top && li.getBoundingClientRect().top < view.bottom);
+      return first ? Number(first.getAttribute('aria-posinset')) - 1 : null;
+    });
+    const from = (await fromRow.jsonValue())!;
+    const all = findText(edited, 'because', { caseSensitive: false, wholeWord: true });
+    const order = new Map(edited.segments.map((s, i) => [s.id, i]));
+    const here = Math.max(0, all.findIndex((m) => order.get(m.item_id)! >= from)) + 1;
+    expect(here).toBeGreaterThan(expected / 4);
     await findBox.fill('because');
-    await expect.poll(() => page.locator('.find-count').textContent()).toBe(`${expected} found · 1 of ${expected}`);
+    await expect.poll(() => page.locator('.find-count').textContent()).toBe(`${expected} found · ${here} of ${expected}`);
+    await expect.poll(() => inView(all[here - 1].item_id)).toBe(true);
+    expect(await row(all[here - 1].item_id).getAttribute('class')).toContain('found-here');
     await page.getByLabel('Replace with').fill('since');
     await page.getByRole('button', { name: 'Replace all' }).click();
     await expect.poll(() => page.getByText(`Replaced ${expected} places.`).count()).toBe(1);
     await expect.poll(() => page.locator('.find-count').textContent()).toBe('Not found');
     await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.locator('.find-count').textContent()).toBe(`${expected} found · ${here} of ${expected}`);
+    // From the top, the first match is the document's first; stepping back from it goes to the last, far down.
+    await scroller().evaluate((el) => el.scrollTo({ top: 0 }));
+    await findBox.fill('');
+    await findBox.fill('because');
     await expect.poll(() => page.locator('.find-count').textContent()).toBe(`${expected} found · 1 of ${expected}`);
-    // Stepping back from the first match goes to the last, far down the document.
     await page.getByRole('button', { name: 'Previous match' }).click();
     const last = findText(edited, 'because', { caseSensitive: false, wholeWord: true }).at(-1)!;
     await expect.poll(() => inView(last.item_id), { timeout: 20_000 }).toBe(true);

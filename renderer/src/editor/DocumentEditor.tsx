@@ -85,7 +85,7 @@ export function DocumentEditor({ documentId, captions = null, nowMs, hasMedia, o
   const rules = useCaptionRules(history, say);
   useCueTiming({ content, edit, profile: rules.profile, nowMs, currentCue, say, readOnly: finished });
   useShowCaption(content?.kind === 'caption' ? (content.cues[currentCue]?.lines ?? null) : null);
-  const { find, setFind, matches, selectedMatch, step, replaceAll } = useFind(history, rows, say, pauseFollowing);
+  const { find, setFind, matches, selected, selectedMatch, step, replaceAll, firstInView } = useFind(history, rows, say, pauseFollowing);
 
   const save = useCallback(async () => {
     try {
@@ -160,7 +160,7 @@ export function DocumentEditor({ documentId, captions = null, nowMs, hasMedia, o
           <CueWaveform readOnly={finished} sessionId={record.session_id} cues={content.cues} currentCue={currentCue} nowMs={nowMs} onSeek={seek} onRetime={cueActions.setTimes} />
         </>
       )}
-      {find && <FindBar readOnly={finished} state={find} count={matches.length} onChange={setFind} onStep={step} onReplaceAll={replaceAll} onClose={() => setFind(null)} />}
+      {find && <FindBar readOnly={finished} state={find} count={matches.length} selected={selected} firstInView={firstInView} onChange={setFind} onStep={step} onReplaceAll={replaceAll} onClose={() => setFind(null)} />}
       <div className="doc-scroll" ref={setScroller}>
         {summary && (
           <details className="summary">

@@ -3,8 +3,13 @@ import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, 
 
 /** What the editor can ask of a row list whose rows are mostly not in the DOM. */
 export interface RowScroller {
-  /** Brings the row with this id into view (rendering it if it was not); false when there is no such row. */
-  reveal(itemId: string, align?: 'center' | 'auto'): boolean;
+  /**
+   * Brings the row with this id into view (rendering it if it was not); false when there is no such
+   * row. 'if-hidden': centred only when it is not wholly in view already, so nothing moves otherwise.
+   */
+  reveal(itemId: string, align?: 'center' | 'auto' | 'if-hidden'): boolean;
+  /** The index of the first row wholly in view (its top not scrolled past; 0 before the list is laid out). */
+  firstInView(): number;
 }
 
 /**
@@ -87,14 +92,28 @@ export function useVirtualRows(opts: {
     ),
   });
 
+  const wholeInView = (i: number) => {
+    const row = virtualizer.measurementsCache[i];
+    const top = virtualizer.scrollOffset ?? 0;
+    const height = virtualizer.scrollRect?.height ?? 0;
+    return !!row && row.start >= top && row.end <= top + height;
+  };
+
   useImperativeHandle(
     handle,
     () => ({
       reveal(itemId, align = 'center') {
         const i = indexOf.get(itemId);
         if (i === undefined) return false;
-        virtualizer.scrollToIndex(i, { align });
+        if (align !== 'if-hidden') virtualizer.scrollToIndex(i, { align });
+        else if (!wholeInView(i)) virtualizer.scrollToIndex(i, { align: 'center' });
         return true;
+      },
+      firstInView: () => {
+        const top = virtualizer.scrollOffset ?? 0;
+        const row = virtualizer.getVirtualItemForOffset(top);
+        if (!row) return 0;
+        return row.start < top && row.index + 1 < ids.length ? row.index + 1 : row.index;
       },
     }),
     [indexOf, virtualizer],

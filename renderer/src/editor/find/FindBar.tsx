@@ -5,24 +5,38 @@ import './find.css';
 export interface FindState extends Required<FindOptions> {
   query: string;
   replacement: string;
-  /** Which match is selected, for Previous / Next. */
+  /** Steps taken with Previous / Next from the first match at or after `from`. */
   at: number;
+  /** The first row in view when the query or its options last changed: finding starts there, as in a browser, rather than at the top. */
+  from: number;
 }
 
-export const NO_FIND: FindState = { query: '', replacement: '', caseSensitive: false, wholeWord: false, at: 0 };
+export const NO_FIND: FindState = { query: '', replacement: '', caseSensitive: false, wholeWord: false, at: 0, from: 0 };
 
 /**
  * Find and replace within the open document. Matching and replacing are common/transcript's
  * findText and replaceText; this bar only holds the query and shows how many places it found.
  * On a read-only document (marked finished) it only finds: replace is not offered.
  */
-export function FindBar(props: { state: FindState; count: number; readOnly?: boolean; onChange: (next: FindState) => void; onStep: (delta: number) => void; onReplaceAll: () => void; onClose: () => void }) {
-  const { state, count, onChange, readOnly = false } = props;
+export function FindBar(props: {
+  state: FindState;
+  count: number;
+  /** The selected match's place among them (0 = the first in the document). */
+  selected: number;
+  readOnly?: boolean;
+  /** The first row in view now, where a new query starts finding. */
+  firstInView: () => number;
+  onChange: (next: FindState) => void;
+  onStep: (delta: number) => void;
+  onReplaceAll: () => void;
+  onClose: () => void;
+}) {
+  const { state, count, selected, onChange, readOnly = false } = props;
   const input = useRef<HTMLInputElement>(null);
   const countId = useId();
   useEffect(() => input.current?.focus(), []);
-  const set = (patch: Partial<FindState>) => onChange({ ...state, ...patch, at: 0 });
-  const summary = !state.query ? '' : count === 0 ? 'Not found' : `${count} found${count > 1 ? ` · ${state.at + 1} of ${count}` : ''}`;
+  const set = (patch: Partial<FindState>) => onChange({ ...state, ...patch, at: 0, from: props.firstInView() });
+  const summary = !state.query ? '' : count === 0 ? 'Not found' : `${count} found${count > 1 ? ` · ${selected + 1} of ${count}` : ''}`;
 
   return (
     <div role="search" className="find-bar" aria-label={readOnly ? 'Find' : 'Find and replace'}>

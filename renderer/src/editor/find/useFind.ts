@@ -1,12 +1,17 @@
 import { useEffect, useMemo, useState, type RefObject } from 'react';
 import { findText, replaceText, type DocumentContent, type FindMatch } from '../../../../common/transcript';
+
+/** The document's rows in order: segments, or cues. */
+const itemIds = (content: DocumentContent | null | undefined): string[] => (!content ? [] : 'segments' in content ? content.segments.map((s) => s.id) : content.cues.map((c) => c.id));
 import type { History } from '../useHistory';
 import type { RowScroller } from '../useVirtualRows';
 import type { FindState } from './FindBar';
 
 /**
  * Find and replace over the open document: the bar's state, the matches (common/transcript's
- * findText), stepping through them with the selected one scrolled into view, and replace all.
+ * findText), stepping through them with the selected one scrolled into view, and replace all. A
+ * new query starts at the first match at or after the row in view (wrapping to the top), as a
+ * browser's find does.
  */
 export function useFind(history: History<DocumentContent>, rows: RefObject<RowScroller | null>, say: (text: string) => void, pauseFollowing: () => void) {
   const { present: content, latest, push } = history;
@@ -15,16 +20,22 @@ export function useFind(history: History<DocumentContent>, rows: RefObject<RowSc
   const caseSensitive = find?.caseSensitive ?? false;
   const wholeWord = find?.wholeWord ?? false;
   const matches = useMemo(() => (content && query ? findText(content, query, { caseSensitive, wholeWord }) : []), [content, query, caseSensitive, wholeWord]);
-  const selectedMatch: FindMatch | null = find && matches.length ? matches[find.at % matches.length] : null;
+  // Where the rows stand in the document, so the first match at or after the row in view can be found.
+  const order = useMemo(() => new Map(itemIds(content).map((id, i) => [id, i])), [content]);
+  const from = find?.from ?? 0;
+  const first = useMemo(() => Math.max(0, matches.findIndex((m) => (order.get(m.item_id) ?? 0) >= from)), [matches, order, from]);
+  const selected = find && matches.length ? (first + find.at) % matches.length : -1;
+  const selectedMatch: FindMatch | null = selected >= 0 ? matches[selected] : null;
 
   const step = (delta: number) => {
     if (!find || !matches.length) return;
     pauseFollowing();
     setFind({ ...find, at: (find.at + delta + matches.length) % matches.length });
   };
-  // The match may lie in a row the virtualized list has not rendered: the list scrolls to it by index.
+  // The match may lie in a row the virtualized list has not rendered: the list scrolls to it by
+  // index. One already wholly in view stays where it is, so finding does not move the text under the eye.
   useEffect(() => {
-    if (selectedMatch) rows.current?.reveal(selectedMatch.item_id);
+    if (selectedMatch) rows.current?.reveal(selectedMatch.item_id, 'if-hidden');
   }, [selectedMatch, rows]);
   const replaceAll = () => {
     const current = latest();
@@ -34,5 +45,6 @@ export function useFind(history: History<DocumentContent>, rows: RefObject<RowSc
     push(r.content, 'replace all');
     say(`Replaced ${r.matches.length} place${r.matches.length > 1 ? 's' : ''}.`);
   };
-  return { find, setFind, matches, selectedMatch, step, replaceAll };
+  const firstInView = () => rows.current?.firstInView() ?? 0;
+  return { find, setFind, matches, selected, selectedMatch, step, replaceAll, firstInView };
 }

@@ -76,7 +76,7 @@ export const TranscriptView = memo(function TranscriptView(props: {
   const estimate = useCallback((i: number) => heights[i], [heights]);
   // The list's scroller is the editor's (find, playback-follow) and this view's own (low-confidence jumps).
   const own = useRef<RowScroller>(null);
-  useImperativeHandle(rows, () => ({ reveal: (id, align) => own.current?.reveal(id, align) ?? false }), []);
+  useImperativeHandle(rows, () => ({ reveal: (id, align) => own.current?.reveal(id, align) ?? false, firstInView: () => own.current?.firstInView() ?? 0 }), []);
 
   // N / Shift+N: from the selected word (else the playing one), to the next word under the threshold,
   // scrolled to even when its row is not rendered, played from, and selected.
