@@ -160,7 +160,7 @@ describe('the editors with a 3-hour document', () => {
     await scroller().evaluate((el) => el.scrollTo({ top: el.scrollHeight / 2 }));
     const fromRow = await page.waitForFunction(() => {
       const view = document.querySelector('.doc-scroll')!.getBoundingClientRect();
-      const first = Array.from(document.querySelectorAll(".segments > li")).find((li) => li.getBoundingClientRect().top >= view.top && li.getBoundingClientRect().top < view.bottom);
+      const first = Array.from(document.querySelectorAll('.segments > li')).find((li) => li.getBoundingClientRect().top >= view.top && li.getBoundingClientRect().top < view.bottom);
       return first ? Number(first.getAttribute('aria-posinset')) - 1 : null;
     });
     const from = (await fromRow.jsonValue())!;
