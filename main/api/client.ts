@@ -277,7 +277,9 @@ export class ApiClient {
     const small = body === undefined || typeof body === 'string' || body instanceof URLSearchParams;
     const slow = small && this.opts.observe ? setTimeout(() => this.opts.observe?.('slow', id), this.opts.slowAfterMs) : undefined;
     try {
-      res = await this.opts.fetch(url, { method: def.method, headers, body, signal, redirect: def.response.kind === 'redirect' ? 'manual' : 'follow' });
+      // A stream body is sent as it is read (fetch asks for duplex 'half' to say so).
+      const streamed = body instanceof ReadableStream ? { duplex: 'half' } : {};
+      res = await this.opts.fetch(url, { method: def.method, headers, body, signal, redirect: def.response.kind === 'redirect' ? 'manual' : 'follow', ...streamed } as RequestInit);
     } catch (err) {
       throw this.noAnswer(id, err, options.signal, timeout);
     } finally {

@@ -1,15 +1,18 @@
 /**
  * Upload bodies read from one open file handle (opened with O_NOFOLLOW and checked: no-follow.ts),
  * never from the path again, streamed so memory stays flat whatever the size:
- * - handleFile: a File for fetch (the multipart part, or the legacy PUT's whole body) that can
- *   report the bytes read, so the PUT shows progress (bytes read is bytes sent, less what the
- *   socket buffers);
+ * - handleBody: the handle's bytes as a web stream for fetch (the legacy PUT), reporting the bytes
+ *   read, so the PUT shows progress (bytes read is bytes sent, less what the socket buffers);
+ * - multipartBody: the same bytes as the one file part of a multipart/form-data body;
  * - handleFileReader: tus-js-client's fileReader, whose chunks are ranges of the handle (so a
  *   resumed upload starts at the service's offset).
  *
- * handleFile must be a real File (a subclass): fetch in Node 24 (undici 7) takes a body as a Blob
- * only when it is an instance of Blob, and sends anything else as its string, "[object Blob]".
+ * fetch gets a ReadableStream of our own, never a Blob, File or FormData: for those, Node's fetch
+ * (undici 7) pumps the bytes into the request from a promise nothing awaits, and when the request
+ * ends early (cancelled, the service gone) its next write throws "ReadableStream is already closed"
+ * as an unhandled rejection, which ends the process. A stream of ours is only read when fetch asks.
  */
+import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 
@@ -54,46 +57,65 @@ function webRange(src: HandleSource, start: number, end: number): ReadableStream
   );
 }
 
-class HandleFile extends File {
-  constructor(
-    private readonly src: HandleSource,
-    name: string,
-    type: string,
-    private readonly onRead?: (bytes: number) => void,
-  ) {
-    super([], name, { type });
-    // Own property over File's getter (which reads the empty parent's internals).
-    Object.defineProperty(this, 'size', { value: src.size });
-  }
-
-  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    let read = 0;
-    const onRead = this.onRead;
-    const bytes = webRange(this.src, 0, this.src.size);
-    if (!onRead) return bytes;
-    return bytes.pipeThrough(
-      new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
-        transform(chunk, out) {
-          read += chunk.byteLength;
-          onRead(read);
-          out.enqueue(chunk);
-        },
-      }),
-    );
-  }
-
-  override async arrayBuffer(): Promise<ArrayBuffer> {
-    return new Response(this.stream()).arrayBuffer();
-  }
-
-  override async text(): Promise<string> {
-    return new Response(this.stream()).text();
-  }
+/** A request body for fetch (with `duplex: 'half'`): its bytes, how many, and their type. */
+export interface StreamBody {
+  stream: ReadableStream<Uint8Array<ArrayBuffer>>;
+  length: number;
+  contentType: string;
 }
 
-/** The handle's bytes as a File named `name`, for FormData (set without a file name: this one is kept) or a PUT body. */
-export function handleFile(src: HandleSource, name: string, type: string, onRead?: (bytes: number) => void): File {
-  return new HandleFile(src, name, type, onRead);
+/** The handle's bytes as the whole body; `onRead` hears the running count of bytes read. */
+export function handleBody(src: HandleSource, contentType: string, onRead?: (bytes: number) => void): StreamBody {
+  const bytes = webRange(src, 0, src.size);
+  let read = 0;
+  const stream = !onRead
+    ? bytes
+    : bytes.pipeThrough(
+        new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+          transform(chunk, out) {
+            read += chunk.byteLength;
+            onRead(read);
+            out.enqueue(chunk);
+          },
+        }),
+      );
+  return { stream, length: src.size, contentType };
+}
+
+/** A file name in a multipart header, escaped as the HTML standard's form encoder does (", CR, LF). */
+const headerName = (name: string) => name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+/** The handle's bytes as the one part `field` of a multipart/form-data body, named `name`. */
+export function multipartBody(src: HandleSource, field: string, name: string, type: string): StreamBody {
+  const boundary = `----s2t${randomBytes(16).toString('hex')}`;
+  const encoder = new TextEncoder();
+  const head = encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${headerName(field)}"; filename="${headerName(name)}"\r\nContent-Type: ${type}\r\n\r\n`);
+  const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+  const file = webRange(src, 0, src.size).getReader();
+  let stage: 'head' | 'file' | 'tail' | 'done' = 'head';
+  const stream = new ReadableStream<Uint8Array<ArrayBuffer>>(
+    {
+      async pull(out) {
+        if (stage === 'head') {
+          stage = 'file';
+          return out.enqueue(head);
+        }
+        if (stage === 'file') {
+          const { done, value } = await file.read();
+          if (!done) return out.enqueue(value);
+          stage = 'tail';
+        }
+        if (stage === 'tail') {
+          stage = 'done';
+          return out.enqueue(tail);
+        }
+        out.close();
+      },
+      cancel: (reason) => file.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, length: head.byteLength + src.size + tail.byteLength, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** tus-js-client's fileReader (its Node FileSource reopens a path per chunk): each chunk a range of the handle. */

@@ -9,7 +9,6 @@
  * Every way reads the one handle the queue opened and checked (no-follow.ts), never the path.
  * A 401 refreshes the token and resumes the same upload; no answer at all is "offline".
  */
-import { openAsBlob } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as tus from 'tus-js-client';
@@ -17,7 +16,10 @@ import { TUS_PATH, type LegacyCreateBody } from '../../common/api';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { WatchAuth } from './auth';
-import { handleFile, handleFileReader } from './file-body';
+import { handleBody, handleFileReader, multipartBody, type StreamBody } from './file-body';
+
+/** A stream body's headers: its type and its length (sent as Content-Length, not chunked). */
+const streamHeaders = (body: StreamBody) => ({ 'content-type': body.contentType, 'content-length': String(body.length) });
 
 export type Uploaded = { method: 'multipart' | 'tus'; fileId: string } | { method: 'legacy'; sessionId: string };
 
@@ -107,17 +109,10 @@ export class Uploader {
   }
 
   private async multipart(src: UploadSource, hooks: UploadHooks): Promise<string> {
-    const form = new FormData();
-    const name = src.filename ?? basename(src.path);
-    // On Linux the open descriptor's /proc entry gives Node's own file-backed Blob of that very
-    // file (whatever its path now names); elsewhere a File over the handle. A File carries its
-    // name: set with a name of its own, FormData would copy it into a plain File.
-    const blob = process.platform === 'linux' ? await openAsBlob(`/proc/self/fd/${src.handle.fd}`, { type: src.mediaType }).catch(() => null) : null;
-    if (blob) form.set('file', blob, name);
-    else form.set('file', handleFile(src, name, src.mediaType));
+    const body = multipartBody(src, 'file', src.filename ?? basename(src.path), src.mediaType);
     hooks.onBytes(0, src.size);
     try {
-      const res = await this.opts.client.call('batch.upload', { body: form }, { signal: hooks.signal, timeoutMs: 10 * 60_000 });
+      const res = await this.opts.client.call('batch.upload', { body: body.stream, headers: streamHeaders(body) }, { signal: hooks.signal, timeoutMs: 10 * 60_000 });
       hooks.onBytes(src.size, src.size);
       return res.file_id;
     } catch (err) {
@@ -206,17 +201,18 @@ export class Uploader {
     }
     const id = sessionId;
     hooks.onBytes(0, src.size);
-    await this.withFreshToken(async () =>
-      c.call(
+    await this.withFreshToken(async () => {
+      const body = handleBody(src, src.mediaType, (n) => hooks.onBytes(Math.min(n, src.size), src.size));
+      return c.call(
         'sessions.upload',
         {
           params: { sessionId: id },
-          body: handleFile(src, src.filename ?? basename(src.path), src.mediaType, (n) => hooks.onBytes(Math.min(n, src.size), src.size)) as unknown as Uint8Array<ArrayBuffer>,
-          headers: { 'x-filename': src.filename ?? basename(src.path), 'content-type': src.mediaType },
+          body: body.stream as unknown as Uint8Array<ArrayBuffer>,
+          headers: { 'x-filename': src.filename ?? basename(src.path), ...streamHeaders(body) },
         },
         { signal: hooks.signal, timeoutMs: 60 * 60_000, retries: 0 },
-      ),
-    );
+      );
+    });
     hooks.onBytes(src.size, src.size);
     return id;
   }

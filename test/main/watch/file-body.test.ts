@@ -1,0 +1,86 @@
+/**
+ * The upload bodies fetch is given: our own streams over the open file handle, never a Blob, File
+ * or FormData (whose bytes Node's fetch pumps from a promise nothing awaits). The multipart body is
+ * read by the real service's parser: the same bytes, the name as given (quotes and line breaks
+ * escaped as browsers do); a request cut short, by an abort or by the server hanging up, rejects
+ * the fetch and leaves nothing thrown anywhere else.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { handleBody, multipartBody } from '../../../main/watch/file-body';
+import { DEMO, serviceLogin, startService, stopAndRemove, tempDir, type RunningService } from '../../helpers/service';
+import { readServiceDb } from '../../helpers/service-db';
+import { speechWav } from '../../helpers/speech';
+
+let svc: RunningService;
+let token: string;
+const dir = tempDir('s2t-file-body-');
+
+beforeAll(async () => {
+  svc = await startService();
+  token = await serviceLogin(svc.url, DEMO);
+}, 60_000);
+afterAll(() => stopAndRemove(svc, dir));
+
+const send = (url: string, body: { stream: ReadableStream; length: number; contentType: string }, init: RequestInit = {}) =>
+  fetch(url, { method: 'POST', body: body.stream, headers: { 'content-type': body.contentType, 'content-length': String(body.length), authorization: `Bearer ${token}` }, duplex: 'half', ...init } as RequestInit);
+
+it('sends a file as the one part of a multipart body that the service reads back byte for byte, name and all', async () => {
+  const wav = await speechWav('the parcel arrived this morning');
+  const handle = await open(wav);
+  try {
+    const size = (await handle.stat()).size;
+    const body = multipartBody({ handle, size }, 'file', 'the "final" take\n2.wav', 'audio/wav');
+    const res = await send(`${svc.url}/api/v3/batch/upload`, body);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const answer = (await res.json()) as { file_id: string; filename: string; size_bytes: number; media_type: string };
+    // The quotes come back as they were; the line break, escaped so it could not end the header, is dropped by the service's name rules.
+    expect(answer).toMatchObject({ filename: 'the "final" take2.wav', size_bytes: size, media_type: 'audio/wav' });
+    const stored = readServiceDb(svc.dataDir, (db) => db.prepare('SELECT path FROM uploads WHERE file_id = ?').pluck().get(answer.file_id) as string);
+    expect(readFileSync(stored).equals(readFileSync(wav))).toBe(true);
+  } finally {
+    await handle.close();
+  }
+});
+
+it('a body cut short (aborted mid-way, or the server hanging up) rejects the fetch and throws nowhere else', async () => {
+  const file = join(dir, 'big.bin');
+  writeFileSync(file, randomBytes(8 * 1024 * 1024));
+  const stray: unknown[] = [];
+  const onStray = (e: unknown) => stray.push(e);
+  process.on('unhandledRejection', onStray);
+  process.on('uncaughtException', onStray);
+  let hits = 0;
+  const server = createServer((req) => {
+    hits++;
+    // Every other request: hang up after the first bytes; the others are aborted by the client.
+    if (hits % 2 === 0) req.once('data', () => req.socket.destroy());
+    else req.resume();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const handle = await open(file);
+  try {
+    let read = 0;
+    for (let i = 0; i < 20; i++) {
+      const ac = new AbortController();
+      const body = i % 4 < 2 ? multipartBody({ handle, size: 8 * 1024 * 1024 }, 'file', 'big.bin', 'application/octet-stream') : handleBody({ handle, size: 8 * 1024 * 1024 }, 'application/octet-stream', (n) => (read = n));
+      if (hits % 2 === 0) setTimeout(() => ac.abort(), 5 + i);
+      await expect(send(url, body, { signal: ac.signal })).rejects.toThrow();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stray).toEqual([]);
+    expect(read).toBeGreaterThan(0);
+  } finally {
+    process.off('unhandledRejection', onStray);
+    process.off('uncaughtException', onStray);
+    await handle.close();
+    server.closeAllConnections();
+    server.close();
+  }
+});
