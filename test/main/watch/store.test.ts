@@ -106,6 +106,14 @@ it('migrates a version 2 file to 3: items get the result key the app computes, a
     const enNew = store.addFolder('/en2', WatchProfile.parse({ language: 'en-US' }));
     expect(admit(store, frCopy.id, file('/fr2/x.wav', 'h1')).item.origin_item_id).toBe(3);
     expect(admit(store, enNew.id, file('/en2/x.wav', 'h1')).item.origin_item_id).toBeNull();
+    // The same profile on another speech engine is a job of its own too; on the same engine, a reuse.
+    const whisper = WatchProfile.parse({ language: 'en-US', speechEngine: 'whisper:small' });
+    const onModel = store.addFolder('/en3', whisper);
+    const onModelToo = store.addFolder('/en4', whisper);
+    const first = admit(store, onModel.id, file('/en3/x.wav', 'h1')).item;
+    expect(first.origin_item_id).toBeNull();
+    expect(admit(store, onModelToo.id, file('/en4/x.wav', 'h1')).item.origin_item_id).toBe(first.id);
+    expect(resultKey('h1', whisper)).toBe(`${resultKey('h1', WatchProfile.parse({ language: 'en-US' }))}:engine=whisper:small`);
     // Imports: their own folder row, never among watch folders or watch items; cleared when finished.
     const imp = store.addImport({ path: '/m/a.wav', size: 1, mediaType: 'audio/wav', name: 'a.wav', options: '{}', source: '{"kind":"path","path":"/m/a.wav"}', text: null, staged: false });
     expect(store.folders().map((f) => f.path)).not.toContain(':imports:');
