@@ -60,7 +60,6 @@ export function localCapabilities(speech: SpeechEngines): Capability[] {
   return [...general, ...named];
 }
 
-
 /** The document work this machine can run: summaries, and translation in each Apertium mode installed here (eng-spa). */
 export async function documentCapabilities(): Promise<Capability[]> {
   const modes = (await installedModes()).filter((m) => /^[a-z0-9-]{1,32}$/.test(m)).slice(0, 200);
