@@ -12,7 +12,8 @@ export type RouteResponse<K extends RouteId> = ResponseOf<Routes[K]>;
 export interface CallInput<K extends RouteId> {
   params?: ParamsOf<Routes[K]>;
   query?: QueryOf<Routes[K]>;
-  body?: BodyOf<Routes[K]>;
+  /** A stream is read once: give it as a function that opens a new one, and each attempt (a retry, a new batch key) sends it whole. */
+  body?: BodyOf<Routes[K]> | (() => ReadableStream<Uint8Array>);
   headers?: Record<string, string>;
 }
 
@@ -261,7 +262,8 @@ export class ApiClient {
         for (const [k, v] of Object.entries(input.body as object)) if (v !== undefined) form.set(k, encodeValue(v));
         body = form;
       } else {
-        body = input.body as RequestInit['body'];
+        const given: unknown = input.body;
+        body = (typeof given === 'function' ? (given as () => ReadableStream<Uint8Array>)() : given) as RequestInit['body'];
       }
     } else if (id === 'models.list') {
       headers['content-type'] = 'application/json'; // the spec requires it on this GET (415 otherwise)

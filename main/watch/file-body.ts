@@ -57,29 +57,30 @@ function webRange(src: HandleSource, start: number, end: number): ReadableStream
   );
 }
 
-/** A request body for fetch (with `duplex: 'half'`): its bytes, how many, and their type. */
+/** A request body for fetch (with `duplex: 'half'`): a new stream of its bytes at each `open`, how many, and their type. */
 export interface StreamBody {
-  stream: ReadableStream<Uint8Array<ArrayBuffer>>;
+  open(): ReadableStream<Uint8Array<ArrayBuffer>>;
   length: number;
   contentType: string;
 }
 
-/** The handle's bytes as the whole body; `onRead` hears the running count of bytes read. */
+/** The handle's bytes as the whole body; `onRead` hears the running count of bytes read (from 0 at each open). */
 export function handleBody(src: HandleSource, contentType: string, onRead?: (bytes: number) => void): StreamBody {
-  const bytes = webRange(src, 0, src.size);
-  let read = 0;
-  const stream = !onRead
-    ? bytes
-    : bytes.pipeThrough(
-        new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
-          transform(chunk, out) {
-            read += chunk.byteLength;
-            onRead(read);
-            out.enqueue(chunk);
-          },
-        }),
-      );
-  return { stream, length: src.size, contentType };
+  const open = () => {
+    const bytes = webRange(src, 0, src.size);
+    if (!onRead) return bytes;
+    let read = 0;
+    return bytes.pipeThrough(
+      new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+        transform(chunk, out) {
+          read += chunk.byteLength;
+          onRead(read);
+          out.enqueue(chunk);
+        },
+      }),
+    );
+  };
+  return { open, length: src.size, contentType };
 }
 
 /** A file name in a multipart header, escaped as the HTML standard's form encoder does (", CR, LF). */
@@ -91,31 +92,33 @@ export function multipartBody(src: HandleSource, field: string, name: string, ty
   const encoder = new TextEncoder();
   const head = encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${headerName(field)}"; filename="${headerName(name)}"\r\nContent-Type: ${type}\r\n\r\n`);
   const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
-  const file = webRange(src, 0, src.size).getReader();
-  let stage: 'head' | 'file' | 'tail' | 'done' = 'head';
-  const stream = new ReadableStream<Uint8Array<ArrayBuffer>>(
-    {
-      async pull(out) {
-        if (stage === 'head') {
-          stage = 'file';
-          return out.enqueue(head);
-        }
-        if (stage === 'file') {
-          const { done, value } = await file.read();
-          if (!done) return out.enqueue(value);
-          stage = 'tail';
-        }
-        if (stage === 'tail') {
-          stage = 'done';
-          return out.enqueue(tail);
-        }
-        out.close();
+  const open = () => {
+    const file = webRange(src, 0, src.size).getReader();
+    let stage: 'head' | 'file' | 'tail' | 'done' = 'head';
+    return new ReadableStream<Uint8Array<ArrayBuffer>>(
+      {
+        async pull(out) {
+          if (stage === 'head') {
+            stage = 'file';
+            return out.enqueue(head.slice());
+          }
+          if (stage === 'file') {
+            const { done, value } = await file.read();
+            if (!done) return out.enqueue(value);
+            stage = 'tail';
+          }
+          if (stage === 'tail') {
+            stage = 'done';
+            return out.enqueue(tail.slice());
+          }
+          out.close();
+        },
+        cancel: (reason) => file.cancel(reason),
       },
-      cancel: (reason) => file.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
-  return { stream, length: head.byteLength + src.size + tail.byteLength, contentType: `multipart/form-data; boundary=${boundary}` };
+      { highWaterMark: 0 },
+    );
+  };
+  return { open, length: head.byteLength + src.size + tail.byteLength, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** tus-js-client's fileReader (its Node FileSource reopens a path per chunk): each chunk a range of the handle. */

@@ -112,7 +112,7 @@ export class Uploader {
     const body = multipartBody(src, 'file', src.filename ?? basename(src.path), src.mediaType);
     hooks.onBytes(0, src.size);
     try {
-      const res = await this.opts.client.call('batch.upload', { body: body.stream, headers: streamHeaders(body) }, { signal: hooks.signal, timeoutMs: 10 * 60_000 });
+      const res = await this.opts.client.call('batch.upload', { body: body.open, headers: streamHeaders(body) }, { signal: hooks.signal, timeoutMs: 10 * 60_000 });
       hooks.onBytes(src.size, src.size);
       return res.file_id;
     } catch (err) {
@@ -201,18 +201,14 @@ export class Uploader {
     }
     const id = sessionId;
     hooks.onBytes(0, src.size);
-    await this.withFreshToken(async () => {
-      const body = handleBody(src, src.mediaType, (n) => hooks.onBytes(Math.min(n, src.size), src.size));
-      return c.call(
+    const body = handleBody(src, src.mediaType, (n) => hooks.onBytes(Math.min(n, src.size), src.size));
+    await this.withFreshToken(async () =>
+      c.call(
         'sessions.upload',
-        {
-          params: { sessionId: id },
-          body: body.stream as unknown as Uint8Array<ArrayBuffer>,
-          headers: { 'x-filename': src.filename ?? basename(src.path), ...streamHeaders(body) },
-        },
+        { params: { sessionId: id }, body: body.open, headers: { 'x-filename': src.filename ?? basename(src.path), ...streamHeaders(body) } },
         { signal: hooks.signal, timeoutMs: 60 * 60_000, retries: 0 },
-      );
-    });
+      ),
+    );
     hooks.onBytes(src.size, src.size);
     return id;
   }

@@ -12,10 +12,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ApiClient, type AuthSource } from '../../../main/api/client';
 import { handleBody, multipartBody } from '../../../main/watch/file-body';
 import { DEMO, serviceLogin, startService, stopAndRemove, tempDir, type RunningService } from '../../helpers/service';
 import { readServiceDb } from '../../helpers/service-db';
 import { speechWav } from '../../helpers/speech';
+import { client } from '../../service/work/helpers';
 
 let svc: RunningService;
 let token: string;
@@ -27,8 +29,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stopAndRemove(svc, dir));
 
-const send = (url: string, body: { stream: ReadableStream; length: number; contentType: string }, init: RequestInit = {}) =>
-  fetch(url, { method: 'POST', body: body.stream, headers: { 'content-type': body.contentType, 'content-length': String(body.length), authorization: `Bearer ${token}` }, duplex: 'half', ...init } as RequestInit);
+const send = (url: string, body: { open(): ReadableStream; length: number; contentType: string }, init: RequestInit = {}) =>
+  fetch(url, { method: 'POST', body: body.open(), headers: { 'content-type': body.contentType, 'content-length': String(body.length), authorization: `Bearer ${token}` }, duplex: 'half', ...init } as RequestInit);
 
 it('sends a file as the one part of a multipart body that the service reads back byte for byte, name and all', async () => {
   const wav = await speechWav('the parcel arrived this morning');
@@ -48,6 +50,28 @@ it('sends a file as the one part of a multipart body that the service reads back
   }
 });
 
+it('a body given as a function is opened afresh when the client tries again with a new batch key, and arrives whole', async () => {
+  const wav = await speechWav('the second try sends every byte');
+  const valid = (await client(svc.url)).batchKey;
+  let key = valid;
+  const auth: AuthSource = { accessToken: async () => token, batchKey: async () => key, invalidateBatchKey: async () => void (key = valid), unauthorized: () => {} };
+  const api = new ApiClient({ baseUrl: svc.url, auth });
+  const sessionId = (await api.call('sessions.create', { body: { language: 'en' } })).result.session_id;
+  key = 'a-key-the-service-never-issued';
+  const handle = await open(wav);
+  try {
+    let opened = 0;
+    const body = handleBody({ handle, size: (await handle.stat()).size }, 'audio/wav');
+    const open1 = () => (opened++, body.open());
+    await api.call('sessions.upload', { params: { sessionId }, body: open1, headers: { 'x-filename': 'again.wav', 'content-type': body.contentType, 'content-length': String(body.length) } }, { retries: 0 });
+    expect(opened).toBe(2);
+    const stored = readServiceDb(svc.dataDir, (db) => db.prepare('SELECT media_path FROM sessions WHERE session_id = ?').pluck().get(sessionId) as string);
+    expect(readFileSync(stored).equals(readFileSync(wav))).toBe(true);
+  } finally {
+    await handle.close();
+  }
+});
+
 it('a body cut short (aborted mid-way, or the server hanging up) rejects the fetch and throws nowhere else', async () => {
   const file = join(dir, 'big.bin');
   writeFileSync(file, randomBytes(8 * 1024 * 1024));
@@ -55,23 +79,25 @@ it('a body cut short (aborted mid-way, or the server hanging up) rejects the fet
   const onStray = (e: unknown) => stray.push(e);
   process.on('unhandledRejection', onStray);
   process.on('uncaughtException', onStray);
-  let hits = 0;
+  // /hangup: the server hangs up after the first bytes; /hold: it reads on and never answers, and the client aborts.
   const server = createServer((req) => {
-    hits++;
-    // Every other request: hang up after the first bytes; the others are aborted by the client.
-    if (hits % 2 === 0) req.once('data', () => req.socket.destroy());
+    if (req.url === '/hangup') req.once('data', () => req.socket.destroy());
     else req.resume();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const handle = await open(file);
   try {
     let read = 0;
     for (let i = 0; i < 20; i++) {
-      const ac = new AbortController();
       const body = i % 4 < 2 ? multipartBody({ handle, size: 8 * 1024 * 1024 }, 'file', 'big.bin', 'application/octet-stream') : handleBody({ handle, size: 8 * 1024 * 1024 }, 'application/octet-stream', (n) => (read = n));
-      if (hits % 2 === 0) setTimeout(() => ac.abort(), 5 + i);
-      await expect(send(url, body, { signal: ac.signal })).rejects.toThrow();
+      if (i % 2 === 1) {
+        await expect(send(`${base}/hangup`, body)).rejects.toThrow();
+        continue;
+      }
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 5 + i);
+      await expect(send(`${base}/hold`, body, { signal: ac.signal })).rejects.toThrow();
     }
     await new Promise((r) => setTimeout(r, 300));
     expect(stray).toEqual([]);
