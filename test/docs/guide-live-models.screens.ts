@@ -7,11 +7,11 @@
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, startApp, type RunningApp } from '../helpers/app';
+import { launchChromiumWithMicrophone, startApp, type RunningApp } from '../helpers/app';
 import { ROOT, cleanup, tempDir } from '../helpers/service';
-import { placedSpeech, speechWav } from '../helpers/speech';
+import { LIVE_SPEECH, placedSpeech, speechWav } from '../helpers/speech';
 import { signIn } from '../helpers/ui';
 import { tinyWhisperModelFile } from '../helpers/whisper-model';
 
@@ -21,15 +21,8 @@ let browser: Browser;
 const scratch = tempDir('s2t-guide-models-');
 
 beforeAll(async () => {
-  const speech = await placedSpeech({ sentences: ['the weather is nice today', 'please send the report to my office'], gapsMs: [600, 1500], tailMs: 1500, sampleRate: 16_000, container: 'wav' });
-  [app, browser] = await Promise.all([
-    startApp(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${speech.path}`],
-    }),
-  ]);
+  const speech = await placedSpeech(LIVE_SPEECH);
+  [app, browser] = await Promise.all([startApp(), launchChromiumWithMicrophone(speech.path)]);
 });
 afterAll(async () => {
   await browser?.close();

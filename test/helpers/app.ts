@@ -105,3 +105,9 @@ export async function admit(url: string): Promise<string> {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 }
+
+/** Chromium whose microphone plays `wav` (in a loop), granted without asking; media may play without a click. */
+export function launchChromiumWithMicrophone(wav: string): Promise<Browser> {
+  const microphone = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`, '--autoplay-policy=no-user-gesture-required'];
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, ...microphone] });
+}

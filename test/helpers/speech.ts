@@ -78,6 +78,9 @@ export interface PlacementSpec {
   voices?: string[];
 }
 
+/** The two sentences the live tests and the guide's pictures speak into the fake microphone. */
+export const LIVE_SPEECH: PlacementSpec = { sentences: ['the weather is nice today', 'please send the report to my office'], gapsMs: [600, 1500], tailMs: 1500, sampleRate: 16_000, container: 'wav' };
+
 /**
  * Sentences placed at known offsets with sox: each espeak sentence is trimmed to its speech,
  * resampled, and put after a silence of known length, so its start in the file is known to the

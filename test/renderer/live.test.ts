@@ -8,12 +8,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, startApp, type RunningApp } from '../helpers/app';
+import { launchChromiumWithMicrophone, startApp, type RunningApp } from '../helpers/app';
 import { heldPorts, portOf } from '../helpers/held-ports';
 import { playPast } from '../helpers/player';
-import { placedSpeech } from '../helpers/speech';
+import { LIVE_SPEECH, placedSpeech } from '../helpers/speech';
 import { shootLooks, signIn } from '../helpers/ui';
 import { openServiceDb } from '../main/helpers/seed';
 
@@ -26,15 +26,8 @@ let browser: Browser;
 const ports = heldPorts();
 
 beforeAll(async () => {
-  const speech = await placedSpeech({ sentences: ['the weather is nice today', 'please send the report to my office'], gapsMs: [600, 1500], tailMs: 1500, sampleRate: 16_000, container: 'wav' });
-  [app, browser] = await Promise.all([
-    startApp(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${speech.path}`, '--autoplay-policy=no-user-gesture-required'],
-    }),
-  ]);
+  const speech = await placedSpeech(LIVE_SPEECH);
+  [app, browser] = await Promise.all([startApp(), launchChromiumWithMicrophone(speech.path)]);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
