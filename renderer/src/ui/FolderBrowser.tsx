@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { FolderListing } from '../../../common/ipc';
 import { call } from '../lib/bridge';
 import { Dialog } from './Dialog';
@@ -15,15 +15,20 @@ export function FolderBrowser({ title, onChoose, onClose }: { title: string; onC
   const [problem, setProblem] = useState<string | null>(null);
   const pathId = useId();
 
+  // Only the latest request's answer is shown: an earlier one that comes back later (the first
+  // listing, while the person has already typed a path and pressed Enter) must not replace it.
+  const latest = useRef(0);
   const open = useCallback(
     async (path: string | undefined) => {
+      const mine = ++latest.current;
       try {
         const next = await call('folders.list', { path, showHidden });
+        if (mine !== latest.current) return;
         setListing(next);
         setTyped(next.path);
         setProblem(null);
       } catch (e) {
-        setProblem((e as Error).message);
+        if (mine === latest.current) setProblem((e as Error).message);
       }
     },
     [showHidden],
