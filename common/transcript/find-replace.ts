@@ -15,6 +15,8 @@ export interface FindOptions {
 export interface FindMatch {
   /** Segment id (transcript) or cue id (caption). */
   item_id: string;
+  /** That segment's or cue's place in the document (0 = the first). */
+  item: number;
   /** Line within the cue; 0 for transcript segments. */
   line: number;
   /** Character offset (UTF-16) in the segment text or the cue line. */
@@ -33,9 +35,9 @@ export function findPattern(query: string, opts: FindOptions = {}): RegExp {
   return new RegExp(src, opts.caseSensitive ? 'gu' : 'giu');
 }
 
-function searchable(content: DocumentContent): { id: string; line: number; text: string }[] {
-  if (content.kind === 'transcript') return content.segments.map((s) => ({ id: s.id, line: 0, text: segmentText(s) }));
-  return content.cues.flatMap((c) => c.lines.map((text, line) => ({ id: c.id, line, text })));
+function searchable(content: DocumentContent): { id: string; item: number; line: number; text: string }[] {
+  if (content.kind === 'transcript') return content.segments.map((s, item) => ({ id: s.id, item, line: 0, text: segmentText(s) }));
+  return content.cues.flatMap((c, item) => c.lines.map((text, line) => ({ id: c.id, item, line, text })));
 }
 
 /** Every place `query` occurs, in document order. An empty query finds nothing. */
@@ -45,7 +47,7 @@ export function findText(content: DocumentContent, query: string, opts: FindOpti
   const out: FindMatch[] = [];
   for (const item of searchable(content)) {
     for (const m of item.text.matchAll(re)) {
-      out.push({ item_id: item.id, line: item.line, offset: m.index ?? 0, length: m[0].length, text: m[0] });
+      out.push({ item_id: item.id, item: item.item, line: item.line, offset: m.index ?? 0, length: m[0].length, text: m[0] });
     }
   }
   return out;

@@ -98,6 +98,7 @@ export function multipartBody(src: HandleSource, field: string, name: string, ty
     return new ReadableStream<Uint8Array<ArrayBuffer>>(
       {
         async pull(out) {
+          // A copy of the head and tail for each open: fetch may keep or hand on the buffers it is given.
           if (stage === 'head') {
             stage = 'file';
             return out.enqueue(head.slice());

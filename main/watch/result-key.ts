@@ -6,7 +6,7 @@
  */
 import type { WatchProfile } from '../../common/ipc';
 
-type ResultFields = Pick<WatchProfile, 'language' | 'sessionMode' | 'diarization' | 'punctuation' | 'glossaryId' | 'customModelId' | 'allowProfanity' | 'maskProfanity'> & Partial<Pick<WatchProfile, 'speechEngine'>>;
+type ResultFields = Pick<WatchProfile, 'language' | 'sessionMode' | 'diarization' | 'punctuation' | 'glossaryId' | 'customModelId' | 'allowProfanity' | 'maskProfanity' | 'speechEngine'>;
 
 export function resultKey(hash: string, p: ResultFields): string {
   // Booleans as 1/0 and no spaces: what SQLite's json_array(json_extract(...)) writes.

@@ -121,13 +121,13 @@ describe('timing and timecodes', () => {
 describe('find and replace', () => {
   it('finds with case and whole-word options and reports places', () => {
     const t = transcript();
-    expect(findText(t, 'the')).toEqual([{ item_id: 's1', line: 0, offset: 6, length: 3, text: 'the' }]);
+    expect(findText(t, 'the')).toEqual([{ item_id: 's1', item: 0, line: 0, offset: 6, length: 3, text: 'the' }]);
     expect(findText(t, 'the', { wholeWord: true })).toEqual([]);
     expect(findText(t, 'cats', { caseSensitive: true })).toEqual([]);
     expect(findText(t, 'cats')).toHaveLength(1);
     expect(findText(caption(), 'f')).toEqual([
-      { item_id: 'c1', line: 1, offset: 6, length: 1, text: 'f' },
-      { item_id: 'c2', line: 0, offset: 0, length: 1, text: 'f' },
+      { item_id: 'c1', item: 0, line: 1, offset: 6, length: 1, text: 'f' },
+      { item_id: 'c2', item: 1, line: 0, offset: 0, length: 1, text: 'f' },
     ]);
   });
 

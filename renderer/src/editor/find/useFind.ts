@@ -1,8 +1,5 @@
 import { useEffect, useMemo, useState, type RefObject } from 'react';
 import { findText, replaceText, type DocumentContent, type FindMatch } from '../../../../common/transcript';
-
-/** The document's rows in order: segments, or cues. */
-const itemIds = (content: DocumentContent | null | undefined): string[] => (!content ? [] : 'segments' in content ? content.segments.map((s) => s.id) : content.cues.map((c) => c.id));
 import type { History } from '../useHistory';
 import type { RowScroller } from '../useVirtualRows';
 import type { FindState } from './FindBar';
@@ -20,10 +17,9 @@ export function useFind(history: History<DocumentContent>, rows: RefObject<RowSc
   const caseSensitive = find?.caseSensitive ?? false;
   const wholeWord = find?.wholeWord ?? false;
   const matches = useMemo(() => (content && query ? findText(content, query, { caseSensitive, wholeWord }) : []), [content, query, caseSensitive, wholeWord]);
-  // Where the rows stand in the document, so the first match at or after the row in view can be found.
-  const order = useMemo(() => new Map(itemIds(content).map((id, i) => [id, i])), [content]);
+  // The first match at or after the row that was in view when the query was typed (else the first).
   const from = find?.from ?? 0;
-  const first = useMemo(() => Math.max(0, matches.findIndex((m) => (order.get(m.item_id) ?? 0) >= from)), [matches, order, from]);
+  const first = useMemo(() => Math.max(0, matches.findIndex((m) => m.item >= from)), [matches, from]);
   const selected = find && matches.length ? (first + find.at) % matches.length : -1;
   const selectedMatch: FindMatch | null = selected >= 0 ? matches[selected] : null;
 
