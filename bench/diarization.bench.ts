@@ -10,7 +10,7 @@ import { recognize } from '../service/engines/decode';
 import { diarize, type Turn } from '../service/media/diarize';
 import { mfcc } from '../service/media/mfcc';
 import { frameLevels, readWavHeader, silenceThreshold } from '../service/media/speech-regions';
-import { placedSpeech, type PlacedSpeech } from '../test/helpers/speech';
+import { diarizationErrorRate, placedSpeech } from '../test/helpers/speech';
 import { row, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const ROUNDS = Number(process.env.S2T_BENCH_DIARIZE_ROUNDS ?? 3);
@@ -23,31 +23,6 @@ const LINES = [
   'That works for marketing, as long as the designs are ready.',
   'The designs will be finished by the end of this month.',
 ];
-
-/** Share of true speech time (10 ms steps) given to the wrong speaker or to none, after the best one-to-one mapping. */
-export function diarizationErrorRate(audio: PlacedSpeech, truthSpeaker: (i: number) => number, turns: Turn[]): number {
-  const at = (ms: number) => turns.find((t) => ms >= t.startMs && ms < t.endMs)?.speaker ?? -1;
-  const counts = new Map<string, number>();
-  let total = 0;
-  audio.sentences.forEach((s, i) => {
-    for (let ms = s.startMs; ms < s.endMs; ms += 10) {
-      const key = `${at(ms)}|${truthSpeaker(i)}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      total++;
-    }
-  });
-  const usedHyp = new Set<string>();
-  const usedTrue = new Set<string>();
-  let right = 0;
-  for (const [key, n] of [...counts].sort((a, b) => b[1] - a[1])) {
-    const [hyp, real] = key.split('|');
-    if (hyp === '-1' || usedHyp.has(hyp) || usedTrue.has(real)) continue;
-    usedHyp.add(hyp);
-    usedTrue.add(real);
-    right += n;
-  }
-  return total ? 1 - right / total : 0;
-}
 
 export const diarizationBench: BenchModule = {
   name: 'diarization',

@@ -8,7 +8,8 @@ import { diarize, type Turn } from '../media/diarize';
 import { mfcc } from '../media/mfcc';
 import { frameLevels, readWavHeader, silenceThreshold } from '../media/speech-regions';
 
-export const SPEAKER_METHOD = 'mfcc-bic';
+/** MFCCs, BIC change points and a first clustering, then the cross-likelihood ratio of adapted mixtures (media/diarize). */
+export const SPEAKER_METHOD = 'mfcc-bic-clr';
 /** Longer recordings are not diarized (the clustering is quadratic in the number of pieces). */
 export const MAX_DIARIZE_MS = 4 * 3600_000;
 

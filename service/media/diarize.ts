@@ -3,12 +3,15 @@
  * 1. speech is cut into pieces at pauses (speech-regions' own levels and threshold);
  * 2. a piece longer than two windows is cut again where the Bayesian information criterion (BIC)
  *    prefers two Gaussians over one for the MFCCs either side (a speaker change without a pause);
- * 3. pieces are clustered bottom-up: the pair whose merge costs least by BIC (full-covariance
- *    Gaussians) is merged until every merge costs more than it saves, which is the stopping rule,
- *    so the number of speakers is found, not given. Pieces too short to estimate a covariance join
- *    the cluster that explains them best.
+ * 3. pieces are clustered bottom-up in two stages. First by BIC (full-covariance Gaussians), only
+ *    while a merge is cheap, so each cluster is surely one voice. Then by the cross-likelihood
+ *    ratio of Gaussian mixtures adapted from the recording's own (speaker-gmm.ts), while it says
+ *    two clusters are one voice: a per-frame measure, so the stopping rule holds whatever the
+ *    meeting's length, and the number of speakers is found, not given. Pieces too short to
+ *    cluster join the cluster whose model explains them best.
  */
 import { CEPSTRA } from './mfcc';
+import { BackgroundModel, MixtureStats, adaptedLikelihoodRatio, crossLikelihoodRatio } from './speaker-gmm';
 import { findPauses, FRAME_MS, type Span } from './speech-regions';
 
 export interface Turn extends Span {
@@ -17,10 +20,12 @@ export interface Turn extends Span {
 }
 
 export interface DiarizeOptions {
-  /** Merge threshold for clustering (see deltaBic); higher merges more. */
+  /** Merge threshold of the first clustering stage (see deltaBic); higher merges more. */
   lambda?: number;
   /** BIC penalty weight for change points inside a piece. */
   changeLambda?: number;
+  /** The second stage merges while the cross-likelihood ratio is above this; lower merges more. */
+  sameVoice?: number;
 }
 
 const D = CEPSTRA;
@@ -30,13 +35,18 @@ const CHANGE_WINDOW = 150;
 const CHANGE_STEP = 5;
 const MIN_CHANGE_GAP = 100;
 /**
- * Measured on espeak-ng voices (19 cepstra) in meetings of six turns: merges of one voice's pieces
- * cost up to 35, the cheapest merge of two voices (en-us+m3 with en-gb+m1) 44; f2 against m3 120.
- * The cost of one voice's merges grows with the cluster (in an 18-turn meeting it passes 39), so
- * long meetings are split into too many speakers rather than two people joined: the editor's
- * merge mends the first, nothing shows the second (bench/diarization.bench.ts measures it).
+ * The first stage merges while the likelihood ratio over √n (deltaBic) is below this. Measured on
+ * espeak-ng voices (19 cepstra): merges of one voice's sentences cost 17–41,
+ * of two voices' 29 and up (en-us+m3 with en-gb+m1). Its cost grows with a cluster's length, so
+ * this stage stops early, with clusters of one voice, and leaves the rest to the second.
  */
-const MERGE_THRESHOLD = 39;
+const FIRST_STAGE_THRESHOLD = 20;
+/**
+ * The second stage merges while the cross-likelihood ratio is above this. Measured on espeak-ng
+ * meetings of one to four voices, 3 to 28 turns (bench/diarization.bench.ts, speakers.e2e):
+ * clusters of one voice score -2.8 and up, of two voices -3.6 and below.
+ */
+const SAME_VOICE_RATIO = -3.3;
 /** A piece with fewer speech frames than this is not clustered but assigned (0.6 s). */
 const MIN_CLUSTER_FRAMES = 60;
 
@@ -63,44 +73,34 @@ class Stats {
     return s;
   }
 
-  /** log det of the covariance (with a small ridge, so short pieces stay invertible). */
-  logDet(): number {
-    const n = this.n;
-    const a = new Float64Array(D * D);
-    for (let i = 0; i < D; i++)
-      for (let j = i; j < D; j++) {
-        const c = this.outer[i * D + j] / n - (this.sum[i] / n) * (this.sum[j] / n) + (i === j ? 1e-3 : 0);
-        a[i * D + j] = c;
-        a[j * D + i] = c;
-      }
-    return choleskyLogDet(a);
-  }
+  private ownLogDet: number | undefined;
 
-  /** Average log-likelihood of the frames of `o` under this Gaussian (up to a constant). */
-  scoreOf(o: Stats): number {
-    const cov = new Float64Array(D * D);
-    const mean = this.sum.map((v) => v / this.n);
-    for (let i = 0; i < D; i++)
-      for (let j = i; j < D; j++) {
-        const c = this.outer[i * D + j] / this.n - mean[i] * mean[j] + (i === j ? 1e-3 : 0);
-        cov[i * D + j] = c;
-        cov[j * D + i] = c;
-      }
-    const inv = invert(cov);
-    // E_o[(x-m)' inv (x-m)] from o's sums: tr(inv * S_o)/n - 2 m' inv mu_o + m' inv m.
-    let quad = 0;
-    const mo = o.sum.map((v) => v / o.n);
-    for (let i = 0; i < D; i++)
-      for (let j = 0; j < D; j++) {
-        const so = (i <= j ? o.outer[i * D + j] : o.outer[j * D + i]) / o.n;
-        quad += inv[i * D + j] * (so - mo[i] * mean[j] - mean[i] * mo[j] + mean[i] * mean[j]);
-      }
-    return -0.5 * (choleskyLogDet(cov) + quad);
+  /** log det of the covariance (kept: clustering asks for it once per pair). */
+  logDet(): number {
+    return (this.ownLogDet ??= covarianceLogDet(this, null));
   }
 }
 
-function choleskyLogDet(a: Float64Array): number {
-  const l = new Float64Array(D * D);
+/** Scratch for covarianceLogDet: the clustering calls it for every pair, so it allocates nothing. */
+const scratchCov = new Float64Array(D * D);
+const scratchChol = new Float64Array(D * D);
+
+/** log det of the covariance of a's frames, with b's too when given (a small ridge keeps short pieces invertible). */
+function covarianceLogDet(a: Stats, b: Stats | null): number {
+  const n = a.n + (b?.n ?? 0);
+  for (let i = 0; i < D; i++) {
+    const mi = (a.sum[i] + (b?.sum[i] ?? 0)) / n;
+    for (let j = i; j < D; j++) {
+      const mj = (a.sum[j] + (b?.sum[j] ?? 0)) / n;
+      const c = (a.outer[i * D + j] + (b?.outer[i * D + j] ?? 0)) / n - mi * mj + (i === j ? 1e-3 : 0);
+      scratchCov[i * D + j] = c;
+      scratchCov[j * D + i] = c;
+    }
+  }
+  return choleskyLogDet(scratchCov, scratchChol);
+}
+
+function choleskyLogDet(a: Float64Array, l: Float64Array): number {
   let logDet = 0;
   for (let i = 0; i < D; i++)
     for (let j = 0; j <= i; j++) {
@@ -115,38 +115,14 @@ function choleskyLogDet(a: Float64Array): number {
   return logDet;
 }
 
-/** Gauss-Jordan inverse of a small symmetric positive matrix. */
-function invert(a: Float64Array): Float64Array {
-  const m = Float64Array.from(a);
-  const inv = new Float64Array(D * D);
-  for (let i = 0; i < D; i++) inv[i * D + i] = 1;
-  for (let c = 0; c < D; c++) {
-    const p = m[c * D + c] || 1e-12;
-    for (let k = 0; k < D; k++) {
-      m[c * D + k] /= p;
-      inv[c * D + k] /= p;
-    }
-    for (let r = 0; r < D; r++) {
-      if (r === c) continue;
-      const f = m[r * D + c];
-      if (f === 0) continue;
-      for (let k = 0; k < D; k++) {
-        m[r * D + k] -= f * m[c * D + k];
-        inv[r * D + k] -= f * inv[c * D + k];
-      }
-    }
-  }
-  return inv;
-}
-
 /**
  * What merging a and b costs: the generalised likelihood ratio of one Gaussian against two, over
  * the square root of the frames (the plain BIC penalty, log n, let long stretches of one voice stay
  * apart: the ratio grows with n for different sentences of one speaker). Merge while below lambda.
  */
 function deltaBic(a: Stats, b: Stats, lambda: number): number {
-  const ab = a.merged(b);
-  const glr = (0.5 * (ab.n * ab.logDet() - a.n * a.logDet() - b.n * b.logDet())) / Math.sqrt(ab.n);
+  const n = a.n + b.n;
+  const glr = (0.5 * (n * covarianceLogDet(a, b) - a.n * a.logDet() - b.n * b.logDet())) / Math.sqrt(n);
   return glr - lambda;
 }
 
@@ -189,13 +165,52 @@ function changePoints(feats: Float32Array, frames: number[], lambda: number): nu
 
 interface Piece {
   span: Span;
+  /** Its speech frames (indices into the features). */
+  frames: number[];
   stats: Stats;
   cluster: number;
 }
 
+/**
+ * Bottom-up clustering of `n` items: the pair of clusters with the highest `score` is merged
+ * (`merge(into, from)`, both named by their first item) while that score is above `floor`. Each
+ * cluster keeps its best partner, so a merge asks `score` only for pairs with the merged cluster,
+ * and for the rows whose best partner it took. Answers each item's cluster.
+ */
+function agglomerate(n: number, score: (a: number, b: number) => number, merge: (into: number, from: number) => void, floor: number): number[] {
+  const scores = new Float32Array(n * n);
+  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) scores[a * n + b] = scores[b * n + a] = score(a, b);
+  const alive = new Set(Array.from({ length: n }, (_, i) => i));
+  const partner = new Int32Array(n).fill(-1);
+  const rescan = (a: number) => {
+    partner[a] = -1;
+    for (const b of alive) if (b !== a && (partner[a] < 0 || scores[a * n + b] > scores[a * n + partner[a]])) partner[a] = b;
+  };
+  for (const a of alive) rescan(a);
+  const cluster = Array.from({ length: n }, (_, i) => i);
+  for (;;) {
+    let a = -1;
+    for (const i of alive) if (partner[i] >= 0 && (a < 0 || scores[i * n + partner[i]] > scores[a * n + partner[a]])) a = i;
+    if (a < 0 || !(scores[a * n + partner[a]] > floor)) break;
+    const b = partner[a];
+    const [into, from] = a < b ? [a, b] : [b, a];
+    merge(into, from);
+    alive.delete(from);
+    for (let i = 0; i < n; i++) if (cluster[i] === from) cluster[i] = into;
+    for (const o of alive) if (o !== into) scores[into * n + o] = scores[o * n + into] = score(into, o);
+    rescan(into);
+    for (const o of alive) {
+      if (o === into) continue;
+      if (partner[o] === from || partner[o] === into) rescan(o);
+      else if (scores[o * n + into] > scores[o * n + partner[o]]) partner[o] = into;
+    }
+  }
+  return cluster;
+}
+
 /** Speaker turns of a recording from its MFCCs (CEPSTRA per frame) and 10 ms levels in dBFS. */
 export function diarize(feats: Float32Array, levels: Float32Array, threshold: number, opts: DiarizeOptions = {}): Turn[] {
-  const lambda = opts.lambda ?? MERGE_THRESHOLD;
+  const lambda = opts.lambda ?? FIRST_STAGE_THRESHOLD;
   const changeLambda = opts.changeLambda ?? 1.5;
   const frames = Math.min(levels.length, feats.length / D);
   const pauses = findPauses(levels.subarray(0, frames), threshold);
@@ -217,46 +232,53 @@ export function diarize(feats: Float32Array, levels: Float32Array, threshold: nu
       for (let t = cuts[k]; t < cuts[k + 1]; t++) stats.add(feats, speech[t] * D);
       const startMs = k === 0 ? r.startMs : speech[cuts[k]] * FRAME_MS;
       const endMs = k + 2 === cuts.length ? r.endMs : speech[cuts[k + 1]] * FRAME_MS;
-      pieces.push({ span: { startMs, endMs }, stats, cluster: -1 });
+      pieces.push({ span: { startMs, endMs }, frames: speech.slice(cuts[k], cuts[k + 1]), stats, cluster: -1 });
     }
   }
   const long = pieces.filter((p) => p.stats.n >= MIN_CLUSTER_FRAMES);
-  const clusters: Stats[] = long.map((p) => p.stats);
-  long.forEach((p, i) => (p.cluster = i));
-  const alive = new Set(clusters.keys());
-  // Pairwise costs, updated for the merged cluster only.
-  const cost = new Map<string, number>();
-  const key = (a: number, b: number) => (a < b ? `${a},${b}` : `${b},${a}`);
-  for (const a of alive) for (const b of alive) if (a < b) cost.set(key(a, b), deltaBic(clusters[a], clusters[b], lambda));
-  for (;;) {
-    let best: [number, number] | null = null;
-    let bestCost = 0;
-    for (const [k, c] of cost) {
-      if (c < bestCost) {
-        bestCost = c;
-        best = k.split(',').map(Number) as [number, number];
-      }
-    }
-    if (!best) break;
-    const [a, b] = best;
-    clusters[a] = clusters[a].merged(clusters[b]);
-    alive.delete(b);
-    for (const p of long) if (p.cluster === b) p.cluster = a;
-    for (const k of [...cost.keys()]) if (k.split(',').map(Number).includes(b)) cost.delete(k);
-    for (const o of alive) if (o !== a) cost.set(key(a, o), deltaBic(clusters[a], clusters[o], lambda));
-  }
-  if (alive.size === 0) {
+  if (long.length === 0) {
     // Too little speech to model anyone: one speaker at most.
     return pieces.length ? [{ startMs: pieces[0].span.startMs, endMs: pieces.at(-1)!.span.endMs, speaker: 0 }] : [];
   }
-  for (const p of pieces) {
-    if (p.cluster >= 0) continue;
-    let bestScore = -Infinity;
-    for (const c of alive) {
-      const score = clusters[c].scoreOf(p.stats);
-      if (score > bestScore) {
-        bestScore = score;
-        p.cluster = c;
+  const gaussians = long.map((p) => p.stats);
+  const firstStage = agglomerate(
+    long.length,
+    (a, b) => -deltaBic(gaussians[a], gaussians[b], lambda),
+    (into, from) => (gaussians[into] = gaussians[into].merged(gaussians[from])),
+    0,
+  );
+  firstStage.forEach((cluster, i) => (long[i].cluster = cluster));
+  const clusters = [...new Set(firstStage)];
+  if (clusters.length === 1) {
+    for (const p of pieces) p.cluster = clusters[0];
+  } else {
+    const model = BackgroundModel.train(feats, long.flatMap((p) => p.frames));
+    const post = new Float64Array(model.components);
+    const mixtureOf = (frames: number[]) => {
+      const m = new MixtureStats(model.components);
+      for (const f of frames) m.add(model, feats, f, post);
+      return m;
+    };
+    const mixtures = clusters.map((c) => mixtureOf(long.filter((p) => p.cluster === c).flatMap((p) => p.frames)));
+    const secondStage = agglomerate(
+      clusters.length,
+      (a, b) => crossLikelihoodRatio(model, mixtures[a], mixtures[b]),
+      (into, from) => mixtures[into].absorb(mixtures[from]),
+      opts.sameVoice ?? SAME_VOICE_RATIO,
+    );
+    const position = new Map(clusters.map((c, i) => [c, i]));
+    for (const p of long) p.cluster = secondStage[position.get(p.cluster)!];
+    const alive = [...new Set(secondStage)];
+    for (const p of pieces) {
+      if (p.cluster >= 0) continue;
+      const m = mixtureOf(p.frames);
+      let best = -Infinity;
+      for (const c of alive) {
+        const score = adaptedLikelihoodRatio(model, m, mixtures[c]);
+        if (score > best) {
+          best = score;
+          p.cluster = c;
+        }
       }
     }
   }

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Turn } from '../../service/media/diarize';
 
 export const VOICE = 'en-us+klatt3';
 
@@ -131,4 +132,29 @@ export async function placedSpeech(spec: PlacementSpec): Promise<PlacedSpeech> {
   renameSync(partial, path);
   rmSync(work, { recursive: true, force: true });
   return { path, sentences, durationMs };
+}
+
+/** Share of true speech time (10 ms steps) given to the wrong speaker or to none, after the best one-to-one mapping. */
+export function diarizationErrorRate(audio: PlacedSpeech, truthSpeaker: (i: number) => number, turns: Turn[]): number {
+  const at = (ms: number) => turns.find((t) => ms >= t.startMs && ms < t.endMs)?.speaker ?? -1;
+  const counts = new Map<string, number>();
+  let total = 0;
+  audio.sentences.forEach((s, i) => {
+    for (let ms = s.startMs; ms < s.endMs; ms += 10) {
+      const key = `${at(ms)}|${truthSpeaker(i)}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      total++;
+    }
+  });
+  const usedHyp = new Set<string>();
+  const usedTrue = new Set<string>();
+  let right = 0;
+  for (const [key, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+    const [hyp, real] = key.split('|');
+    if (hyp === '-1' || usedHyp.has(hyp) || usedTrue.has(real)) continue;
+    usedHyp.add(hyp);
+    usedTrue.add(real);
+    right += n;
+  }
+  return total ? 1 - right / total : 0;
 }

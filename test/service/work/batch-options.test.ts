@@ -78,7 +78,7 @@ describe('old names and timestamps', () => {
     expect(session.body.result.diarization).toBe(true);
     const result = await c.json('batch.jobResult', `/api/v3/batch/jobs/${job.body.job_id}/result`);
     const transcript = must(result.body.documents.find((d) => d.type === 'document'), 'the transcript');
-    expect(must(transcript.document, 'the transcript body').metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic', speakers: 1 });
+    expect(must(transcript.document, 'the transcript body').metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic-clr', speakers: 1 });
     const words = transcriptOf(transcript).segments.flatMap((s) => s.words);
     expect(words.length).toBeGreaterThan(3);
     for (const w of words) expect(w.end_ms).toBeGreaterThan(w.start_ms);

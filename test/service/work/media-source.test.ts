@@ -181,7 +181,7 @@ describe('legacy create with every key', () => {
     const transcript = docOf(docs.body.result, 'document');
     const t = must(transcript.document, 'the transcript body');
     expect(t.metadata.punctuation).toMatchObject({ requested: true });
-    expect(t.metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic' });
+    expect(t.metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic-clr' });
     const segments = transcriptOf(transcript).segments;
     expect(segments.length).toBeGreaterThan(0);
     for (const seg of segments) {

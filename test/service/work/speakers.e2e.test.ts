@@ -89,7 +89,7 @@ describe('the speaker step', () => {
     it(`finds ${voices.length} speakers taking turns, with each change near the true one`, async () => {
       const audio = await meeting(voices);
       const { transcript, metadata, exported } = await transcribed(audio, true);
-      expect(metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic', speakers: voices.length });
+      expect(metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic-clr', speakers: voices.length });
       expect(transcript.speakers.map((s) => s.name)).toEqual(voices.map((_, i) => `Speaker ${i + 1}`));
       // Every segment has a speaker of the list.
       const ids = new Set(transcript.speakers.map((s) => s.id));

@@ -107,7 +107,7 @@ describe('transcription through every upload path', () => {
     expect(result.body.documents.map((d) => d.type).sort()).toEqual(['caption', 'document']);
     const transcript = docOf(result.body.documents, 'document');
     // speaker_labels was accepted as enable_diarization: the speaker step ran, and one voice is one speaker.
-    expect(must(transcript.document, 'the transcript body').metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic' });
+    expect(must(transcript.document, 'the transcript body').metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic-clr' });
     expect(transcriptOf(transcript).speakers).toHaveLength(1);
     checkTranscript('batch multipart', transcriptText(transcript));
     const session = await c.json('sessions.get', `/api/v3/speech-to-text/session/${result.body.session_id}`);
