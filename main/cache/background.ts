@@ -12,7 +12,8 @@
  * page before, and the downloads behind the parse (README: First sync).
  *
  * Both start the first time a pull asks for them and live as long as the cache; should either
- * fail, both go, and the caller carries on on this thread. Where they cannot run (an in-memory
+ * fail, both go (the writer once it has answered the page it is applying, when it is the parse
+ * thread that failed), and the caller carries on on this thread. Where they cannot run (an in-memory
  * cache, a build without the worker files, S2T_PULL_WORKER=0) the caller parses and applies on
  * this thread as before.
  */
@@ -106,29 +107,51 @@ export function startBackgroundWriter(db: Db): BackgroundWriter | null {
     return null;
   }
   const [w, p] = [writer, parser];
-  const pending = new Map<number, Pending>();
+  const writerPending = new Map<number, Pending>();
+  const parsePending = new Map<number, Pending>();
   let nextId = 1;
   let batches = 0;
   let dead: Error | null = null;
-  const failAll = (err: Error) => {
-    if (!dead) {
-      // Either thread gone: both go, and the pull carries on on this thread.
-      void w.terminate();
-      void p.terminate();
-    }
-    dead ??= err;
+  const refuse = (pending: Map<number, Pending>, err: Error) => {
     for (const q of pending.values()) q.reject(err);
     pending.clear();
   };
-  for (const [thread, name] of [[w, 'writer'], [p, 'parse thread']] as const) {
-    thread.on('error', (err) => failAll(new WriterFailure(`the cache's background ${name} failed: ${err.message}`)));
-    thread.on('exit', (code) => failAll(new WriterFailure(`the cache's background ${name} stopped (exit code ${code})`)));
-  }
-  const toWriterThread = requests(w, pending);
-  const toParseThread = requests(p, pending);
+  const failAll = (err: Error) => {
+    if (!dead) void p.terminate();
+    // Either thread gone: both go, and the pull carries on on this thread.
+    void w.terminate();
+    dead ??= err;
+    refuse(parsePending, err);
+    refuse(writerPending, err);
+  };
+  /**
+   * The parse thread gone: it goes, and so does the writer, but not before it has answered the
+   * page it is applying. That page may already be committed: refused here, it would be applied
+   * again on this thread, change nothing, and the pull would report none of its changes (nor tell
+   * the window). It cannot wait forever: every document it names was posted to the writer before
+   * the parse thread answered for it, and a port delivers what was posted before its thread ended.
+   */
+  const parseFailed = (err: Error) => {
+    if (!dead) void p.terminate();
+    dead ??= err;
+    refuse(parsePending, err);
+    if (!writerPending.size) void w.terminate();
+  };
+  w.on('error', (err) => failAll(new WriterFailure(`the cache's background writer failed: ${err.message}`)));
+  w.on('exit', (code) => failAll(new WriterFailure(`the cache's background writer stopped (exit code ${code})`)));
+  p.on('error', (err) => parseFailed(new WriterFailure(`the cache's background parse thread failed: ${err.message}`)));
+  p.on('exit', (code) => parseFailed(new WriterFailure(`the cache's background parse thread stopped (exit code ${code})`)));
+  const toWriterThread = requests(w, writerPending);
+  const toParseThread = requests(p, parsePending);
   const send = <T>(to: typeof toWriterThread, m: object, transfer?: ArrayBuffer[]): Promise<T> => (dead ? Promise.reject(dead) : to<T>(nextId++, m, transfer));
   return {
-    apply: (accountId, page) => send<PulledChanges>(toWriterThread, { kind: 'apply', accountId, page } satisfies Omit<Extract<WriterRequest, { kind: 'apply' }>, 'id'>),
+    apply(accountId, page) {
+      const applied = send<PulledChanges>(toWriterThread, { kind: 'apply', accountId, page } satisfies Omit<Extract<WriterRequest, { kind: 'apply' }>, 'id'>);
+      // The writer outlived the parse thread only to answer this: now it goes.
+      const settled = () => void (dead && !writerPending.size && w.terminate());
+      applied.then(settled, settled);
+      return applied;
+    },
     parseDocuments(batch, sessionId, status, bytes) {
       // A whole ArrayBuffer moves without a copy; a view into a shared one is copied.
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
