@@ -142,3 +142,15 @@ export async function closeCloudRun(run: { browser?: Browser; app?: CloudApp; sv
   if (run.serviceDir) cleanup(run.serviceDir);
   if (run.app) cleanup(run.app.dataDir);
 }
+
+/** The speaker shown for transcript segment `n` (1-based) in `scope`: the name on its button. */
+export function speakerOfSegment(scope: Page | Locator, n: number): Locator {
+  return scope.getByRole('button', { name: new RegExp(`^Speaker of segment ${n}: `) });
+}
+
+/** Picks `name` as segment `n`'s speaker, as a person does: the button, then the list it opens. */
+export async function pickSpeaker(page: Page, n: number, name: string): Promise<void> {
+  await speakerOfSegment(page, n).click();
+  await page.getByLabel(`Speaker of segment ${n}`, { exact: true }).selectOption({ label: name });
+  await speakerOfSegment(page, n).waitFor();
+}

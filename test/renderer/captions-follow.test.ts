@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { twoPhraseWav } from '../helpers/speech';
-import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { appAndBrowserPerFile, batchKey, pickSpeaker, submitSignIn, uploadWav } from '../helpers/ui';
 import { openCompletedSession } from './look-fixture';
 
 const NAME = 'captions-follow.wav';
@@ -82,7 +82,7 @@ describe('captions follow the transcript', () => {
     await box.press('Enter');
     await page.getByRole('button', { name: '+ Add speaker' }).click();
     const name = page.getByLabel('Name of speaker 1');
-    await page.getByLabel('Speaker of segment 1', { exact: true }).selectOption({ label: 'Speaker 1' });
+    await pickSpeaker(page, 1, 'Speaker 1');
     await name.fill('Ada');
     await name.press('Enter');
     await save();

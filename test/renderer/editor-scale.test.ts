@@ -215,9 +215,9 @@ describe('the editors with a 3-hour document', () => {
     await name.fill('Dana');
     await name.press('Enter');
     await scroller().evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-    await expect.poll(() => row(last.id).locator('.speaker-select option:checked').textContent(), { timeout: 20_000 }).toBe('Dana');
+    await expect.poll(() => row(last.id).locator('.speaker-select').textContent(), { timeout: 20_000 }).toBe('Dana');
     await page.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => row(last.id).locator('.speaker-select option:checked').textContent()).toBe(`Speaker ${speaker + 1}`);
+    await expect.poll(() => row(last.id).locator('.speaker-select').textContent()).toBe(`Speaker ${speaker + 1}`);
   });
 
   it('offers no "Follow playback" on a session with no media, and names its keys from the shortcut list', async () => {

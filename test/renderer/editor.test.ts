@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/service';
 import { twoPhraseWav } from '../helpers/speech';
-import { appAndBrowserPerFile, batchKey, submitSignIn, uploadWav } from '../helpers/ui';
+import { appAndBrowserPerFile, batchKey, pickSpeaker, speakerOfSegment, submitSignIn, uploadWav } from '../helpers/ui';
 import { openCompletedSession, openSession } from './look-fixture';
 
 const NAME = 'editor-demo.wav';
@@ -187,12 +187,26 @@ describe('transcript and caption editor', () => {
     await page.getByRole('button', { name: '+ Add speaker' }).click();
     const name = page.getByLabel('Name of speaker 1');
     await expect.poll(() => name.inputValue()).toBe('Speaker 1');
-    const who = page.getByLabel('Speaker of segment 1', { exact: true });
-    await who.selectOption({ label: 'Speaker 1' });
+    await pickSpeaker(page, 1, 'Speaker 1');
     await name.fill('Ada');
     await name.press('Enter');
-    await expect.poll(() => who.locator('option:checked').textContent()).toBe('Ada');
-    expect(await page.getByLabel('Speaker of segment 2', { exact: true }).locator('option:checked').textContent()).toBe('No speaker');
+    await expect.poll(() => speakerOfSegment(page, 1).textContent()).toBe('Ada');
+    expect(await speakerOfSegment(page, 2).textContent()).toBe('No speaker');
+  });
+
+  it('a speaker button opens the list from the keyboard; Escape, twice, gives the focus back to the button, unchanged', async () => {
+    const focused = (l: ReturnType<typeof speakerOfSegment>) => l.evaluate((el) => el === document.activeElement);
+    await speakerOfSegment(page, 2).focus();
+    await page.keyboard.press('Enter');
+    const list = page.getByLabel('Speaker of segment 2', { exact: true });
+    await expect.poll(() => list.evaluate((el) => el.tagName === 'SELECT' && el === document.activeElement)).toBe(true);
+    expect(await list.locator('option').allTextContents()).toEqual(['No speaker', 'Ada']);
+    // The first Escape closes the opened list, as for any select; the second leaves the select.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => speakerOfSegment(page, 2).count()).toBe(1);
+    expect(await focused(speakerOfSegment(page, 2))).toBe(true);
+    expect(await speakerOfSegment(page, 2).textContent()).toBe('No speaker');
   });
 
   it('saves with Ctrl+S, and the saved text survives a reload of the page', async () => {
@@ -203,7 +217,7 @@ describe('transcript and caption editor', () => {
     await page.reload();
     await openSession(page, NAME);
     await expect.poll(() => segmentText(segments().first())).toBe('omega beta omega gamma delta');
-    expect(await page.getByLabel('Speaker of segment 1', { exact: true }).locator('option:checked').textContent()).toBe('Ada');
+    expect(await speakerOfSegment(page, 1).textContent()).toBe('Ada');
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
   });
 

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
 import { placedSpeech } from '../helpers/speech';
-import { appAndBrowserPerFile, shootLooks, submitSignIn } from '../helpers/ui';
+import { appAndBrowserPerFile, shootLooks, speakerOfSegment, submitSignIn } from '../helpers/ui';
 import { openCompletedSession } from './look-fixture';
 
 const NAME = 'two-voices.wav';
@@ -39,12 +39,20 @@ describe('speakers in the editors', () => {
     await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openCompletedSession(page, NAME);
-    const selects = page.locator('select.speaker-select');
-    await expect.poll(() => selects.count()).toBeGreaterThanOrEqual(4);
-    const chosen = await selects.evaluateAll((els) => els.map((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? ''));
+    const pickers = page.locator('button.speaker-select');
+    await expect.poll(() => pickers.count()).toBeGreaterThanOrEqual(4);
+    const chosen = await pickers.allTextContents();
     expect(new Set(chosen)).toEqual(new Set(['Speaker 1', 'Speaker 2']));
     expect(chosen[0]).toBe('Speaker 1');
     await shoot('transcript-speakers');
+    // Pressed, a speaker's button is the list of speakers (the open list itself is drawn outside the page).
+    await shootLooks(page, SHOTS, 'transcript-speaker-pick', async () => {
+      if ((await page.locator('select.speaker-select').count()) === 0) await speakerOfSegment(page, 1).click();
+    });
+    await expect.poll(() => page.getByLabel('Speaker of segment 1', { exact: true }).evaluate((el) => el.tagName)).toBe('SELECT');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => speakerOfSegment(page, 1).textContent()).toBe('Speaker 1');
   }, 240_000);
 
   it('the caption editor shows the cues\' speakers', async () => {

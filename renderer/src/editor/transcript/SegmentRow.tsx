@@ -2,6 +2,7 @@ import { Fragment, memo, useEffect, useLayoutEffect, useRef, useState } from 're
 import { segmentText, type Segment, type Speaker } from '../../../../common/transcript';
 import { commandKey } from '../../lib/keys';
 import { clock } from '../../lib/format';
+import { SpeakerPicker } from './SpeakerPicker';
 
 /** What a segment row can ask of the editor; one stable object, so rows re-render only when their own data changes. */
 export interface SegmentActions {
@@ -67,12 +68,7 @@ export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, spe
           {clock(segment.start_ms)}
         </button>
         {speakers.length > 0 && (
-          <select className="speaker-select" aria-label={`Speaker of segment ${n}`} disabled={readOnly} value={segment.speaker_id ?? ''} onChange={(e) => actions.assignSpeaker(segment.id, e.target.value || null)}>
-            <option value="">No speaker</option>
-            {speakers.map((s) => (
-              <option key={s.id} value={s.id}>{s.name || '(unnamed)'}</option>
-            ))}
-          </select>
+          <SpeakerPicker n={n} speakerId={segment.speaker_id ?? null} speakers={speakers} disabled={readOnly} onPick={(id) => actions.assignSpeaker(segment.id, id)} />
         )}
       </div>
       <div className="seg-body">
