@@ -8,7 +8,9 @@ import type { DocumentBody } from '../../common/transcript/model';
 import { stmt, type Db } from '../db';
 
 const WITHOUT_MEDIA = `session_mode = 'upload' AND NOT (COALESCE(media_type, '') GLOB 'audio/*' OR COALESCE(media_type, '') GLOB 'video/*')`;
-const REFRESH = `UPDATE sessions SET duration = COALESCE((SELECT MAX(end_ms) FROM documents WHERE session_pk = @pk), 0) / 1000.0 WHERE id = @pk AND ${WITHOUT_MEDIA}`;
+const DOCUMENTS_END = 'COALESCE((SELECT MAX(end_ms) FROM documents WHERE session_pk = @pk), 0) / 1000.0';
+/** Written only when it changes: most saves correct words, not the end, and an unchanged row costs no write. */
+const REFRESH = `UPDATE sessions SET duration = ${DOCUMENTS_END} WHERE id = @pk AND ${WITHOUT_MEDIA} AND duration IS NOT ${DOCUMENTS_END}`;
 
 /** The latest end of the body's segments or cues, in ms; null without any. */
 export function documentEndMs(body: DocumentBody): number | null {
