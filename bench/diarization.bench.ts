@@ -10,25 +10,17 @@ import { recognize } from '../service/engines/decode';
 import { diarize, type Turn } from '../service/media/diarize';
 import { mfcc } from '../service/media/mfcc';
 import { frameLevels, readWavHeader, silenceThreshold } from '../service/media/speech-regions';
-import { diarizationErrorRate, placedSpeech } from '../test/helpers/speech';
+import { diarizationErrorRate, MEETING_LINES, meetingSpeech } from '../test/helpers/speech';
 import { row, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const ROUNDS = Number(process.env.S2T_BENCH_DIARIZE_ROUNDS ?? 3);
 const VOICES = ['en-us+m3', 'en-us+f2', 'en-gb+m1'];
-const LINES = [
-  'Good morning everyone, thanks for joining the planning meeting today.',
-  'Thanks. I would like to start with the budget for the next quarter.',
-  'Before that, can we review the schedule for the product launch?',
-  'Sure, the launch is planned for the second week of March.',
-  'That works for marketing, as long as the designs are ready.',
-  'The designs will be finished by the end of this month.',
-];
 
 export const diarizationBench: BenchModule = {
   name: 'diarization',
   async run(): Promise<BenchRow[]> {
-    const lines = Array.from({ length: ROUNDS }, () => LINES).flat();
-    const audio = await placedSpeech({ sentences: lines, voices: lines.map((_, i) => VOICES[i % VOICES.length]), gapsMs: lines.map((_, i) => (i === 0 ? 300 : 500)), tailMs: 300, sampleRate: 16000, container: 'wav' });
+    const lines = Array.from({ length: ROUNDS }, () => MEETING_LINES).flat();
+    const audio = await meetingSpeech(lines, VOICES);
     const truth = (i: number) => i % VOICES.length;
     let turns: Turn[] = [];
     const ours = await timeMs(async () => {

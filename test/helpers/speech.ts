@@ -134,27 +134,51 @@ export async function placedSpeech(spec: PlacementSpec): Promise<PlacedSpeech> {
   return { path, sentences, durationMs };
 }
 
+/** Lines of a planning meeting, spoken in turns by the speaker tests and the diarization bench. */
+export const MEETING_LINES = [
+  'Good morning everyone, thanks for joining the planning meeting today.',
+  'Thanks. I would like to start with the budget for the next quarter.',
+  'Before that, can we review the schedule for the product launch?',
+  'Sure, the launch is planned for the second week of March.',
+  'That works for marketing, as long as the designs are ready.',
+  'The designs will be finished by the end of this month.',
+];
+
+/** A meeting: `lines` spoken in turn by `voices` (line i by voices[i % voices.length]), half a second apart. */
+export function meetingSpeech(lines: string[], voices: string[]): Promise<PlacedSpeech> {
+  return placedSpeech({ sentences: lines, voices: lines.map((_, i) => voices[i % voices.length]), gapsMs: lines.map((_, i) => (i === 0 ? 300 : 500)), tailMs: 300, sampleRate: 16000, container: 'wav' });
+}
+
+/**
+ * The share of `counts` (found|true pairs, each with its amount) that falls on the best one-to-one
+ * mapping of found to true speakers, taken greedily from the largest (speakers are few); a found
+ * speaker `none` maps to nobody.
+ */
+export function mappedShare(counts: Map<string, number>, none?: string): number {
+  const usedFound = new Set<string>();
+  const usedTrue = new Set<string>();
+  let right = 0;
+  let total = 0;
+  for (const [key, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+    total += n;
+    const [found, real] = key.split('|');
+    if (found === none || usedFound.has(found) || usedTrue.has(real)) continue;
+    usedFound.add(found);
+    usedTrue.add(real);
+    right += n;
+  }
+  return total ? right / total : 0;
+}
+
 /** Share of true speech time (10 ms steps) given to the wrong speaker or to none, after the best one-to-one mapping. */
 export function diarizationErrorRate(audio: PlacedSpeech, truthSpeaker: (i: number) => number, turns: Turn[]): number {
   const at = (ms: number) => turns.find((t) => ms >= t.startMs && ms < t.endMs)?.speaker ?? -1;
   const counts = new Map<string, number>();
-  let total = 0;
   audio.sentences.forEach((s, i) => {
     for (let ms = s.startMs; ms < s.endMs; ms += 10) {
       const key = `${at(ms)}|${truthSpeaker(i)}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
-      total++;
     }
   });
-  const usedHyp = new Set<string>();
-  const usedTrue = new Set<string>();
-  let right = 0;
-  for (const [key, n] of [...counts].sort((a, b) => b[1] - a[1])) {
-    const [hyp, real] = key.split('|');
-    if (hyp === '-1' || usedHyp.has(hyp) || usedTrue.has(real)) continue;
-    usedHyp.add(hyp);
-    usedTrue.add(real);
-    right += n;
-  }
-  return total ? 1 - right / total : 0;
+  return counts.size ? 1 - mappedShare(counts, '-1') : 0;
 }

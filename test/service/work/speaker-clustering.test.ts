@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { diarize } from '../../../service/media/diarize';
 import { mfcc } from '../../../service/media/mfcc';
 import { frameLevels, readWavHeader, silenceThreshold } from '../../../service/media/speech-regions';
-import { diarizationErrorRate, placedSpeech } from '../../helpers/speech';
+import { diarizationErrorRate, MEETING_LINES, meetingSpeech } from '../../helpers/speech';
 
 const LINES = [
   'We should also talk about hiring, because the support team is overloaded.',
@@ -19,16 +19,11 @@ const LINES = [
   'One more thing: the office will be closed on Friday.',
   'Good to know. I will tell my team this afternoon.',
   'Is there anything else before we finish?',
-  'Good morning everyone, thanks for joining the planning meeting today.',
-  'Thanks. I would like to start with the budget for the next quarter.',
-  'Before that, can we review the schedule for the product launch?',
-  'Sure, the launch is planned for the second week of March.',
-  'That works for marketing, as long as the designs are ready.',
-  'The designs will be finished by the end of this month.',
+  ...MEETING_LINES,
 ];
 
 async function speakersOf(lines: string[], voices: string[]): Promise<{ found: number; der: number }> {
-  const audio = await placedSpeech({ sentences: lines, voices, gapsMs: lines.map((_, i) => (i === 0 ? 300 : 500)), tailMs: 300, sampleRate: 16000, container: 'wav' });
+  const audio = await meetingSpeech(lines, voices);
   const wav = await readWavHeader(audio.path);
   const levels = await frameLevels(audio.path, wav);
   const turns = diarize(await mfcc(audio.path, wav), levels, silenceThreshold(levels));

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TranscriptContent } from '../../../common/transcript/model';
 import { startService, stopAndRemove, type RunningService } from '../../helpers/service';
-import { placedSpeech, type PlacedSpeech } from '../../helpers/speech';
+import { mappedShare, MEETING_LINES, meetingSpeech, type PlacedSpeech } from '../../helpers/speech';
 import { must } from '../answers';
 import { client, docOf, jobDone, transcriptOf, uploadedFileId, type Client } from './helpers';
 
@@ -21,19 +21,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => stopAndRemove(svc));
-
-const LINES = [
-  'Good morning everyone, thanks for joining the planning meeting today.',
-  'Thanks. I would like to start with the budget for the next quarter.',
-  'Before that, can we review the schedule for the product launch?',
-  'Sure, the launch is planned for the second week of March.',
-  'That works for marketing, as long as the designs are ready.',
-  'The designs will be finished by the end of this month.',
-];
-
-function meeting(voices: string[], lines = LINES): Promise<PlacedSpeech> {
-  return placedSpeech({ sentences: lines, voices: lines.map((_, i) => voices[i % voices.length]), gapsMs: lines.map((_, i) => (i === 0 ? 300 : 500)), tailMs: 300, sampleRate: 16000, container: 'wav' });
-}
 
 async function transcribed(audio: PlacedSpeech, diarization: boolean): Promise<{ transcript: TranscriptContent; metadata: Record<string, unknown>; exported: (format: string) => Promise<string> }> {
   const fileId = await uploadedFileId(c, readFileSync(audio.path), 'meeting.wav');
@@ -58,25 +45,12 @@ function wordAccuracy(t: TranscriptContent, audio: PlacedSpeech, voices: string[
     return voices[k % voices.length];
   };
   const pairs = new Map<string, number>();
-  let total = 0;
   for (const seg of t.segments)
     for (const w of seg.words) {
       const key = `${seg.speaker_id}|${truth((w.start_ms + w.end_ms) / 2)}`;
       pairs.set(key, (pairs.get(key) ?? 0) + 1);
-      total++;
     }
-  // Greedy best mapping (speakers are few): the largest counts first, each side used once.
-  const usedFound = new Set<string>();
-  const usedTrue = new Set<string>();
-  let right = 0;
-  for (const [key, n] of [...pairs].sort((a, b) => b[1] - a[1])) {
-    const [found, real] = key.split('|');
-    if (usedFound.has(found) || usedTrue.has(real)) continue;
-    usedFound.add(found);
-    usedTrue.add(real);
-    right += n;
-  }
-  return total ? right / total : 0;
+  return mappedShare(pairs);
 }
 
 /** Times where the speaker changes from one segment to the next (the later segment's start). */
@@ -87,7 +61,7 @@ function changes(t: TranscriptContent): number[] {
 describe('the speaker step', () => {
   for (const voices of [['en-us+m3', 'en-us+f2'], ['en-us+m3', 'en-us+f2', 'en-gb+m1']]) {
     it(`finds ${voices.length} speakers taking turns, with each change near the true one`, async () => {
-      const audio = await meeting(voices);
+      const audio = await meetingSpeech(MEETING_LINES, voices);
       const { transcript, metadata, exported } = await transcribed(audio, true);
       expect(metadata.diarization).toMatchObject({ requested: true, available: true, method: 'mfcc-bic-clr', speakers: voices.length });
       expect(transcript.speakers.map((s) => s.name)).toEqual(voices.map((_, i) => `Speaker ${i + 1}`));
@@ -106,7 +80,7 @@ describe('the speaker step', () => {
   }
 
   it('one voice alone is one speaker; without the option no speakers are assigned', async () => {
-    const audio = await meeting(['en-us+m3'], LINES.slice(0, 3));
+    const audio = await meetingSpeech(MEETING_LINES.slice(0, 3), ['en-us+m3']);
     const on = await transcribed(audio, true);
     expect(on.transcript.speakers).toHaveLength(1);
     expect(new Set(on.transcript.segments.map((s) => s.speaker_id))).toEqual(new Set(['spk1']));
