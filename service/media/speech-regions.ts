@@ -14,8 +14,9 @@ export const FRAME_MS = 10;
 /** A pause: at least this long below the threshold (espeak and people pause 300+ ms between sentences). */
 export const MIN_PAUSE_MS = 300;
 /**
- * Chunks grow to about this much audio before they are cut at the next pause. Each chunk starts
- * pocketsphinx's cepstral mean from cold, which costs words: on the 9.2-minute test recording
+ * Chunks grow to about this much audio before they are cut at the next pause. Each pocketsphinx
+ * run starts its cepstral mean from cold, which costs words (later chunks are primed with the end
+ * of the one before, engines/decode.ts): on the 9.2-minute test recording, before that priming,
  * 20 s chunks gave WER 0.630, 45 s chunks 0.605, the whole file at once 0.607 (a model load,
  * ~0.3 s, is small at either size).
  */
