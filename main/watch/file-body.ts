@@ -22,15 +22,28 @@ export interface HandleSource {
   size: number;
 }
 
-/** A stream of bytes [start, end) of the handle; the handle stays open. */
-function rangeStream(src: HandleSource, start: number, end: number): Readable {
-  // createReadStream's end is inclusive; an empty range is an empty stream.
-  if (end <= start) return Readable.from([]);
-  return src.handle.createReadStream({ start, end: end - 1, autoClose: false, emitClose: true });
-}
-
 /** The most read from the file at a time. */
 const CHUNK = 64 * 1024;
+
+/** Bytes [start, end) of the handle, read a chunk at a time as they are asked for; the handle stays open. */
+async function* readRange(src: HandleSource, start: number, end: number): AsyncGenerator<Buffer> {
+  for (let at = start; at < end; ) {
+    const chunk = Buffer.allocUnsafeSlow(Math.min(CHUNK, end - at)); // its own memory, never the shared pool: fetch may keep it
+    const { bytesRead } = await src.handle.read(chunk, 0, chunk.byteLength, at);
+    if (bytesRead === 0) throw new Error('the file became shorter while it was being sent');
+    at += bytesRead;
+    yield chunk.subarray(0, bytesRead);
+  }
+}
+
+/**
+ * Bytes [start, end) of the handle as a Node stream (tus's chunks). Not the handle's own
+ * createReadStream: each of those hangs a listener on the handle until it closes, so a long upload
+ * of many chunks kept every chunk's stream alive (and Node warned of a leak past ten).
+ */
+function rangeStream(src: HandleSource, start: number, end: number): Readable {
+  return Readable.from(readRange(src, start, end), { objectMode: false });
+}
 
 /**
  * Bytes [start, end) of the handle as a web stream, read as fetch asks for them. Made here rather
@@ -38,19 +51,17 @@ const CHUNK = 64 * 1024;
  * adapter throws its premature close where nothing can catch it.
  */
 function webRange(src: HandleSource, start: number, end: number): ReadableStream<Uint8Array<ArrayBuffer>> {
-  let at = start;
+  const chunks = readRange(src, start, end);
   return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
       async pull(out) {
-        if (at >= end) return out.close();
-        const chunk = new Uint8Array(Math.min(CHUNK, end - at));
-        const { bytesRead } = await src.handle.read(chunk, 0, chunk.byteLength, at);
-        if (bytesRead === 0) return out.error(new Error('the file became shorter while it was being sent'));
-        at += bytesRead;
-        out.enqueue(chunk.subarray(0, bytesRead));
+        const { done, value } = await chunks.next();
+        if (done) return out.close();
+        out.enqueue(new Uint8Array(value.buffer as ArrayBuffer, value.byteOffset, value.byteLength));
       },
-      cancel() {
-        // Nothing to release: the handle is the caller's to close.
+      async cancel() {
+        // Ends the reading; the handle is the caller's to close.
+        await chunks.return(undefined);
       },
     },
     { highWaterMark: 0 },

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiClient, type AuthSource } from '../../../main/api/client';
-import { handleBody, multipartBody } from '../../../main/watch/file-body';
+import { handleBody, handleFileReader, multipartBody } from '../../../main/watch/file-body';
 import { DEMO, serviceLogin, startService, stopAndRemove, tempDir, type RunningService } from '../../helpers/service';
 import { readServiceDb } from '../../helpers/service-db';
 import { speechWav } from '../../helpers/speech';
@@ -108,5 +108,30 @@ it('a body cut short (aborted mid-way, or the server hanging up) rejects the fet
     await handle.close();
     server.closeAllConnections();
     server.close();
+  }
+});
+
+it("tus's chunks are ranges of the handle, byte for byte, and leave nothing hanging on it however many there are", async () => {
+  const path = join(dir, 'chunks.bin');
+  const bytes = randomBytes(300_000);
+  writeFileSync(path, bytes);
+  const handle = await open(path);
+  try {
+    const file = await handleFileReader({ handle, size: bytes.length }).openFile();
+    const step = 20_000;
+    const parts: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += step) {
+      const { value, done } = await file.slice(at, at + step);
+      expect(value.size).toBe(Math.min(step, bytes.length - at));
+      const chunks: Buffer[] = [];
+      for await (const c of value) chunks.push(c as Buffer);
+      parts.push(Buffer.concat(chunks));
+      expect(done).toBe(at + step >= bytes.length);
+    }
+    expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+    // The handle's own read streams each left a listener on it until it closed (15 here).
+    expect(handle.listenerCount('close')).toBe(0);
+  } finally {
+    await handle.close();
   }
 });
