@@ -36,15 +36,16 @@ const CHANGE_STEP = 5;
 const MIN_CHANGE_GAP = 100;
 /**
  * The first stage merges while the likelihood ratio over √n (deltaBic) is below this. Measured on
- * espeak-ng voices (19 cepstra): merges of one voice's sentences cost 17–41,
- * of two voices' 29 and up (en-us+m3 with en-gb+m1). Its cost grows with a cluster's length, so
- * this stage stops early, with clusters of one voice, and leaves the rest to the second.
+ * espeak-ng voices (19 cepstra): merges of one voice's sentences cost 17–41, of two voices' 29
+ * and up (en-us+m3 with en-gb+m1). Its cost grows with a cluster's length, so this stage stops
+ * early, with clusters of one voice, and leaves the rest to the second.
  */
 const FIRST_STAGE_THRESHOLD = 20;
 /**
  * The second stage merges while the cross-likelihood ratio is above this. Measured on espeak-ng
- * meetings of one to four voices, 3 to 28 turns (bench/diarization.bench.ts, speakers.e2e):
- * clusters of one voice score -2.8 and up, of two voices -3.6 and below.
+ * meetings of one to four voices, 3 to 28 turns, one under white noise (the meetings of
+ * speakers.e2e, speaker-clustering.test.ts and bench/diarization.bench.ts): clusters of one voice
+ * score -2.8 and up, of two voices -3.6 and below.
  */
 const SAME_VOICE_RATIO = -3.3;
 /** A piece with fewer speech frames than this is not clustered but assigned (0.6 s). */
