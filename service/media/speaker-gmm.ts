@@ -54,7 +54,10 @@ export class BackgroundModel {
         square[i] += x * x;
       }
     const overall = Float64Array.from(mean, (m, i) => Math.max(square[i] / n - (m / n) ** 2, 1e-6));
-    const means = Array.from({ length: k }, (_, c) => Float64Array.from(feats.subarray(sample[Math.floor(((c + 0.5) * n) / k)] * D, sample[Math.floor(((c + 0.5) * n) / k)] * D + D)));
+    const means = Array.from({ length: k }, (_, c) => {
+      const f = sample[Math.floor(((c + 0.5) * n) / k)];
+      return Float64Array.from(feats.subarray(f * D, f * D + D));
+    });
     const variances = Array.from({ length: k }, () => Float64Array.from(overall));
     const weights = new Float64Array(k).fill(1 / k);
     let model = new BackgroundModel(means, variances, weights, constsOf(means, variances, weights));
