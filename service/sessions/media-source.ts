@@ -38,11 +38,17 @@ function forget(ctx: ServiceContext, session: SessionRow): void {
 export async function downloadMediaSource(ctx: ServiceContext, session: SessionRow, source: string, speechEngine?: string): Promise<SessionRow> {
   const dir = sessionMediaDir(ctx.config.dataDir, session.session_id);
   const sink = createWriteStream(join(dir, DOWNLOAD_FILE), { mode: 0o600 });
+  // The file's errors are heard here: a write still under way when a refused download destroys the
+  // file ends in one ("write after destroyed"), which, unheard, would end the service; any other
+  // (the disk full) refuses the download.
+  let sinkError: Error | null = null;
+  sink.on('error', (e) => (sinkError ??= e));
   let quota: StorageRoom | null = null;
   try {
     quota = await storageRoom(ctx, session.org_id);
     const maxBytes = Math.min(MEDIA_SOURCE_MAX_BYTES, quota.room);
     const res = await guardedFetch(source, { timeoutMs: MEDIA_SOURCE_TIMEOUT_MS, maxBytes, policy: mediaSourcePolicy(ctx.tuning?.outbound), sink });
+    if (sinkError) throw new Error(`the download could not be stored (${(sinkError as Error).message})`);
     if (res.status >= 300) throw new Error(`the media server answered ${res.status}`);
   } catch (e) {
     sink.destroy();
