@@ -42,7 +42,14 @@ async function* readRange(src: HandleSource, start: number, end: number): AsyncG
  * of many chunks kept every chunk's stream alive (and Node warned of a leak past ten).
  */
 function rangeStream(src: HandleSource, start: number, end: number): Readable {
-  return Readable.from(readRange(src, start, end), { objectMode: false });
+  const chunk = Readable.from(readRange(src, start, end), { objectMode: false });
+  // tus pipes a chunk into its request without listening for the chunk's errors, so a read that
+  // fails (the upload paused and the file closed while a read was under way, or the file cut short)
+  // must not be thrown where nothing catches it, ending the process. The chunk stops short instead:
+  // a paused request is aborted already, and any other the service refuses or times out, and tus
+  // tries again.
+  chunk.on('error', () => {});
+  return chunk;
 }
 
 /**
