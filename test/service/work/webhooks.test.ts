@@ -142,7 +142,6 @@ describe('refused addresses', () => {
     const strict = await startService();
     try {
       const sc = await client(strict.url);
-      const before = hits.length;
       for (const url of [`${rurl}/refused`, 'https://127.0.0.1/x', 'https://localhost/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'https://10.1.2.3/x']) {
         const r = await sc.json('POST', '/api/v3/speech-to-text/session', { language: 'en', webhook_url: url }, { 'x-svc-s2t-key': sc.batchKey });
         expect(r.status, url).toBe(422);
@@ -151,19 +150,20 @@ describe('refused addresses', () => {
       const fileId = await uploadedFileId(sc, 'x', 'given.txt');
       const j = await sc.json('POST', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en', session_mode: 'upload', webhook_url: `${rurl}/refused`, webhook_secret: SECRET });
       expect(j.status).toBe(422);
-      expect(hits.length).toBe(before);
+      // Only this path: a late delivery of an earlier test may reach the receiver meanwhile.
+      expect(hitsOn('/refused')).toEqual([]);
     } finally {
       await stopAndRemove(strict);
     }
   });
 
   it('the flag does not loosen the media_source guard', async () => {
-    const before = hits.length;
     for (const src of [`${rurl}/media.wav`, 'http://169.254.169.254/latest/meta-data', 'file:///etc/passwd']) {
       const r = await c.json('POST', '/api/v3/speech-to-text/session', { language: 'en', media_source: src }, { 'x-svc-s2t-key': c.batchKey });
       expect(r.status, src).toBe(422);
     }
-    expect(hits.length).toBe(before);
+    // The one address the receiver answers for was never asked (a late delivery of an earlier test may reach it meanwhile).
+    expect(hitsOn('/media.wav')).toEqual([]);
   });
 });
 
