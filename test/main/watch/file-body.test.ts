@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -134,4 +135,21 @@ it("tus's chunks are ranges of the handle, byte for byte, and leave nothing hang
   } finally {
     await handle.close();
   }
+});
+
+it("a tus chunk whose file is closed while it is read (a paused upload) stops short and throws nowhere", async () => {
+  const path = join(dir, 'closed.bin');
+  writeFileSync(path, randomBytes(2_000_000));
+  const handle = await open(path);
+  const file = await handleFileReader({ handle, size: 2_000_000 }).openFile();
+  const { value } = await file.slice(0, 2_000_000);
+  // As tus sends it: piped on, with no listener for the chunk's own errors.
+  const sent: Buffer[] = [];
+  const sink = new Writable({ highWaterMark: 1, write: (c: Buffer, _e, done) => void (sent.push(c), setTimeout(done, 5)) });
+  value.pipe(sink);
+  await new Promise((r) => setTimeout(r, 20));
+  await handle.close();
+  await new Promise((r) => setTimeout(r, 300));
+  expect(value.destroyed).toBe(true);
+  expect(Buffer.concat(sent).length).toBeLessThan(2_000_000);
 });
