@@ -93,9 +93,10 @@ describe('realtime edge cases', () => {
     const six = await Promise.all(Array.from({ length: 6 }, () => RealtimeClient.connect(svc.url, key)));
     const ids = await Promise.all(six.map((c) => c.start()));
     expect(new Set([...ids, dropped]).size).toBe(7);
-    // The second sentence, at 1×: six streams at once may run behind on 2 shared cores, so stop waits longer.
-    const half = Buffer.concat([wav.subarray(0, 44), wav.subarray(44 + 32 * Math.round(speech.sentences[1].startMs - 500))]);
-    await Promise.all(six.map((c) => c.send(half)));
+    // Both sentences, at 1×: six streams at once may run behind on 2 shared cores, so stop waits
+    // longer. The checked words are the second sentence's: each stream's decoder starts from the
+    // model's default cepstral mean, and one sentence alone was once heard as other words.
+    await Promise.all(six.map((c) => c.send(wav)));
     await Promise.all(six.map((c) => c.stop(120_000)));
     for (const c of six) {
       expect(c.finals().map((f) => f.text).join(' ')).toMatch(/report|office|send/);
