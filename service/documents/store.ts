@@ -124,7 +124,9 @@ export function updateDocument(db: Db, row: ScopedDocument, cols: DocumentColumn
     .run(...names.map((n) => all[n]), row.id, row.last_modified).changes;
   if (changed !== 1) throw documentError(412, 'precondition_failed', 'the document changed while it was being written; read it again');
   db.prepare('UPDATE sessions SET last_modified = ? WHERE id = ?').run(all.last_modified, row.session_pk);
-  if (cols.body !== undefined) refreshDocumentDuration(db, row.session_pk);
+  // The duration is the documents' latest end: a save that keeps this document's end (most
+  // corrections of words) cannot change it.
+  if (text && text.endMs !== row.end_ms) refreshDocumentDuration(db, row.session_pk);
   return findDocument(db, row.id)!;
 }
 

@@ -140,4 +140,13 @@ export const workMigrations: Migration[] = [
       CREATE INDEX share_links_document ON share_links(document_id, created);
     `,
   },
+  {
+    version: 270,
+    name: "a session's documents' latest end read from an index",
+    up: `
+      -- end_ms sits after the body, so reading it from the row walks the body's overflow pages (a
+      -- 3-hour transcript's megabyte); the duration refresh on every save reads it from here.
+      CREATE INDEX documents_session_end ON documents(session_pk, end_ms);
+    `,
+  },
 ];

@@ -70,10 +70,10 @@ it('an edit that moves the last time moves the duration; deleting the documents 
 it('a database from before documents kept their end gets the column filled and its durations set, once, when the service opens it', async () => {
   const sid = await uploadSession('1\n00:00:02,000 --> 00:00:07,750\nStored long ago.\n', 'old.srt');
   await svc.stop();
-  // Back to the schema before migration 151: no end_ms column (nor what 152, 160, 170, 230 and 260 added), and the duration stored as 0.
+  // Back to the schema before migration 151: no end_ms column (nor what 152, 160, 170, 230, 260 and 270 added), and the duration stored as 0.
   const file = join(svc.dataDir, 'service.db');
   let db = new Database(file);
-  db.exec(`DROP TRIGGER session_wire_insert; DROP TRIGGER session_wire_update; DROP TRIGGER session_wire_delete; DROP VIEW session_wire_source;
+  db.exec(`DROP INDEX documents_session_end; DROP TRIGGER session_wire_insert; DROP TRIGGER session_wire_update; DROP TRIGGER session_wire_delete; DROP VIEW session_wire_source;
     DROP TABLE session_wire; ALTER TABLE documents DROP COLUMN end_ms; ALTER TABLE jobs DROP COLUMN interruptions; DROP TABLE processing_usage;
     DROP INDEX share_links_id; DROP INDEX share_links_document; ALTER TABLE share_links DROP COLUMN id; ALTER TABLE share_links DROP COLUMN via; ALTER TABLE share_links DROP COLUMN mailed_to;
     DROP TABLE workers; ALTER TABLE jobs DROP COLUMN queued_attempt; ALTER TABLE jobs DROP COLUMN queued_at; ALTER TABLE jobs DROP COLUMN queue_name;
