@@ -9,7 +9,6 @@ import { stmt, type WritableDb } from './db';
 import { documentRow, deleteDocumentRow, metaOf, type DocumentRow } from './documents';
 import { outboxCountOfDocument, unfinishedCreations } from './outbox';
 import { replaceSearchRows, segmentRows, type SearchRow } from './search-rows';
-import { pendingSessionName } from './sessions';
 
 /** What a pulled page changed: the ids of sessions and documents. */
 export interface PulledChanges {
@@ -69,12 +68,25 @@ export function preparePullPage(sessions: Session[], docs: Map<string, Document[
 
 // An unchanged session is not written at all: DO UPDATE rewrites the entry of every index over a
 // column it sets (the list's expression indexes, migration 7), equal values or not, and most
-// sessions of a full pass are unchanged. Asking first is also cheaper than an upsert that finds
-// nothing to do (its conflict path builds the new record before it can skip).
-const STORED_SESSION = `
-  SELECT last_modified, (account_id, filename, language, status, last_modified, data, deleted_on_server)
-    IS (@account_id, @filename, @language, @status, @last_modified, @data, 0) AS same
-  FROM sessions WHERE session_id = @session_id`;
+// sessions of a full pass are unchanged. The page's stored sessions and the renames still waiting
+// to be sent are read in one statement each, not two for every session of the page.
+const STORED_SESSIONS = `
+  SELECT session_id, account_id, filename, language, status, last_modified, data, deleted_on_server
+  FROM sessions WHERE session_id IN (SELECT value FROM json_each(?))`;
+const PENDING_RENAMES = `SELECT document_id, payload FROM outbox WHERE op = 'renameSession' AND document_id IN (SELECT value FROM json_each(?)) ORDER BY seq`;
+
+type SessionColumns = PreparedPage['sessions'][number] & { account_id: number };
+type StoredSession = SessionColumns & { deleted_on_server: number };
+
+const sameSession = (a: StoredSession, b: SessionColumns) =>
+  a.deleted_on_server === 0 && a.account_id === b.account_id && a.filename === b.filename && a.language === b.language && a.status === b.status && a.last_modified === b.last_modified && a.data === b.data;
+
+/** The name a rename still waiting to be sent gives each of these sessions (the latest), which a pull must not undo. */
+function pendingNames(db: WritableDb, ids: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const r of stmt(db, PENDING_RENAMES).all(ids) as { document_id: string; payload: string }[]) names.set(r.document_id, (JSON.parse(r.payload) as { filename: string }).filename);
+  return names;
+}
 
 const UPSERT_SESSION = `
   INSERT INTO sessions (session_id, account_id, filename, language, status, last_modified, data, deleted_on_server)
@@ -102,13 +114,16 @@ export function applyPreparedPage(db: WritableDb, accountId: number, page: Prepa
   // IMMEDIATE: the write lock is taken at BEGIN (waiting on busy_timeout), so another
   // connection's commit between our first read and first write cannot fail the page.
   db.transaction(() => {
+    const ids = JSON.stringify(page.sessions.map((s) => s.session_id));
+    const stored = new Map((stmt(db, STORED_SESSIONS).all(ids) as StoredSession[]).map((r) => [r.session_id, r]));
+    const renames = pendingNames(db, ids);
     for (const s of page.sessions) {
       // A rename still waiting to be sent wins over the listed name until the service has it.
-      const renamed = pendingSessionName(db, s.session_id);
-      const row = { ...s, account_id: accountId, ...(renamed !== null && renamed !== s.filename ? { filename: renamed, data: JSON.stringify({ ...(JSON.parse(s.data) as object), filename: renamed }) } : {}) };
-      const stored = stmt(db, STORED_SESSION).get(row) as { last_modified: string | null; same: number } | undefined;
-      if (!stored?.same) stmt(db, UPSERT_SESSION).run(row);
-      if (stored?.last_modified !== s.last_modified) changedSessions.push(s.session_id);
+      const renamed = renames.get(s.session_id) ?? null;
+      const row: SessionColumns = { ...s, account_id: accountId, ...(renamed !== null && renamed !== s.filename ? { filename: renamed, data: JSON.stringify({ ...(JSON.parse(s.data) as object), filename: renamed }) } : {}) };
+      const before = stored.get(s.session_id);
+      if (!before || !sameSession(before, row)) stmt(db, UPSERT_SESSION).run(row);
+      if (before?.last_modified !== s.last_modified) changedSessions.push(s.session_id);
       const list = page.docs.get(s.session_id);
       if (!list) continue;
       const seen = new Set<string>();
