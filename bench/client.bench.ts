@@ -265,9 +265,11 @@ async function serviceRows(work: string): Promise<BenchRow[]> {
         }),
       );
     }
+    // The first pass writes every session, the next two find them unchanged, as a later full pass does.
+    process.stderr.write(`  list runs, ms: ours ${oursRuns.map((x) => x.toFixed(0)).join(' ')} (the first writes every row); peer ${peerRuns.map((x) => x.toFixed(0)).join(' ')}\n`);
     const peerList = percentile(peerRuns, 50);
     const oursList = percentile(oursRuns, 50);
-    rows.push(row({ name: `client: list ${label} (validated pages + cache upsert) vs raw fetch of the same pages`, unit: 'ms', ours: oursList, peer: peerList, target: 'ratio <= 1.5', met: oursList / peerList <= 1.5 }));
+    rows.push(row({ name: `client: list ${label} (validated pages + cache upsert; median of 3 passes in turns, the first writing every row) vs raw fetch of the same pages`, unit: 'ms', ours: oursList, peer: peerList, target: 'ratio <= 1.5', met: oursList / peerList <= 1.5 }));
     const oursRead = await timeMs(() => {
       for (let offset = 0; offset < SESSIONS; offset += 100) listCache.listSessions(acc, { offset, limit: 100 });
     });
