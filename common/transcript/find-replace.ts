@@ -35,9 +35,25 @@ export function findPattern(query: string, opts: FindOptions = {}): RegExp {
   return new RegExp(src, opts.caseSensitive ? 'gu' : 'giu');
 }
 
-function searchable(content: DocumentContent): { id: string; item: number; line: number; text: string }[] {
-  if (content.kind === 'transcript') return content.segments.map((s, item) => ({ id: s.id, item, line: 0, text: segmentText(s) }));
-  return content.cues.flatMap((c, item) => c.lines.map((text, line) => ({ id: c.id, item, line, text })));
+type Searchable = { id: string; item: number; line: number; text: string }[];
+
+/**
+ * The texts find searches, kept per content: contents are never changed in place (an edit makes a
+ * new one), and each key typed into find would otherwise join every segment's words again (27,000
+ * words in a 3-hour transcript).
+ */
+const searchables = new WeakMap<DocumentContent, Searchable>();
+
+function searchable(content: DocumentContent): Searchable {
+  let texts = searchables.get(content);
+  if (!texts) {
+    texts =
+      content.kind === 'transcript'
+        ? content.segments.map((s, item) => ({ id: s.id, item, line: 0, text: segmentText(s) }))
+        : content.cues.flatMap((c, item) => c.lines.map((text, line) => ({ id: c.id, item, line, text })));
+    searchables.set(content, texts);
+  }
+  return texts;
 }
 
 /** Every place `query` occurs, in document order. An empty query finds nothing. */
