@@ -61,8 +61,10 @@ async function medians(runs: number, ours: () => unknown, peer: () => unknown): 
   await ours();
   await peer();
   for (let i = 0; i < runs; i++) {
-    if (i % 2) o.push(await timeMs(ours)), p.push(await timeMs(peer));
-    else p.push(await timeMs(peer)), o.push(await timeMs(ours));
+    const oursFirst = i % 2 === 1;
+    if (oursFirst) o.push(await timeMs(ours));
+    p.push(await timeMs(peer));
+    if (!oursFirst) o.push(await timeMs(ours));
   }
   const mid = (v: number[]) => v.sort((a, b) => a - b)[Math.floor(v.length / 2)];
   return { ours: mid(o), peer: mid(p) };
