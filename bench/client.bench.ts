@@ -34,7 +34,7 @@ import { pull } from '../main/sync/pull';
 import { insertDocument } from '../service/documents/store';
 import { serviceLogin } from '../test/helpers/service';
 import { admit } from '../test/helpers/app';
-import { cpuMicros, percentile, row, timeMs, type BenchModule, type BenchRow } from './harness';
+import { cpuMicros, percentile, row, timedInTurns, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SESSIONS = Number(process.env.S2T_BENCH_SESSIONS ?? 10_000);
@@ -253,22 +253,19 @@ async function serviceRows(work: string): Promise<BenchRow[]> {
     await (LIST_ONLY ? rawSessionPages(svc.url, token) : rawDownload(svc.url, token));
     const listCache = Cache.open(join(work, 'list.db'));
     const acc = listCache.setCurrentAccount(svc.url, { email: USER.email, first_name: '', last_name: '', newsletter: false, roles: [], two_factor_active: false, is_active: true, id: 1, identity_provider: 'local' });
-    // Alternating runs, median of three each: one pass over 100 pages is short enough to be noisy.
-    const peerRuns: number[] = [];
-    const oursRuns: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      peerRuns.push(await timeMs(() => rawSessionPages(svc.url, token)));
-      oursRuns.push(
-        await timeMs(async () => {
-          // As a full pass lists them: the next page asked for while this one is written.
-          for await (const page of client.pages('sessions.list', { query: { sort: 'last_modified', direction: 'desc' } }, { pageSize: 100, readAhead: true })) listCache.applyPullPage(acc, page.items as Session[], new Map());
-        }),
-      );
-    }
+    // Three passes each in turns, the medians: one pass over 100 pages is short enough to be noisy.
+    const list = await timedInTurns(
+      3,
+      async () => {
+        // As a full pass lists them: the next page asked for while this one is written.
+        for await (const page of client.pages('sessions.list', { query: { sort: 'last_modified', direction: 'desc' } }, { pageSize: 100, readAhead: true })) listCache.applyPullPage(acc, page.items as Session[], new Map());
+      },
+      () => rawSessionPages(svc.url, token),
+    );
     // The first pass writes every session, the next two find them unchanged, as a later full pass does.
-    process.stderr.write(`  list runs, ms: ours ${oursRuns.map((x) => x.toFixed(0)).join(' ')} (the first writes every row); peer ${peerRuns.map((x) => x.toFixed(0)).join(' ')}\n`);
-    const peerList = percentile(peerRuns, 50);
-    const oursList = percentile(oursRuns, 50);
+    process.stderr.write(`  list runs, ms: ours ${list.oursRuns.map((x) => x.toFixed(0)).join(' ')} (the first writes every row); peer ${list.peerRuns.map((x) => x.toFixed(0)).join(' ')}\n`);
+    const peerList = list.peer;
+    const oursList = list.ours;
     rows.push(row({ name: `client: list ${label} (validated pages + cache upsert; median of 3 passes in turns, the first writing every row) vs raw fetch of the same pages`, unit: 'ms', ours: oursList, peer: peerList, target: 'ratio <= 1.5', met: oursList / peerList <= 1.5 }));
     const oursRead = await timeMs(() => {
       for (let offset = 0; offset < SESSIONS; offset += 100) listCache.listSessions(acc, { offset, limit: 100 });

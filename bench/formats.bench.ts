@@ -13,7 +13,7 @@ import { writeSrt } from '../common/formats/srt';
 import { writeVtt } from '../common/formats/vtt';
 import type { TranscriptContent } from '../common/transcript/model';
 import { pdfFonts, printedText } from '../main/platform/fonts';
-import { row, timeMs, type BenchModule, type BenchRow } from './harness';
+import { row, timedInTurns, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const VOCAB = 'the of and to a in that is was he for it with as his on be at by I this had not are but from or have an they which one you were her all she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people'.split(' ');
 
@@ -50,26 +50,7 @@ async function median(runs: number, fn: () => unknown): Promise<number> {
   return times[Math.floor(times.length / 2)];
 }
 
-/**
- * Medians of ours and the peer timed in turns (which goes first alternating), so a collection or
- * a busy moment of the machine falls on both alike: a millisecond-long call is otherwise moved
- * more by where the collector runs than by its code.
- */
-async function medians(runs: number, ours: () => unknown, peer: () => unknown): Promise<{ ours: number; peer: number }> {
-  const o: number[] = [];
-  const p: number[] = [];
-  await ours();
-  await peer();
-  for (let i = 0; i < runs; i++) {
-    const oursFirst = i % 2 === 1;
-    if (oursFirst) o.push(await timeMs(ours));
-    p.push(await timeMs(peer));
-    if (!oursFirst) o.push(await timeMs(ours));
-  }
-  const mid = (v: number[]) => v.sort((a, b) => a - b)[Math.floor(v.length / 2)];
-  return { ours: mid(o), peer: mid(p) };
-}
-
+/** SRT and VTT writing take about a millisecond: timed in turns with the peer, where the collector runs would otherwise decide the row. */
 const WRITE_RUNS = 101;
 
 export const formatsBench: BenchModule = {
@@ -90,7 +71,7 @@ export const formatsBench: BenchModule = {
       ['srt', () => writeSrt(cues, 'none'), () => stringifySync(nodes, { format: 'SRT' })],
       ['vtt', () => writeVtt(cues, 'none'), () => stringifySync(nodes, { format: 'WebVTT' })],
     ] as const) {
-      const { ours: o, peer: p } = await medians(WRITE_RUNS, ours, peer);
+      const { ours: o, peer: p } = await timedInTurns(WRITE_RUNS, ours, peer, { warmUp: true });
       rows.push(row({ name: `formats ${name} write ${cues.length} cues vs subtitle.stringifySync (medians of ${WRITE_RUNS}, in turns)`, unit: 'ms', ours: o, peer: p, target: 'ratio <= 1', met: o <= p }));
     }
 

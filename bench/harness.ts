@@ -37,6 +37,27 @@ export async function timeMs(fn: () => unknown): Promise<number> {
   return performance.now() - t0;
 }
 
+/**
+ * Ours and the peer timed `runs` times each in turns, which goes first alternating, so a collection
+ * or a busy moment of the machine falls on both alike; answers both medians and every time.
+ * `warmUp` runs each once untimed first (the JIT, lazy tables).
+ */
+export async function timedInTurns(runs: number, ours: () => unknown, peer: () => unknown, opts: { warmUp?: boolean } = {}): Promise<{ ours: number; peer: number; oursRuns: number[]; peerRuns: number[] }> {
+  if (opts.warmUp) {
+    await ours();
+    await peer();
+  }
+  const oursRuns: number[] = [];
+  const peerRuns: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const oursFirst = i % 2 === 1;
+    if (oursFirst) oursRuns.push(await timeMs(ours));
+    peerRuns.push(await timeMs(peer));
+    if (!oursFirst) oursRuns.push(await timeMs(ours));
+  }
+  return { ours: percentile(oursRuns, 50), peer: percentile(peerRuns, 50), oursRuns, peerRuns };
+}
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);

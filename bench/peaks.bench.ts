@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { computePeaks, PeakCache } from '../main/media/peaks';
-import { percentile, row, timeMs, type BenchModule, type BenchRow } from './harness';
+import { row, timedInTurns, timeMs, type BenchModule, type BenchRow } from './harness';
 
 const SECONDS = Number(process.env.S2T_BENCH_PEAKS_SECONDS ?? 3600);
 const RUNS = 5;
@@ -23,14 +23,7 @@ export const peaksBench: BenchModule = {
       execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', wav, 'synth', String(SECONDS), 'pinknoise', 'vol', '0.3']);
       const decodeAlone = () => void spawnSync('ffmpeg', ['-nostdin', '-v', 'error', '-i', wav, '-vn', '-ac', '1', '-ar', '8000', '-f', 's16le', '-y', '/dev/null']);
       // Five of each in turns, the medians: one decode of either moves by a third with the machine.
-      const oursRuns: number[] = [];
-      const peerRuns: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        peerRuns.push(await timeMs(decodeAlone));
-        oursRuns.push(await timeMs(() => computePeaks(wav)));
-      }
-      const peer = percentile(peerRuns, 50);
-      const ours = percentile(oursRuns, 50);
+      const { ours, peer } = await timedInTurns(RUNS, () => computePeaks(wav), decodeAlone);
       const cache = new PeakCache(join(dir, 'peaks'));
       const first = await timeMs(() => cache.get(wav));
       const again = await timeMs(() => cache.get(wav));
