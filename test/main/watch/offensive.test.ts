@@ -1,7 +1,8 @@
 /**
  * Offensive words through a watch folder and the real local service: by default the delivered SRT
  * never holds one, even where espeak-ng says it; a profile that allows and masks them delivers it
- * masked.
+ * masked; and ten minutes of ordinary sentences (the fox's "jumps" was once heard as "dumb ass")
+ * are delivered with none.
  */
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WatchProfile } from '../../../common/ipc';
 import { startService, tempDirs, type RunningService } from '../../helpers/service';
 import { speechWav } from '../../helpers/speech';
+import { excludedFromDecoder } from '../../../service/engines/profanity';
+import { fixture, meetingSpec } from '../../service/work/timing-fixtures';
 import { closeWatchTest, until, watchHarness, type Harness } from './helpers';
 
 let svc: RunningService;
@@ -23,21 +26,31 @@ beforeAll(async () => {
 
 afterAll(() => closeWatchTest({ watchers: [h], svc, dirs }));
 
-async function delivered(profile: Partial<WatchProfile>): Promise<string> {
+/** Drops `source` into a new watched folder with `profile` and answers the export it delivers beside it. */
+async function delivered(profile: Partial<WatchProfile>, source: string, format: 'srt' | 'txt' = 'srt'): Promise<string> {
   const watched = dirs.make('s2t-watched-');
-  await h.watch.addFolder(watched, WatchProfile.parse({ language: 'en', formats: [{ format: 'srt' }], ...profile }));
+  await h.watch.addFolder(watched, WatchProfile.parse({ language: 'en', formats: [{ format }], ...profile }));
   const media = join(watched, 'said.wav');
-  copyFileSync(await speechWav('Damn. What the hell is that? Oh shit, damn it.'), media);
-  await until('delivery', () => h.progress.find((p) => p.path === media && p.state === 'delivered'), 180_000);
-  return readFileSync(join(watched, 'said.srt'), 'utf8');
+  copyFileSync(source, media);
+  await until('delivery', () => h.progress.find((p) => p.path === media && p.state === 'delivered'), 600_000);
+  return readFileSync(join(watched, `said.${format}`), 'utf8');
 }
 
 describe('offensive words in a watch folder', () => {
   it('are left out by default and masked when the profile allows and masks them', async () => {
-    const plain = await delivered({});
+    const said = await speechWav('Damn. What the hell is that? Oh shit, damn it.');
+    const plain = await delivered({}, said);
     expect(plain.toLowerCase()).not.toContain('shit');
-    const masked = await delivered({ allowProfanity: true, maskProfanity: true });
+    const masked = await delivered({ allowProfanity: true, maskProfanity: true }, said);
     expect(masked).toContain('s***');
     expect(masked.toLowerCase()).not.toContain('shit');
   }, 400_000);
+
+  it('are none in ten minutes of ordinary sentences, by default', async () => {
+    const passage = await fixture(meetingSpec(600, 16000, 'wav'));
+    const text = await delivered({}, passage.path, 'txt');
+    const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+    expect(words.length).toBeGreaterThan(500);
+    expect(words.filter((w) => excludedFromDecoder('en')(w))).toEqual([]);
+  }, 700_000);
 });
