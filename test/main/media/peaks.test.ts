@@ -35,6 +35,20 @@ describe('waveform peaks', () => {
     expect(Math.abs(first * 10 - s.startMs)).toBeLessThanOrEqual(30);
   });
 
+  it('keep their place past the first block read (82 s at 8 kHz): a tone at 90.0-90.5 s of 100 s', async () => {
+    const tone = join(dir, 'tone.wav');
+    execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', join(dir, 'burst.wav'), 'synth', '0.5', 'sine', '440', 'vol', '0.5']);
+    execFileSync('sox', [join(dir, 'burst.wav'), tone, 'pad', '90', '9.5']);
+    const peaks = await computePeaks(tone);
+    expect(peaks.length).toBe(10_000);
+    const loud = [...peaks.keys()].filter((i) => peaks[i] > 60);
+    expect(loud[0]).toBeGreaterThanOrEqual(8999);
+    expect(loud[0]).toBeLessThanOrEqual(9001);
+    expect(loud.at(-1)).toBeGreaterThanOrEqual(9048);
+    expect(loud.at(-1)).toBeLessThanOrEqual(9050);
+    expect(loudest(peaks, 0, 89_900)).toBeLessThanOrEqual(2);
+  });
+
   it('read the audio of a video too', async () => {
     const speech = await placedSpeech({ ...spec, container: 'mp4' });
     const peaks = await computePeaks(speech.path);
