@@ -2,10 +2,11 @@
  * Watch folders:
  * - upload throughput of a 4 GiB file through our uploader (tus-js-client, fixed chunks, streamed
  *   from disk) against `curl -T` of the same file as one tus PATCH into the same service;
- * - the uploader's peak RSS (its own process) beside curl's;
+ * - the uploader's peak RSS (its own process) beside tus-js-client alone uploading the same file
+ *   (bench/tus-upload-bare.ts), and beside curl's;
  * - the real daemon (`npm run watch`, dist/main/headless.js) end to end on the same file: from
  *   the file being there to its job submitted, so detection, the stability window, sniffing and
- *   hashing 4 GiB count too; its peak RSS;
+ *   hashing 4 GiB count too; its peak RSS beside tus-js-client's alone;
  * - time from a file's last write to the start of its upload over many files (median and p95),
  *   beside bare chokidar's awaitWriteFinish event with the same stability window.
  */
@@ -29,6 +30,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SIZE = 4 * 1024 ** 3;
 const USER = { email: 'bench@example.com', password: 'bench-password-1' };
 const WINDOW_MS = 1000;
+/** The uploader is the same library reading the same file: it may hold a little more. */
+const UPLOADER_RSS_RATIO = 1.25;
+/** The daemon also runs the watcher, its SQLite queue and the hashing, in the app's bundle. */
+const DAEMON_RSS_RATIO = 2;
 /** Files timed for last write -> upload start. */
 const LATENCY_SAMPLES = 40;
 
@@ -104,6 +109,11 @@ async function throughputRows(url: string, dir: string, serviceData: string): Pr
   const curl = await measure('curl', ['-s', '-o', '/dev/null', '-X', 'PATCH', '-T', file, '-H', `Authorization: Bearer ${token}`, '-H', 'Tus-Resumable: 1.0.0', '-H', 'Upload-Offset: 0', '-H', 'Content-Type: application/offset+octet-stream', location]);
   tusDir();
 
+  // The memory peer: tus-js-client alone, from the path, same chunk size, same service.
+  const bare = await measure(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/tus-upload-bare.ts'), url, token, file], /^start$/);
+  if (!/^done$/m.test(bare.out)) throw new Error(`bare tus upload did not finish: ${bare.out}`);
+  tusDir();
+
   // Ours: the watch uploader in its own process (hash given, as the watcher has it before uploading).
   const ours = await measure(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/watch-upload-child.ts'), url, USER.email, USER.password, file], /^start$/);
   if (!/^done \S+/m.test(ours.out)) throw new Error(`uploader did not finish: ${ours.out}`);
@@ -115,7 +125,8 @@ async function throughputRows(url: string, dir: string, serviceData: string): Pr
   const mbps = (ms: number) => SIZE / 1024 ** 2 / (ms / 1000);
   return [
     row({ name: 'watch upload 4 GiB: our uploader (tus, 32 MiB chunks) vs curl -T (one tus PATCH), same service', unit: 'MB/s', ours: mbps(ours.ms), peer: mbps(curl.ms), target: 'ratio >= 0.8', met: mbps(ours.ms) >= 0.8 * mbps(curl.ms) }),
-    row({ name: 'watch uploader peak RSS during the 4 GiB upload (peer: curl)', unit: 'MB', ours: ours.peakRssMb, peer: curl.peakRssMb, target: 'ours < 200 MB', met: ours.peakRssMb < 200 }),
+    row({ name: 'watch uploader peak RSS during the 4 GiB upload vs tus-js-client alone uploading the same file (same chunk size, own process)', unit: 'MB', ours: ours.peakRssMb, peer: bare.peakRssMb, target: `ratio <= ${UPLOADER_RSS_RATIO}`, met: ours.peakRssMb <= UPLOADER_RSS_RATIO * bare.peakRssMb }),
+    row({ name: 'watch uploader peak RSS during the 4 GiB upload (peer: curl)', unit: 'MB', ours: ours.peakRssMb, peer: curl.peakRssMb, target: 'report (a C program: the floor)', met: null }),
     row({
       name: `watch daemon end to end, 4 GiB: file there -> job submitted (${WINDOW_MS} ms window + sniff + sha256 + tus upload) vs curl -T upload alone`,
       unit: 'MB/s',
@@ -124,7 +135,7 @@ async function throughputRows(url: string, dir: string, serviceData: string): Pr
       target: 'report (hashing reads the file once more)',
       met: null,
     }),
-    row({ name: 'watch daemon peak RSS, 4 GiB end to end (peer: curl)', unit: 'MB', ours: daemon.peakRssMb, peer: curl.peakRssMb, target: 'ours < 200 MB', met: daemon.peakRssMb < 200 }),
+    row({ name: 'watch daemon peak RSS, 4 GiB end to end vs tus-js-client alone uploading the same file', unit: 'MB', ours: daemon.peakRssMb, peer: bare.peakRssMb, target: `ratio <= ${DAEMON_RSS_RATIO}`, met: daemon.peakRssMb <= DAEMON_RSS_RATIO * bare.peakRssMb }),
   ];
 }
 
