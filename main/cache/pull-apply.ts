@@ -33,15 +33,16 @@ export interface PreparedPage {
 }
 
 /**
- * `bodyText`: the body's JSON exactly as the service sent it (cut from the checked page by
- * main/api/json-members.ts), stored as it is rather than serialised again. A key the schema does
- * not know stays in it; readers ignore it, as they do on the service's side.
+ * `body`: the body's JSON exactly as the service sent it (cut from the checked page by
+ * main/api/json-members.ts or documents-page.ts), stored as it is rather than serialised again,
+ * with its search rows when they were made from the bytes. A key the schema does not know stays
+ * in it; readers ignore it, as they do on the service's side.
  */
-export function prepareDocument(d: Document, sessionId: string, bodyText?: string): PreparedDocument {
+export function prepareDocument(d: Document, sessionId: string, body?: { text: string; rows?: SearchRow[] }): PreparedDocument {
   return {
     id: d.id, session_id: d.session_id ?? sessionId, filename: d.filename, type: d.type, language: d.language, last_modified: d.last_modified,
     finished: d.finished ? 1 : 0, timecode_offset: d.timecode_offset, meta: metaOf(d),
-    body: d.document ? (bodyText ?? JSON.stringify(d.document)) : null, segments: d.document ? segmentRows(d.document) : null,
+    body: d.document ? (body?.text ?? JSON.stringify(d.document)) : null, segments: d.document ? (body?.rows ?? segmentRows(d.document)) : null,
   };
 }
 
@@ -53,7 +54,7 @@ export function prepareDocument(d: Document, sessionId: string, bodyText?: strin
 export function prepareDocumentsPage(docs: Document[], sessionId: string, answer: { bytes: Uint8Array; text: string } | undefined): PreparedDocument[] {
   const texts = answer ? listMemberTexts(answer, 'result', 'document') : null;
   const usable = texts?.length === docs.length;
-  return docs.map((doc, i) => prepareDocument(doc, sessionId, usable && doc.document ? texts[i] : undefined));
+  return docs.map((doc, i) => prepareDocument(doc, sessionId, usable && doc.document && texts[i] !== undefined ? { text: texts[i] } : undefined));
 }
 
 export function preparePullPage(sessions: Session[], docs: Map<string, Document[]>): PreparedPage {

@@ -27,49 +27,72 @@ const ROW_WORDS = 240;
 const SPACE = /\s/;
 
 /**
+ * Search rows built up a unit (segment or cue) at a time: `unit` before each unit's words, then
+ * `add` for each. segmentRows walks a parsed body with it; the documents page scan
+ * (documents-page.ts) feeds it straight from the bytes, so both make the same rows.
+ */
+export class RowBuilder {
+  readonly rows: SearchRow[] = [];
+  private words: string[] = [];
+  private starts: number[] = [];
+  private rowStart = 0;
+
+  /** A unit of `count` words (as listed, before any split) follows; it starts a new row when the current one cannot hold them. */
+  unit(count: number): void {
+    if (this.words.length + count > ROW_WORDS) this.flush();
+  }
+
+  /** A unit's text at `at`: one word, or several split at whitespace, each given the same time. */
+  add(text: string, at: number, unitStart: number): void {
+    if (text && !SPACE.test(text)) {
+      // One word (nearly always): no split.
+      if (!this.words.length) this.rowStart = unitStart;
+      this.words.push(text);
+      this.starts.push(at);
+      return;
+    }
+    for (const part of text.split(/\s+/)) {
+      if (!part) continue;
+      if (!this.words.length) this.rowStart = unitStart;
+      this.words.push(part);
+      this.starts.push(at);
+    }
+  }
+
+  /** The rows, the last one included. */
+  finish(): SearchRow[] {
+    this.flush();
+    return this.rows;
+  }
+
+  private flush(): void {
+    if (this.words.length) this.rows.push({ start_ms: this.rowStart, starts: this.starts.join(','), text: this.words.join(' ') });
+    this.words = [];
+    this.starts = [];
+  }
+}
+
+/**
  * The searchable rows of a document body: consecutive transcript segments (caption cues) grouped
  * up to ROW_WORDS words, each with the start time of every word so a hit can name its moment.
  */
 export function segmentRows(body: unknown): SearchRow[] {
   const content = (body as { content?: { kind?: string; segments?: unknown[]; cues?: unknown[] } } | null)?.content;
   if (!content) return [];
-  const out: SearchRow[] = [];
-  let words: string[] = [];
-  let starts: number[] = [];
-  let rowStart = 0;
-  const flush = () => {
-    if (words.length) out.push({ start_ms: rowStart, starts: starts.join(','), text: words.join(' ') });
-    words = [];
-    starts = [];
-  };
-  const add = (text: string, at: number, unitStart: number) => {
-    if (text && !SPACE.test(text)) {
-      // One word (nearly always): no split.
-      if (!words.length) rowStart = unitStart;
-      words.push(text);
-      starts.push(at);
-      return;
-    }
-    for (const part of text.split(/\s+/)) {
-      if (!part) continue;
-      if (!words.length) rowStart = unitStart;
-      words.push(part);
-      starts.push(at);
-    }
-  };
+  const rows = new RowBuilder();
   if (content.kind === 'transcript') {
     for (const s of (content.segments ?? []) as { start_ms: number; words: { text: string; start_ms: number }[] }[]) {
-      if (words.length + s.words.length > ROW_WORDS) flush();
-      for (const w of s.words) add(w.text, w.start_ms, s.start_ms);
+      rows.unit(s.words.length);
+      for (const w of s.words) rows.add(w.text, w.start_ms, s.start_ms);
     }
   } else if (content.kind === 'caption') {
     for (const c of (content.cues ?? []) as { start_ms: number; lines: string[] }[]) {
-      if (words.length >= ROW_WORDS) flush();
-      add(c.lines.join(' '), c.start_ms, c.start_ms);
+      // Counted as one word: a cue starts a new row only once this one is full.
+      rows.unit(1);
+      rows.add(c.lines.join(' '), c.start_ms, c.start_ms);
     }
   }
-  flush();
-  return out;
+  return rows.finish();
 }
 
 /** Replaces each document's search rows with the given ones (none: null or empty), in the caller's transaction. */
