@@ -17,13 +17,14 @@
  * is accepted is what zod accepts, and a malformed answer is refused with the same error, naming
  * the route and the field.
  */
+import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import type { Document } from '../../common/api';
 import { DocumentMetadata, Speaker } from '../../common/transcript/model';
 import { checkJsonAnswer, checkJsonText } from '../api/check';
 import { keyIs, skipSpace, skipValue } from '../api/json-members';
 import { prepareDocument, prepareDocumentsPage, type PreparedDocument } from './pull-apply';
-import { RowBuilder, type SearchRow } from './search-rows';
+import { ByteRowBuilder, type SearchRow } from './search-rows';
 
 export interface CheckedDocumentsPage {
   docs: PreparedDocument[];
@@ -33,19 +34,19 @@ export interface CheckedDocumentsPage {
 
 /** The page's documents as rows, with the count and total paging needs. Throws what checkJsonAnswer throws. */
 export function checkDocumentsPage(status: number, bytes: Uint8Array, sessionId: string): CheckedDocumentsPage {
-  const text = utf8.decode(bytes);
-  const scanned = scanPlainBodies(bytes, text);
+  const scanned = scanPlainBodies(bytes);
   if (scanned) {
     const data = checkedHeads(status, scanned);
     if (data) return { docs: data.result.map((d, i) => prepareDocument(d, sessionId, scanned.bodies[i])), count: data.result.length, total: data.total_results };
   }
-  const { data } = checkJsonAnswer('documents.list', status, bytes);
+  const { data, text } = checkJsonAnswer('documents.list', status, bytes);
   const page = data as DocumentsPage;
   return { docs: prepareDocumentsPage(page.result, sessionId, { bytes, text }), count: page.result.length, total: page.total_results };
 }
 
 type DocumentsPage = { result: Document[]; total_results: number };
-type ScannedBody = { text: string; rows: SearchRow[] };
+/** A body's JSON as its UTF-8 bytes (the writer stores them as that text) and its search rows. */
+type ScannedBody = { text: Uint8Array; rows: SearchRow[] };
 type ScannedPage = { heads: string; bodies: (ScannedBody | undefined)[] };
 
 /** A body the route's schema accepts, standing in for each scanned one while the rest of the page is checked. */
@@ -68,6 +69,7 @@ const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
 const QUOTE = 0x22;
+const SPACE = 0x20;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
@@ -124,10 +126,12 @@ const tokenIs = (b: Uint8Array, from: number, to: number, word: Uint8Array) => t
 
 /**
  * The page's bodies read by the scanner, and the page's text with each replaced by STAND_IN;
- * null when a body is not in the plain form (or the page is not an object with a result list).
+ * null when a body is not in the plain form (or the page is not an object with a result list,
+ * or not valid UTF-8: decoding would put U+FFFD in the text where the bytes have a bad sequence).
  */
-export function scanPlainBodies(bytes: Uint8Array, text: string): ScannedPage | null {
-  const scan = new BodyScan(bytes, text);
+export function scanPlainBodies(bytes: Uint8Array): ScannedPage | null {
+  if (!isUtf8(bytes)) return null;
+  const scan = new BodyScan(bytes);
   try {
     return scan.page();
   } catch {
@@ -144,21 +148,23 @@ class BodyScan {
   /** The current segment's words: where each one's text lies, and its start. */
   private wordFrom: number[] = [];
   private wordTo: number[] = [];
-  private wordAt: number[] = [];
   private words = 0;
-  private rows = new RowBuilder();
-  /** Every byte ASCII: offsets into the bytes are offsets into the text. */
-  private readonly ascii: boolean;
+  private rows: ByteRowBuilder;
+  /** Where the last integer's digits lie. */
+  private numFrom = 0;
+  private numTo = 0;
+  private wordAtFrom: number[] = [];
+  private wordAtTo: number[] = [];
+  private wordPlain: boolean[] = [];
+  /** The last word text read is plain: not empty, ASCII, no space (ByteRowBuilder.addPlain). */
+  private plainText = false;
 
-  constructor(
-    private readonly b: Uint8Array,
-    private readonly text: string,
-  ) {
-    this.ascii = b.length === text.length;
+  constructor(private readonly b: Uint8Array) {
+    this.rows = new ByteRowBuilder(b);
   }
 
   private str(from: number, to: number): string {
-    return this.ascii ? this.text.slice(from, to) : utf8.decode(this.b.subarray(from, to));
+    return utf8.decode(this.b.subarray(from, to));
   }
 
   page(): ScannedPage | null {
@@ -221,7 +227,7 @@ class BodyScan {
             plain = false;
             return skipValue(b, at);
           }
-          body = { from: at, to: end, scanned: { text: this.str(at, end), rows: this.rows.finish() } };
+          body = { from: at, to: end, scanned: { text: b.subarray(at, end), rows: this.rows.finish() } };
           return end;
         });
       } else i = skipValue(b, i);
@@ -261,7 +267,7 @@ class BodyScan {
   private body(i: number): number {
     const b = this.b;
     if (b[i] !== OPEN_OBJECT) return OTHER;
-    this.rows = new RowBuilder();
+    this.rows = new ByteRowBuilder(b);
     let seen = 0;
     const end = this.plainMembers(i, (k, kTo, at) => {
       let bit: number;
@@ -367,7 +373,11 @@ class BodyScan {
     if (seen !== 31 || end === OTHER) return OTHER;
     const rows = this.rows;
     rows.unit(this.words);
-    for (let w = 0; w < this.words; w++) rows.add(this.str(this.wordFrom[w], this.wordTo[w]), this.wordAt[w], start);
+    for (let w = 0; w < this.words; w++) {
+      const [from, to, atFrom, atTo] = [this.wordFrom[w], this.wordTo[w], this.wordAtFrom[w], this.wordAtTo[w]];
+      if (this.wordPlain[w]) rows.addPlain(from, to, atFrom, atTo, start);
+      else rows.addText(this.str(from, to), atFrom, atTo, start);
+    }
     return end;
   }
 
@@ -397,7 +407,9 @@ class BodyScan {
     let seen = 0;
     let from = 0;
     let to = 0;
-    let at = 0;
+    let atFrom = 0;
+    let atTo = 0;
+    let plain = false;
     i = skipSpace(b, i + 1);
     for (;;) {
       const k = i;
@@ -409,13 +421,15 @@ class BodyScan {
       let bit: number;
       if (tokenIs(b, k, kTo, TEXT)) {
         bit = 1;
-        i = this.string(v);
+        i = this.wordText(v);
         from = v + 1;
         to = i - 1;
+        plain = this.plainText;
       } else if (tokenIs(b, k, kTo, START_MS)) {
         bit = 2;
         i = this.integer(v);
-        at = this.num;
+        atFrom = this.numFrom;
+        atTo = this.numTo;
       } else if (tokenIs(b, k, kTo, END_MS)) {
         bit = 4;
         i = this.integer(v);
@@ -434,8 +448,27 @@ class BodyScan {
     const n = this.words++;
     this.wordFrom[n] = from;
     this.wordTo[n] = to;
-    this.wordAt[n] = at;
+    this.wordAtFrom[n] = atFrom;
+    this.wordAtTo[n] = atTo;
+    this.wordPlain[n] = plain;
     return i + 1;
+  }
+
+  /** As string, and whether the text is plain (this.plainText). */
+  private wordText(i: number): number {
+    const b = this.b;
+    if (b[i] !== QUOTE) return OTHER;
+    let plain = true;
+    for (let j = i + 1; j < b.length; j++) {
+      const c = b[j];
+      if (c === QUOTE) {
+        this.plainText = plain && j > i + 1;
+        return j + 1;
+      }
+      if (c === BACKSLASH || c < 0x20) return OTHER;
+      if (c === SPACE || c >= 0x80) plain = false;
+    }
+    return OTHER;
   }
 
   /** A string at `i` without escapes or control characters; the index after its closing quote. */
@@ -466,6 +499,8 @@ class BodyScan {
     } else return OTHER;
     if (c === DOT || c === LOWER_E || c === UPPER_E || isDigit(c)) return OTHER;
     this.num = n;
+    this.numFrom = first;
+    this.numTo = i;
     return i;
   }
 

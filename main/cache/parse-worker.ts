@@ -19,7 +19,8 @@ parentPort!.on('message', (m: ParseRequest) => {
   try {
     const { docs, count, total } = checkDocumentsPage(m.status, m.bytes, m.sessionId);
     // To the writer before the answer: whatever ref the main thread learns is already on its way there.
-    writer.postMessage({ ref: m.id, batch: m.batch, docs } satisfies HeldDocuments);
+    // The page's bytes go with them, not copied: bodies may be views into them (documents-page.ts).
+    writer.postMessage({ ref: m.id, batch: m.batch, docs } satisfies HeldDocuments, [m.bytes.buffer as ArrayBuffer]);
     reply = { id: m.id, ok: { ref: m.id, count, total } };
   } catch (err) {
     reply = { id: m.id, error: toWriterError(err) };

@@ -5,11 +5,15 @@
  * page it refuses; and it must take the plain form a service writes, or it saves nothing.
  */
 import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkJsonAnswer } from '../../../main/api/check';
 import { MalformedResponseError } from '../../../main/api/errors';
+import { Cache } from '../../../main/cache';
 import { checkDocumentsPage, scanPlainBodies } from '../../../main/cache/documents-page';
-import { prepareDocumentsPage, type PreparedDocument } from '../../../main/cache/pull-apply';
+import { prepareDocumentsPage, preparePullPage, type PreparedDocument } from '../../../main/cache/pull-apply';
 
 const enc = new TextEncoder();
 
@@ -50,9 +54,13 @@ function fullCheck(bytes: Uint8Array): { docs: PreparedDocument[]; count: number
   }
 }
 
+/** A body handed over as UTF-8 bytes is stored as the text they spell (UPSERT_DOCUMENT casts it): compared as that text. */
+const asText = (d: PreparedDocument): PreparedDocument => (d.body instanceof Uint8Array ? { ...d, body: new TextDecoder('utf-8', { fatal: true }).decode(d.body) } : d);
+
 function scannerCheck(bytes: Uint8Array): ReturnType<typeof fullCheck> {
   try {
-    return checkDocumentsPage(200, bytes, 'sess');
+    const page = checkDocumentsPage(200, bytes, 'sess');
+    return { ...page, docs: page.docs.map(asText) };
   } catch (err) {
     expect(err).toBeInstanceOf(MalformedResponseError);
     return { error: (err as Error).message };
@@ -60,7 +68,7 @@ function scannerCheck(bytes: Uint8Array): ReturnType<typeof fullCheck> {
 }
 
 const bytesOf = (value: unknown, indent = 0) => enc.encode(JSON.stringify(value, null, indent));
-const scanned = (bytes: Uint8Array) => scanPlainBodies(bytes, new TextDecoder().decode(bytes)) !== null;
+const scanned = (bytes: Uint8Array) => scanPlainBodies(bytes) !== null;
 
 describe('checkDocumentsPage', () => {
   it('takes a plain page itself and makes the rows the full check makes, ASCII or not, however spaced', () => {
@@ -75,7 +83,7 @@ describe('checkDocumentsPage', () => {
         expect(scanned(bytes)).toBe(true);
         const ours = scannerCheck(bytes);
         expect(ours).toEqual(fullCheck(bytes));
-        expect('docs' in ours && ours.docs.every((d) => d.body === null || JSON.parse(d.body))).toBeTruthy();
+        expect('docs' in ours && ours.docs.every((d) => d.body === null || JSON.parse(d.body as string))).toBeTruthy();
       }
     }
     // The body is the service's own text, byte for byte, keys in its order.
@@ -86,6 +94,35 @@ describe('checkDocumentsPage', () => {
     expect(ours).toEqual(fullCheck(bytes));
     expect(ours.docs[0].body).toBe(reordered.slice(reordered.indexOf('{"content"'), -'],"count":1,"total_results":1}'.length - 1));
     expect(ours.docs[0].segments).toEqual([{ start_ms: 7, starts: '7', text: 'hi' }]);
+  });
+
+  it('hands a body over as its bytes, valid UTF-8 only, and the cache stores them as the same text', () => {
+    const plain = checkDocumentsPage(200, bytesOf(page([doc('a', body(2, 3, () => 'Grüße'))])), 'sess');
+    expect(plain.docs[0].body).toBeInstanceOf(Uint8Array);
+    // A bad byte in a word: decoding puts U+FFFD there, and the full check stores that text.
+    const good = bytesOf(page([doc('a', body(2, 3, () => 'abc'))]));
+    const bad = good.slice();
+    bad[new TextDecoder().decode(good).indexOf('abc')] = 0xff;
+    expect(scanned(bad)).toBe(false);
+    const ours = checkDocumentsPage(200, bad, 'sess');
+    expect(typeof ours.docs[0].body).toBe('string');
+    expect(ours.docs[0].body).toContain('\ufffdbc');
+    expect(ours).toEqual(fullCheck(bad));
+
+    const dir = mkdtempSync(join(tmpdir(), 's2t-documents-page-'));
+    try {
+      const cache = Cache.open(join(dir, 'cache.db'));
+      const account = cache.setCurrentAccount('http://service', { email: 'a@example.com', first_name: '', last_name: '', newsletter: false, roles: [], two_factor_active: false, is_active: true, id: 1, identity_provider: 'local' });
+      const session = { session_id: 'sess', duration: 1, error: null, filename: 'f', media_type: 'audio/wav', media_url: '', language: 'en', last_modified: '2026-01-02T00:00:00.000Z' };
+      const prepared = preparePullPage([session as never], new Map());
+      prepared.docs.set('sess', plain.docs);
+      cache.applyPreparedPage(account, prepared);
+      const row = cache.db.prepare("SELECT typeof(body) AS type, body FROM documents WHERE id = 'a'").get() as { type: string; body: string };
+      expect(row).toEqual({ type: 'text', body: asText(plain.docs[0]).body });
+      cache.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves what is not plain to the full check, with the same result', () => {
