@@ -5,10 +5,11 @@
  * them again: most of the parse thread's CPU per document.
  *
  * Here each body (`result[i].document`) is read from the bytes by a scanner that checks it against
- * the same schema (common/transcript/model.ts) and makes its text and search rows as it goes. It
- * takes only the plain form a service writes: integers as plain digits, confidences as 0, 1 or a
- * decimal between, strings without escapes or control characters, segments and words with their
- * own keys each once. The small parts (metadata, speakers, a summary, keys the schema does not
+ * the same schema (common/transcript/model.ts) and makes its search rows as it goes (search-rows.ts,
+ * ByteRowBuilder); the body itself stays bytes, a view into the page, stored as the text they are.
+ * It takes only the plain form a service writes: valid UTF-8, integers as plain digits,
+ * confidences as 0, 1 or a decimal between, strings without escapes or control characters,
+ * segments and words with their own keys each once, transcript content. The small parts (metadata, speakers, a summary, keys the schema does not
  * know) are JSON.parsed and checked by their zod schemas. The rest of the page, each body replaced
  * by a small valid one, is parsed and checked with the route's own schema.
  *
