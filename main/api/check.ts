@@ -12,9 +12,14 @@ export { firstIssue };
 
 /** An answer's bytes as the route's validated data, with the text they decode to. */
 export function checkJsonAnswer(id: RouteId, status: number, bytes: Uint8Array): { data: unknown; text: string } {
+  const text = utf8.decode(bytes);
+  return { data: checkJsonText(id, status, text), text };
+}
+
+/** An answer's text as the route's validated data. */
+export function checkJsonText(id: RouteId, status: number, text: string): unknown {
   const def = routes[id] as RouteDef;
   if (def.response.kind !== 'json') throw new Error(`${id} does not answer JSON`);
-  const text = utf8.decode(bytes);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -26,5 +31,5 @@ export function checkJsonAnswer(id: RouteId, status: number, bytes: Uint8Array):
     const { field, problem } = firstIssue(checked.error);
     throw new MalformedResponseError(id, status, field, problem);
   }
-  return { data: checked.data, text };
+  return checked.data;
 }

@@ -27,7 +27,7 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-function skipSpace(b: Uint8Array, i: number): number {
+export function skipSpace(b: Uint8Array, i: number): number {
   while (isSpace(b[i])) i++;
   return i;
 }
@@ -47,7 +47,7 @@ function skipString(b: Uint8Array, i: number): number {
 }
 
 /** `i` is at the first byte of a value; returns the index after it. */
-function skipValue(b: Uint8Array, i: number): number {
+export function skipValue(b: Uint8Array, i: number): number {
   const c = b[i];
   if (c === QUOTE) return skipString(b, i);
   if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
@@ -76,7 +76,7 @@ function skipValue(b: Uint8Array, i: number): number {
 }
 
 /** Is the key string at [start, end) (quotes included) `key`, as JSON.parse would read it? */
-function keyIs(b: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
+export function keyIs(b: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
   const len = end - start - 2;
   if (b.subarray(start + 1, end - 1).includes(BACKSLASH)) return JSON.parse(decoder.decode(b.subarray(start, end))) === decoder.decode(key);
   if (len !== key.length) return false;

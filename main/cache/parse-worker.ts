@@ -5,10 +5,8 @@
  * the writer's transaction of the page before.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { Document } from '../../common/api';
-import { checkJsonAnswer } from '../api/check';
+import { checkDocumentsPage } from './documents-page';
 import { runInBackground, testExitAt, toWriterError, type HeldDocuments, type ParseReply, type ParseRequest } from './worker-protocol';
-import { prepareDocumentsPage } from './pull-apply';
 
 const { writer } = workerData as { writer: MessagePort };
 runInBackground();
@@ -19,12 +17,11 @@ parentPort!.on('message', (m: ParseRequest) => {
   if (++received === exitAt) process.exit(70);
   let reply: ParseReply;
   try {
-    const { data: checked, text } = checkJsonAnswer('documents.list', m.status, m.bytes);
-    const page = checked as { result: Document[]; total_results: number };
-    const docs = prepareDocumentsPage(page.result, m.sessionId, { bytes: m.bytes, text });
+    const { docs, count, total } = checkDocumentsPage(m.status, m.bytes, m.sessionId);
     // To the writer before the answer: whatever ref the main thread learns is already on its way there.
-    writer.postMessage({ ref: m.id, batch: m.batch, docs } satisfies HeldDocuments);
-    reply = { id: m.id, ok: { ref: m.id, count: page.result.length, total: page.total_results } };
+    // The page's bytes go with them, not copied: bodies may be views into them (documents-page.ts).
+    writer.postMessage({ ref: m.id, batch: m.batch, docs } satisfies HeldDocuments, [m.bytes.buffer as ArrayBuffer]);
+    reply = { id: m.id, ok: { ref: m.id, count, total } };
   } catch (err) {
     reply = { id: m.id, error: toWriterError(err) };
   }

@@ -16,8 +16,13 @@ export interface PulledChanges {
   documents: string[];
 }
 
-/** A service document as the columns it is stored in, with its search rows (null: no content). */
-export interface PreparedDocument extends Pick<DocumentRow, 'id' | 'session_id' | 'filename' | 'type' | 'language' | 'last_modified' | 'finished' | 'timecode_offset' | 'meta' | 'body'> {
+/**
+ * A service document as the columns it is stored in, with its search rows (null: no content).
+ * `body` may be the JSON's UTF-8 bytes as the service sent them (documents-page.ts): they go to
+ * the writer thread without a copy and are stored as the same TEXT (UPSERT_DOCUMENT casts them).
+ */
+export interface PreparedDocument extends Pick<DocumentRow, 'id' | 'session_id' | 'filename' | 'type' | 'language' | 'last_modified' | 'finished' | 'timecode_offset' | 'meta'> {
+  body: string | Uint8Array | null;
   segments: SearchRow[] | null;
 }
 
@@ -33,15 +38,16 @@ export interface PreparedPage {
 }
 
 /**
- * `bodyText`: the body's JSON exactly as the service sent it (cut from the checked page by
- * main/api/json-members.ts), stored as it is rather than serialised again. A key the schema does
- * not know stays in it; readers ignore it, as they do on the service's side.
+ * `body`: the body's JSON exactly as the service sent it (cut from the checked page by
+ * main/api/json-members.ts or documents-page.ts), stored as it is rather than serialised again,
+ * with its search rows when they were made from the bytes. A key the schema does not know stays
+ * in it; readers ignore it, as they do on the service's side.
  */
-export function prepareDocument(d: Document, sessionId: string, bodyText?: string): PreparedDocument {
+export function prepareDocument(d: Document, sessionId: string, body?: { text: string | Uint8Array; rows?: SearchRow[] }): PreparedDocument {
   return {
     id: d.id, session_id: d.session_id ?? sessionId, filename: d.filename, type: d.type, language: d.language, last_modified: d.last_modified,
     finished: d.finished ? 1 : 0, timecode_offset: d.timecode_offset, meta: metaOf(d),
-    body: d.document ? (bodyText ?? JSON.stringify(d.document)) : null, segments: d.document ? segmentRows(d.document) : null,
+    body: d.document ? (body?.text ?? JSON.stringify(d.document)) : null, segments: d.document ? (body?.rows ?? segmentRows(d.document)) : null,
   };
 }
 
@@ -53,7 +59,7 @@ export function prepareDocument(d: Document, sessionId: string, bodyText?: strin
 export function prepareDocumentsPage(docs: Document[], sessionId: string, answer: { bytes: Uint8Array; text: string } | undefined): PreparedDocument[] {
   const texts = answer ? listMemberTexts(answer, 'result', 'document') : null;
   const usable = texts?.length === docs.length;
-  return docs.map((doc, i) => prepareDocument(doc, sessionId, usable && doc.document ? texts[i] : undefined));
+  return docs.map((doc, i) => prepareDocument(doc, sessionId, usable && doc.document && texts[i] !== undefined ? { text: texts[i] } : undefined));
 }
 
 export function preparePullPage(sessions: Session[], docs: Map<string, Document[]>): PreparedPage {
@@ -94,9 +100,10 @@ const UPSERT_SESSION = `
   ON CONFLICT(session_id) DO UPDATE SET account_id = excluded.account_id, filename = excluded.filename, language = excluded.language,
     status = excluded.status, last_modified = excluded.last_modified, data = excluded.data, deleted_on_server = 0`;
 
+// CAST: a body given as UTF-8 bytes is stored as TEXT, the same bytes as that text given as a string.
 const UPSERT_DOCUMENT = `
   INSERT INTO documents (id, session_id, filename, type, language, last_modified, finished, timecode_offset, meta, body, base_body, server_version, local_state, local_only, deleted, deleted_on_server)
-  VALUES (@id, @session_id, @filename, @type, @language, @last_modified, @finished, @timecode_offset, @meta, @body, NULL, @last_modified, 'synced', 0, 0, 0)
+  VALUES (@id, @session_id, @filename, @type, @language, @last_modified, @finished, @timecode_offset, @meta, CAST(@body AS TEXT), NULL, @last_modified, 'synced', 0, 0, 0)
   ON CONFLICT(id) DO UPDATE SET session_id = excluded.session_id, filename = excluded.filename, type = excluded.type, language = excluded.language,
     last_modified = excluded.last_modified, finished = excluded.finished, timecode_offset = excluded.timecode_offset, meta = excluded.meta,
     body = COALESCE(excluded.body, documents.body), base_body = NULL, server_version = excluded.last_modified, local_state = 'synced', deleted_on_server = 0`;
