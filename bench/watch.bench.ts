@@ -33,7 +33,7 @@ const WINDOW_MS = 1000;
 /** The uploader is the same library reading the same file: it may hold a little more. */
 const UPLOADER_RSS_RATIO = 1.25;
 /** The daemon also runs the watcher, its SQLite queue and the hashing, in the app's bundle. */
-const DAEMON_RSS_RATIO = 2;
+const DAEMON_RSS_RATIO = 1.5;
 /** Files timed for last write -> upload start. */
 const LATENCY_SAMPLES = 40;
 
