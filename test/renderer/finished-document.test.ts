@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FINISHED_REFUSAL } from '../../common/ipc/finished';
 import type { DocumentBody } from '../../common/transcript';
 import { appAndBrowserPerFile, shootLooks, submitSignIn } from '../helpers/ui';
+import { drawnWords } from '../helpers/words';
 import { openCompletedSession, spokenSessionAndPage, syncUntil } from './look-fixture';
 
 const NAME = 'finished-document.wav';
@@ -125,7 +126,7 @@ describe('a finished document: the Document menu, find, and playback keys', () =
   }, 60_000);
 
   it('finished, find finds and offers no replace', async () => {
-    const word = (await page.locator('.segment .word').first().textContent())!.trim();
+    const word = (await drawnWords(page))[0].text;
     await page.getByRole('heading', { level: 2 }).click();
     await page.keyboard.press('Control+f');
     const find = page.getByRole('search', { name: 'Find' });
@@ -183,7 +184,7 @@ describe('a finished document: the Document menu, find, and playback keys', () =
 
   it('reopened, the timecode offset and Clear text work and reach the service; replace is back', async () => {
     await page.getByRole('tab', { name: /^Transcript/ }).click();
-    await page.locator('.segment .word').first().waitFor({ timeout: 20_000 });
+    await page.locator('.segment .seg-text').first().waitFor({ timeout: 20_000 });
     await notice().getByRole('button', { name: 'Reopen to edit' }).click();
     await notice().waitFor({ state: 'detached', timeout: 20_000 });
     await openMenu();
