@@ -186,7 +186,7 @@ export const editorsBench: BenchModule = {
       // A keystroke in a cue near the end, and in the peer as before.
       const cues = Number(await page.locator('.cue').first().getAttribute('aria-setsize'));
       await page.locator('.doc-scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-      const cueText = page.locator(`.cue[aria-posinset="${cues - 2}"] textarea`);
+      const cueText = page.locator(`.cue[aria-posinset="${cues - 2}"] .cue-text`);
       await cueText.waitFor();
       await cueText.click();
       await peerCaret(capPeer.page);

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fieldValue, fillField } from '../helpers/fields';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/service';
@@ -257,20 +258,20 @@ describe('transcript and caption editor', () => {
     const before = await cues.count();
 
     const text = page.getByLabel('Text of cue 1', { exact: true });
-    await text.fill('one two three four');
+    await fillField(text, 'one two three four');
     await text.press('Home');
     for (let i = 0; i < 'one two '.length; i++) await text.press('ArrowRight');
     await cues.first().getByRole('button', { name: 'Split at cursor' }).click();
     await expect.poll(() => cues.count()).toBe(before + 1);
-    expect(await page.getByLabel('Text of cue 1', { exact: true }).inputValue()).toBe('one two');
-    expect(await page.getByLabel('Text of cue 2', { exact: true }).inputValue()).toBe('three four');
+    expect(await fieldValue(page.getByLabel('Text of cue 1', { exact: true }))).toBe('one two');
+    expect(await fieldValue(page.getByLabel('Text of cue 2', { exact: true }))).toBe('three four');
 
     const end1 = page.getByLabel('End of cue 1', { exact: true });
-    const start2 = await page.getByLabel('Start of cue 2', { exact: true }).inputValue();
-    const endBefore = await end1.inputValue();
+    const start2 = await fieldValue(page.getByLabel('Start of cue 2', { exact: true }));
+    const endBefore = await fieldValue(end1);
     const [m, s] = start2.split(':');
     const later = Number(m) * 60 + Number(s) + 0.5;
-    await end1.fill(`${Math.floor(later / 60)}:${(later % 60).toFixed(3).padStart(6, '0')}`);
+    await fillField(end1, `${Math.floor(later / 60)}:${(later % 60).toFixed(3).padStart(6, '0')}`);
     await end1.press('Enter');
     const problem = cues.first().getByRole('alert');
     await expect.poll(() => problem.textContent()).toMatch(/overlap the next cue, which starts at/);
@@ -278,15 +279,15 @@ describe('transcript and caption editor', () => {
     await page.screenshot({ path: join(SHOTS, 'editor-captions.png') });
     // Nothing changed in the document: the refused time puts back the stored one on Escape.
     await end1.press('Escape');
-    expect(await end1.inputValue()).toBe(endBefore);
+    expect(await fieldValue(end1)).toBe(endBefore);
     expect(await problem.count()).toBe(0);
 
     const start1 = page.getByLabel('Start of cue 1', { exact: true });
-    await start1.fill('-0:01');
+    await fillField(start1, '-0:01');
     await start1.press('Enter');
     await expect.poll(() => problem.textContent()).toBe('Times cannot be negative.');
     await start1.press('Escape');
-    await end1.fill('0:00.000');
+    await fillField(end1, '0:00.000');
     await end1.press('Enter');
     await expect.poll(() => problem.textContent()).toBe('The start must come before the end.');
     await end1.press('Escape');

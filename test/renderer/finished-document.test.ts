@@ -7,6 +7,7 @@
  * finds but offers no replace; Space and K play and pause from inside a read-only cue. Reopened,
  * the same items work and reach the service.
  */
+import { fieldValue, isReadOnly } from '../helpers/fields';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FINISHED_REFUSAL } from '../../common/ipc/finished';
@@ -169,15 +170,15 @@ describe('a finished document: the Document menu, find, and playback keys', () =
     await page.keyboard.press('Escape');
 
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
-    expect(await cue.getAttribute('readonly')).not.toBeNull();
-    const text = await cue.inputValue();
+    expect(await isReadOnly(cue)).toBe(true);
+    const text = await fieldValue(cue);
     await cue.click();
     expect(await mediaPaused()).toBe(true);
     await page.keyboard.press('Space');
     await expect.poll(mediaPaused, { timeout: 10_000 }).toBe(false);
     await page.keyboard.press('k');
     await expect.poll(mediaPaused, { timeout: 10_000 }).toBe(true);
-    expect(await cue.inputValue()).toBe(text);
+    expect(await fieldValue(cue)).toBe(text);
     expect(await cue.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(pageErrors).toEqual([]);
   }, 60_000);
