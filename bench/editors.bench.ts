@@ -21,6 +21,8 @@ const TURN = 16;
 /** Keys typed under a trace, for the CPU per keystroke. */
 const TRACED_KEYS = 40;
 const FRAMES = 150;
+/** First keys typed into find, each from an empty box: one is a single wall-time sample, which the machine's other work moves by several times. */
+const FIND_SAMPLES = 5;
 /** Px a frame: 150 frames of it fit in the transcript textarea's 33,700 px. */
 const STEP = 200;
 
@@ -59,6 +61,16 @@ async function keysInTurns(ours: Page, peer: Page): Promise<{ ours: number[]; pe
     out.peer.push(...(await typeKeys(peer, TURN)));
   }
   return out;
+}
+
+/** One first key into find: `open` gives an empty find box the focus; the time from the key to the end of the frame after it. */
+async function firstFindKey(page: Page, open: () => Promise<void>): Promise<number> {
+  await open();
+  await settle(page);
+  await take(page);
+  await page.keyboard.press('KeyW');
+  await settle(page);
+  return (await take(page))[0];
 }
 
 /** The main thread's CPU per keystroke, from a trace of TRACED_KEYS more keys (after the timed ones, so tracing's cost stays out of them). */
@@ -155,19 +167,24 @@ export const editorsBench: BenchModule = {
       const peerWork = await tracedKeys(browser, peer.page);
       await page.keyboard.press('Escape');
 
-      // Find's first character.
-      await page.getByRole('button', { name: 'Find and replace' }).click();
-      await page.getByRole('searchbox', { name: 'Find', exact: true }).focus();
-      await take(page);
-      await page.keyboard.press('KeyW');
-      await settle(page);
-      const oursFind = (await take(page))[0];
-      await page.getByRole('button', { name: 'Close find' }).click();
-      await peer.page.locator('#find').focus();
-      await take(peer.page);
-      await peer.page.keyboard.press('KeyW');
-      await settle(peer.page);
-      const peerFind = (await take(peer.page))[0];
+      // Find's first character: FIND_SAMPLES keys, ours and the peer's in turns, each into an empty find box.
+      const oursFinds: number[] = [];
+      const peerFinds: number[] = [];
+      for (let i = 0; i < FIND_SAMPLES; i++) {
+        oursFinds.push(await firstFindKey(page, async () => {
+          await page.getByRole('button', { name: 'Find and replace' }).click();
+          await page.getByRole('searchbox', { name: 'Find', exact: true }).focus();
+        }));
+        await page.getByRole('button', { name: 'Close find' }).click();
+        peerFinds.push(await firstFindKey(peer.page, async () => {
+          await peer.page.locator('#find').evaluate((el: HTMLInputElement) => {
+            el.value = '';
+            el.focus();
+          });
+        }));
+      }
+      const oursFind = percentile(oursFinds, 50);
+      const peerFind = percentile(peerFinds, 50);
       await peer.page.close();
 
       // Caption editor open.
@@ -186,7 +203,7 @@ export const editorsBench: BenchModule = {
       // A keystroke in a cue near the end, and in the peer as before.
       const cues = Number(await page.locator('.cue').first().getAttribute('aria-setsize'));
       await page.locator('.doc-scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-      const cueText = page.locator(`.cue[aria-posinset="${cues - 2}"] textarea`);
+      const cueText = page.locator(`.cue[aria-posinset="${cues - 2}"] .cue-text`);
       await cueText.waitFor();
       await cueText.click();
       await peerCaret(capPeer.page);
@@ -209,7 +226,7 @@ export const editorsBench: BenchModule = {
         row({ name: `transcript editor, 3 h (${content.segments.length} segments): click to first row painted vs textarea with the same text`, unit: 'ms', ours: r1(oursOpen), peer: r1(peer.open), target: 'ratio <= 2', met: oursOpen <= 2 * peer.open }),
         row({ name: `transcript editor, 3 h: keystroke to end of frame p95 (${KEYS} keys, in turns of ${TURN} with the textarea), segment near the end vs textarea`, unit: 'ms', ours: p95(keys.ours), peer: p95(keys.peer), target: 'ratio <= 1.5', met: keysMet(keys.ours, keys.peer) }),
         keyWorkRow('transcript editor, 3 h', oursWork, peerWork),
-        row({ name: 'transcript editor, 3 h: find first character to end of frame vs textarea indexOf', unit: 'ms', ours: r1(oursFind), peer: r1(peerFind), target: 'ratio <= 1.5', met: oursFind <= 1.5 * peerFind }),
+        row({ name: `transcript editor, 3 h: find first character to end of frame, median of ${FIND_SAMPLES} vs textarea indexOf`, unit: 'ms', ours: r1(oursFind), peer: r1(peerFind), target: 'ratio <= 1.5', met: oursFind <= 1.5 * peerFind }),
         row({ name: 'transcript editor, 3 h: DOM elements after open (whole app page) vs textarea page', unit: 'elements', ours: oursElements, peer: peer.elements, target: 'ours <= 2000', met: oursElements <= 2000 }),
         ...memRows('transcript editor, 3 h, app page after open', oursMemory, peer.memory),
         ...scrollRows('transcript editor, 3 h', 'textarea', FRAMES, STEP, oursScroll, peerScroll),

@@ -13,6 +13,7 @@ import { launchChromiumWithMicrophone, startApp, type RunningApp } from '../help
 import { ROOT, cleanup, tempDir } from '../helpers/service';
 import { LIVE_SPEECH, placedSpeech, speechWav } from '../helpers/speech';
 import { signIn } from '../helpers/ui';
+import { drawnWords } from '../helpers/words';
 import { tinyWhisperModelFile } from '../helpers/whisper-model';
 
 const IMAGES = join(ROOT, 'docs/guide/images');
@@ -49,7 +50,7 @@ it('shoots the Live view and the model manager', async () => {
   await expect.poll(() => page.locator('.live-final').count(), { timeout: 60_000 }).toBeGreaterThan(1);
   await shoot(page, 'live');
   await page.getByRole('button', { name: 'Stop' }).click();
-  await expect.poll(() => page.locator('.segment .word').count(), { timeout: 180_000 }).toBeGreaterThan(3);
+  await expect.poll(() => drawnWords(page).then((w) => w.length), { timeout: 180_000 }).toBeGreaterThan(3);
 
   // The model manager with a model installed from a file, its speed measured here.
   await page.keyboard.press('Control+,');

@@ -8,11 +8,12 @@
  * (UpdateLayoutTree's element count) and from DOM events, not from times. The cue's draft still
  * behaves: Escape puts the text back, leaving keeps it, undo brings back the text before.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { threeHourTranscript } from '../../bench/formats.bench';
 import { LOCAL_DEMO } from '../helpers/app';
 import { serviceLogin } from '../helpers/service';
+import { fieldValue } from '../helpers/fields';
 import { appAndBrowserPerFile, submitSignIn } from '../helpers/ui';
 import { openCompletedSession, uploadDocument } from './look-fixture';
 
@@ -23,7 +24,13 @@ let cues = 0;
 const pageErrors: string[] = [];
 
 const cue = (posinset: number) => page.locator(`.cue[aria-posinset="${posinset}"]`);
-const text = (posinset: number) => cue(posinset).locator('textarea');
+/** A cue's text: drawn as text, its textarea only while focused (lib/useFieldAsText). */
+const text = (posinset: number) => cue(posinset).getByRole('textbox', { name: /^Text of cue/ });
+const startTime = (posinset: number) => cue(posinset).getByRole('textbox', { name: /^Start of cue/ });
+const tagOf = (field: Locator) => field.evaluate((el) => el.tagName);
+/** "1:02:03.250" or "0:03.250" in ms, and ms as "h:mm:ss.mmm". */
+const msOf = (clock: string) => Math.round(clock.split(':').reduce((acc, part) => acc * 60 + Number(part), 0) * 1000);
+const clockOf = (ms: number) => `${Math.floor(ms / 3_600_000)}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}:${((ms % 60_000) / 1000).toFixed(3).padStart(6, '0')}`;
 /** A place outside every field, so keys are the document's and not a field's. */
 const away = () => page.getByRole('heading', { level: 2 }).click();
 /** Lets a key's input, re-render and frame run before the next key. */
@@ -74,9 +81,9 @@ describe('a key typed into a cue of the 3-hour captions', () => {
 
   it('changes nothing in the DOM and recalculates the style of a few elements, not the whole view', async () => {
     const box = text(cues - 2);
-    const before = await box.inputValue();
+    const before = await fieldValue(box);
     await box.click();
-    await page.keyboard.press('End');
+    await page.keyboard.press('Control+End');
     await settle();
     // Every change to the DOM of the list while typing (the text typed lives in the field's value).
     await page.evaluate(() => {
@@ -85,7 +92,7 @@ describe('a key typed into a cue of the 3-hour captions', () => {
       new MutationObserver((records) => (w.__changes += records.length)).observe(document.querySelector('.cues')!, { subtree: true, childList: true, characterData: true, attributes: true });
     });
     const { restyled, layouts } = await styleRecalcsWhileTyping(['KeyQ', 'KeyU', 'KeyI', 'Space', 'KeyX']);
-    expect(await box.inputValue()).toBe(`${before}qui x`);
+    expect(await fieldValue(box)).toBe(`${before}qui x`);
     // The trace did see the work of the keys: each one's text laid out.
     expect(layouts).toBeGreaterThanOrEqual(5);
     // A cue row has some 20 elements; the session view around it about 500.
@@ -96,17 +103,18 @@ describe('a key typed into a cue of the 3-hour captions', () => {
   it('Escape puts the cue text back; leaving keeps it; undo brings back the text before', async () => {
     const box = text(cues - 2);
     await page.keyboard.press('Escape');
-    const original = await box.inputValue();
+    const original = await fieldValue(box);
     expect(original).not.toMatch(/qui x$/);
     await box.click();
-    await page.keyboard.press('End');
+    // The end of the cue's text, whichever of its lines the click put the caret on.
+    await page.keyboard.press('Control+End');
     await page.keyboard.type(' zebra');
     await away();
-    await expect.poll(() => box.inputValue()).toBe(`${original} zebra`);
+    await expect.poll(() => fieldValue(box)).toBe(`${original} zebra`);
     await page.keyboard.press('Control+z');
-    await expect.poll(() => box.inputValue()).toBe(original);
+    await expect.poll(() => fieldValue(box)).toBe(original);
     await page.keyboard.press('Control+y');
-    await expect.poll(() => box.inputValue()).toBe(`${original} zebra`);
+    await expect.poll(() => fieldValue(box)).toBe(`${original} zebra`);
   });
 
   it('no row fades while the mouse crosses rows and clicks into a cue; the focused and hovered rows show their actions', async () => {
@@ -125,12 +133,47 @@ describe('a key typed into a cue of the 3-hour captions', () => {
     await settle();
     await settle();
     expect(await page.evaluate(() => (window as unknown as { __fades: string[] }).__fades)).toEqual([]);
-    const opacity = (posinset: number) => cue(posinset).locator('.row-actions').evaluate((el) => getComputedStyle(el).opacity);
-    expect(await opacity(cues - 1)).toBe('1');
+    // Hidden actions are drawn in a transparent colour (not at zero opacity: a layer each row).
+    const shown = (posinset: number) => cue(posinset).locator('.row-actions button').first().evaluate((el) => getComputedStyle(el).color !== 'rgba(0, 0, 0, 0)');
+    expect(await shown(cues - 1)).toBe(true);
     await away();
     await cue(cues - 4).hover();
-    expect(await opacity(cues - 4)).toBe('1');
-    expect(await opacity(cues - 1)).toBe('0');
+    expect(await shown(cues - 4)).toBe(true);
+    expect(await shown(cues - 1)).toBe(false);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("a cue's time and text, drawn as text until wanted", () => {
+  it('become their controls when reached by Tab or clicked, and what is typed in them is kept', async () => {
+    await away();
+    const k = cues - 3;
+    const start = startTime(k);
+    expect(await tagOf(start)).toBe('SPAN');
+    expect(await tagOf(text(k))).toBe('DIV');
+    // Tab from the cue's play button reaches its start time, which is then an input with the focus.
+    await cue(k).getByRole('button', { name: /^Play cue/ }).focus();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.getAttribute('aria-label')}`)).toBe(`INPUT Start of cue ${k}`);
+    const later = clockOf(msOf(await fieldValue(start)) + 10);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type(later);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => tagOf(start)).toBe('SPAN');
+    expect(msOf(await fieldValue(start))).toBe(msOf(later));
+    // A click turns the text into its textarea, focused; leaving it keeps what was typed and draws it as text again.
+    const before = await fieldValue(text(k));
+    await text(k).click();
+    expect(await tagOf(text(k))).toBe('TEXTAREA');
+    expect(await text(k).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' kiwi');
+    await away();
+    await expect.poll(() => tagOf(text(k))).toBe('DIV');
+    expect(await fieldValue(text(k))).toBe(`${before} kiwi`);
+    // Both are edits of the document: undo takes back the text, then the time.
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => fieldValue(text(k))).toBe(before);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { fieldValue, fillField } from '../helpers/fields';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeClient } from '../security/bridge-wire';
@@ -42,8 +43,8 @@ async function videoWithSpeech(): Promise<string> {
 const cues = () => page.getByRole('list', { name: 'Captions' }).locator(':scope > li');
 /** "0:03.250" or "1:02:03.250" in ms. */
 const ms = (clock: string) => Math.round(clock.split(':').reduce((acc, part) => acc * 60 + Number(part), 0) * 1000);
-const startOf = async (n: number) => ms(await page.getByLabel(`Start of cue ${n}`, { exact: true }).inputValue());
-const endOf = async (n: number) => ms(await page.getByLabel(`End of cue ${n}`, { exact: true }).inputValue());
+const startOf = async (n: number) => ms(await fieldValue(page.getByLabel(`Start of cue ${n}`, { exact: true })));
+const endOf = async (n: number) => ms(await fieldValue(page.getByLabel(`End of cue ${n}`, { exact: true })));
 const mediaMs = () => page.evaluate(() => Math.round(document.querySelector('video')!.currentTime * 1000));
 
 /** Moves the playhead and waits until the editor has it (the waveform says where it is). */
@@ -141,19 +142,19 @@ describe('timing captions', () => {
 
   it('fixes a rule problem with one click (rebalance, extend into the gap) and undoes it', async () => {
     const text = page.getByLabel('Text of cue 1', { exact: true });
-    const before = await text.inputValue();
+    const before = await fieldValue(text);
     const [s1, e1] = [await startOf(1), await endOf(1)];
     const long = 'this caption line is far too long to read in so short a time on screen';
-    await text.fill(long);
+    await fillField(text, long);
     await away();
     const problems = page.getByRole('list', { name: 'Caption problems' });
     await expect.poll(() => problems.textContent()).toMatch(/Cue 1.*characters a second/);
     await page.screenshot({ path: join(SHOTS, 'problems-1280.png') });
 
     await problems.getByRole('button', { name: 'Rebalance lines: cue 1' }).click();
-    await expect.poll(() => text.inputValue()).toMatch(/\n/);
-    expect((await text.inputValue()).replace(/\n/g, ' ')).toBe(long);
-    for (const line of (await text.inputValue()).split('\n')) expect(line.length).toBeLessThanOrEqual(42);
+    await expect.poll(() => fieldValue(text)).toMatch(/\n/);
+    expect((await fieldValue(text)).replace(/\n/g, ' ')).toBe(long);
+    for (const line of (await fieldValue(text)).split('\n')) expect(line.length).toBeLessThanOrEqual(42);
 
     await problems.getByRole('button', { name: 'Extend into the gap: cue 1' }).click();
     // 71 characters at 20 a second need 3.55 s on screen.
@@ -165,9 +166,9 @@ describe('timing captions', () => {
     await undo();
     await expect.poll(() => endOf(1)).toBe(e1);
     await undo();
-    await expect.poll(() => text.inputValue()).toBe(long);
+    await expect.poll(() => fieldValue(text)).toBe(long);
     await undo();
-    await expect.poll(() => text.inputValue()).toBe(before);
+    await expect.poll(() => fieldValue(text)).toBe(before);
   });
 
   it('draws the waveform from the peaks: low in silence, high where the speech is', async () => {
@@ -238,7 +239,7 @@ describe('timing captions', () => {
     const e2 = await endOf(2);
     const over = page.locator('.video-frame [data-testid="caption-now"]');
     await playheadTo(Math.round((s2 + e2) / 2));
-    const lines = (await page.getByLabel('Text of cue 2', { exact: true }).inputValue()).split('\n');
+    const lines = (await fieldValue(page.getByLabel('Text of cue 2', { exact: true }))).split('\n');
     await expect.poll(async () => over.locator('span').allTextContents()).toEqual(lines);
     await page.screenshot({ path: join(SHOTS, 'overlay-1280.png') });
     await page.setViewportSize({ width: 800, height: 600 });
@@ -272,7 +273,7 @@ describe('timing captions', () => {
     const [s1, e1] = [await startOf(1), await endOf(1)];
     const mid = Math.round((s1 + e1) / 2);
     await page.evaluate((x) => void (document.querySelector('audio')!.currentTime = x / 1000), mid);
-    const lines = (await page.getByLabel('Text of cue 1', { exact: true }).inputValue()).split('\n');
+    const lines = (await fieldValue(page.getByLabel('Text of cue 1', { exact: true }))).split('\n');
     const preview = page.locator('.media-bar .caption-preview');
     await expect.poll(() => preview.locator('span').allTextContents()).toEqual(lines);
     await page.screenshot({ path: join(SHOTS, 'audio-preview-1280.png') });

@@ -8,6 +8,7 @@
  * an edit is saved, reaches the service, and is there after a reload.
  */
 import { readFileSync } from 'node:fs';
+import { fieldValue, fillField, isReadOnly } from '../helpers/fields';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionContent, DocumentBody } from '../../common/transcript';
@@ -37,8 +38,8 @@ const startField = (n: number) => page.getByLabel(`Start of cue ${n}`, { exact: 
 const endField = (n: number) => page.getByLabel(`End of cue ${n}`, { exact: true });
 /** "0:03.250" in ms. */
 const ms = (clock: string) => Math.round(clock.split(':').reduce((acc, part) => acc * 60 + Number(part), 0) * 1000);
-const startOf = async (n: number) => ms(await startField(n).inputValue());
-const endOf = async (n: number) => ms(await endField(n).inputValue());
+const startOf = async (n: number) => ms(await fieldValue(startField(n)));
+const endOf = async (n: number) => ms(await fieldValue(endField(n)));
 const mediaMs = () => page.evaluate(() => Math.round(document.querySelector('audio')!.currentTime * 1000));
 const notice = () => page.getByRole('status').filter({ hasText: 'marked finished, so it is read-only' });
 const problems = () => page.getByRole('list', { name: 'Caption problems' });
@@ -74,10 +75,10 @@ describe('a finished caption document', () => {
     await page.goto(await run.app.newUrl());
     await submitSignIn(page);
     await openCaptions();
-    expect(await text(1).getAttribute('readonly')).toBeNull();
+    expect(await isReadOnly(text(1))).toBe(false);
     expect(await captions().getByRole('button', { name: 'Split at cursor' }).count()).toBe(2);
     // A problem to fix, saved, so the finished document has one to show.
-    await text(1).fill(LONG);
+    await fillField(text(1), LONG);
     await save();
     await expect.poll(() => problems().textContent()).toMatch(/Cue 1.*characters a second/);
     expect(await problems().locator('button.fix').count()).toBeGreaterThan(0);
@@ -90,8 +91,8 @@ describe('a finished caption document', () => {
     await notice().waitFor({ timeout: 20_000 });
     expect(await notice().getByRole('button', { name: 'Reopen to edit' }).count()).toBe(1);
 
-    for (const field of [text(1), text(2), startField(1), endField(1), startField(2), endField(2)]) expect(await field.getAttribute('readonly')).not.toBeNull();
-    const before = await text(2).inputValue();
+    for (const field of [text(1), text(2), startField(1), endField(1), startField(2), endField(2)]) expect(await isReadOnly(field)).toBe(true);
+    const before = await fieldValue(text(2));
     const s1 = await startOf(1);
     await text(2).click();
     await page.keyboard.type(' typed while finished');
@@ -100,7 +101,7 @@ describe('a finished caption document', () => {
     await page.keyboard.type('9');
     await page.keyboard.press('Enter');
     await away();
-    expect(await text(2).inputValue()).toBe(before);
+    expect(await fieldValue(text(2))).toBe(before);
     expect(await startOf(1)).toBe(s1);
     expect(await page.getByText('Unsaved changes').count()).toBe(0);
 
@@ -145,7 +146,7 @@ describe('a finished caption document', () => {
   }, 60_000);
 
   it('marked finished: find and export still work, replace is not offered; the look in light and dark', async () => {
-    const word = (await text(2).inputValue()).split(/\s+/)[0];
+    const word = (await fieldValue(text(2))).split(/\s+/)[0];
     await away();
     await page.keyboard.press('Control+f');
     const find = page.getByRole('search', { name: 'Find' });
@@ -173,20 +174,20 @@ describe('a finished caption document', () => {
   it('reopened: editable again, an edit is saved, reaches the service and is there after a reload', async () => {
     await notice().getByRole('button', { name: 'Reopen to edit' }).click();
     await notice().waitFor({ state: 'detached', timeout: 20_000 });
-    await expect.poll(() => text(2).getAttribute('readonly')).toBeNull();
-    expect(await startField(2).getAttribute('readonly')).toBeNull();
+    await expect.poll(() => isReadOnly(text(2))).toBe(false);
+    expect(await isReadOnly(startField(2))).toBe(false);
     expect(await captions().getByRole('button', { name: 'Split at cursor' }).count()).toBe(2);
     expect(await problems().locator('button.fix').count()).toBeGreaterThan(0);
 
-    await text(2).fill(REOPENED_EDIT);
+    await fillField(text(2), REOPENED_EDIT);
     await save();
     await syncUntil(page, storedCues).toContain(REOPENED_EDIT);
 
     await page.reload();
     await signIn(page, await run.app.newUrl());
     await openCaptions();
-    await expect.poll(() => text(2).inputValue()).toBe(REOPENED_EDIT);
-    expect(await text(2).getAttribute('readonly')).toBeNull();
+    await expect.poll(() => fieldValue(text(2))).toBe(REOPENED_EDIT);
+    expect(await isReadOnly(text(2))).toBe(false);
     expect(pageErrors).toEqual([]);
   }, 180_000);
 });

@@ -8,6 +8,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fieldValue, fillField } from '../helpers/fields';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { twoPhraseWav } from '../helpers/speech';
@@ -29,7 +30,12 @@ async function createSession(serviceUrl: string): Promise<void> {
 
 const segments = () => page.getByRole('list', { name: 'Transcript' }).locator(':scope > li');
 const cues = () => page.getByRole('list', { name: 'Captions' }).locator(':scope > li');
-const cueTexts = () => page.getByRole('list', { name: 'Captions' }).locator('textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value.replace(/\s+/g, ' ').trim()));
+/** Each cue's text, drawn as text or (the focused one) in its textarea. */
+const cueTexts = () =>
+  page
+    .getByRole('list', { name: 'Captions' })
+    .getByRole('textbox', { name: /^Text of cue/ })
+    .evaluateAll((els) => els.map((e) => (e instanceof HTMLTextAreaElement ? e.value : (e.textContent ?? '')).replace(/\s+/g, ' ').trim()));
 
 async function save(): Promise<void> {
   await page.getByRole('heading', { level: 2 }).click();
@@ -64,7 +70,7 @@ describe('captions follow the transcript', () => {
     await expect.poll(() => cues().count(), { timeout: 20_000 }).toBeGreaterThan(1);
     const last = await cues().count();
     const lastText = page.getByLabel(`Text of cue ${last}`, { exact: true });
-    await lastText.fill(`${await lastText.inputValue()} ${HAND_EDIT}`);
+    await fillField(lastText, `${await fieldValue(lastText)} ${HAND_EDIT}`);
     await lastText.press('Tab');
     await save();
     const firstCueBefore = (await cueTexts())[0];
@@ -74,11 +80,11 @@ describe('captions follow the transcript', () => {
     await expect.poll(() => segments().count(), { timeout: 20_000 }).toBe(2);
     await segments().first().locator('.seg-text').dblclick();
     const box = page.getByLabel('Segment text');
-    const words = (await box.inputValue()).trim().split(/\s+/);
+    const words = (await fieldValue(box)).trim().split(/\s+/);
     expect(words.length).toBeGreaterThanOrEqual(2);
     expect(words).not.toContain(CORRECTED);
     words[1] = CORRECTED;
-    await box.fill(words.join(' '));
+    await fillField(box, words.join(' '));
     await box.press('Enter');
     await page.getByRole('button', { name: '+ Add speaker' }).click();
     const name = page.getByLabel('Name of speaker 1');

@@ -7,12 +7,14 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fieldValue, fillField } from '../helpers/fields';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/service';
 import { twoPhraseWav } from '../helpers/speech';
 import { appAndBrowserPerFile, batchKey, pickSpeaker, speakerOfSegment, submitSignIn, uploadWav } from '../helpers/ui';
 import { openCompletedSession, openSession } from './look-fixture';
+import { clickWord, drawnWords, wordTimes as wordTimesOf } from '../helpers/words';
 
 const NAME = 'editor-demo.wav';
 const SHOTS = join(ROOT, 'test-results');
@@ -37,13 +39,7 @@ interface WordTime {
   segment: number;
 }
 
-async function wordTimes(): Promise<WordTime[]> {
-  return page.$$eval('.segment', (rows) =>
-    rows.flatMap((row, segment) =>
-      Array.from(row.querySelectorAll<HTMLElement>('.word')).map((w) => ({ text: (w.textContent ?? '').trim(), start: Number(w.dataset.start), end: Number(w.dataset.end), segment })),
-    ),
-  );
-}
+const wordTimes = () => wordTimesOf(page);
 
 async function setMediaTime(ms: number): Promise<void> {
   await page.evaluate((t) => {
@@ -95,8 +91,9 @@ describe('transcript and caption editor', () => {
     expect(await mediaMs()).toBe(1000);
 
     // Clicking a word moves the media there.
-    await transcript().locator('.word').nth(0).click();
     const first = (await wordTimes())[0];
+    await setMediaTime(late.end + 10);
+    await clickWord(segments().first(), 0);
     await expect.poll(() => page.evaluate(() => Math.round(document.querySelector('audio')!.currentTime * 1000))).toBeGreaterThanOrEqual(first.start - 5);
     expect(await page.evaluate(() => document.querySelector('audio')!.currentTime * 1000)).toBeLessThan(first.start + 50);
   });
@@ -134,7 +131,7 @@ describe('transcript and caption editor', () => {
   it('splits a segment before a clicked word and merges it back', async () => {
     const before = await segments().count();
     const row = segments().first();
-    await row.locator('.word').nth(2).click();
+    await clickWord(row, 2);
     await row.getByRole('button', { name: 'Split before “Alpha”' }).click();
     await expect.poll(() => segments().count()).toBe(before + 1);
     expect(await segmentText(segments().nth(0))).toBe('alpha beta');
@@ -170,7 +167,7 @@ describe('transcript and caption editor', () => {
     await expect.poll(() => count.textContent()).toBe('2 found · 1 of 2');
     await page.getByLabel('Match case').check();
     await expect.poll(() => count.textContent()).toBe('1 found');
-    await expect.poll(() => transcript().locator('.word.found').count()).toBe(1);
+    await expect.poll(async () => (await drawnWords(page)).filter((w) => w.found).map((w) => w.text)).toEqual(['alpha']);
     await page.getByLabel('Match case').uncheck();
     await expect.poll(() => count.textContent()).toBe('2 found · 1 of 2');
     await page.screenshot({ path: join(SHOTS, 'editor-find.png') });
@@ -261,20 +258,20 @@ describe('transcript and caption editor', () => {
     const before = await cues.count();
 
     const text = page.getByLabel('Text of cue 1', { exact: true });
-    await text.fill('one two three four');
+    await fillField(text, 'one two three four');
     await text.press('Home');
     for (let i = 0; i < 'one two '.length; i++) await text.press('ArrowRight');
     await cues.first().getByRole('button', { name: 'Split at cursor' }).click();
     await expect.poll(() => cues.count()).toBe(before + 1);
-    expect(await page.getByLabel('Text of cue 1', { exact: true }).inputValue()).toBe('one two');
-    expect(await page.getByLabel('Text of cue 2', { exact: true }).inputValue()).toBe('three four');
+    expect(await fieldValue(page.getByLabel('Text of cue 1', { exact: true }))).toBe('one two');
+    expect(await fieldValue(page.getByLabel('Text of cue 2', { exact: true }))).toBe('three four');
 
     const end1 = page.getByLabel('End of cue 1', { exact: true });
-    const start2 = await page.getByLabel('Start of cue 2', { exact: true }).inputValue();
-    const endBefore = await end1.inputValue();
+    const start2 = await fieldValue(page.getByLabel('Start of cue 2', { exact: true }));
+    const endBefore = await fieldValue(end1);
     const [m, s] = start2.split(':');
     const later = Number(m) * 60 + Number(s) + 0.5;
-    await end1.fill(`${Math.floor(later / 60)}:${(later % 60).toFixed(3).padStart(6, '0')}`);
+    await fillField(end1, `${Math.floor(later / 60)}:${(later % 60).toFixed(3).padStart(6, '0')}`);
     await end1.press('Enter');
     const problem = cues.first().getByRole('alert');
     await expect.poll(() => problem.textContent()).toMatch(/overlap the next cue, which starts at/);
@@ -282,15 +279,15 @@ describe('transcript and caption editor', () => {
     await page.screenshot({ path: join(SHOTS, 'editor-captions.png') });
     // Nothing changed in the document: the refused time puts back the stored one on Escape.
     await end1.press('Escape');
-    expect(await end1.inputValue()).toBe(endBefore);
+    expect(await fieldValue(end1)).toBe(endBefore);
     expect(await problem.count()).toBe(0);
 
     const start1 = page.getByLabel('Start of cue 1', { exact: true });
-    await start1.fill('-0:01');
+    await fillField(start1, '-0:01');
     await start1.press('Enter');
     await expect.poll(() => problem.textContent()).toBe('Times cannot be negative.');
     await start1.press('Escape');
-    await end1.fill('0:00.000');
+    await fillField(end1, '0:00.000');
     await end1.press('Enter');
     await expect.poll(() => problem.textContent()).toBe('The start must come before the end.');
     await end1.press('Escape');
@@ -309,6 +306,8 @@ describe('transcript and caption editor', () => {
 
   it('searches every document and opens the hit at its moment in the media', async () => {
     await page.getByRole('tab', { name: /^Transcript/ }).click();
+    await expect.poll(async () => (await drawnWords(page)).map((w) => w.text)).toContain('gamma');
+    const gamma = (await wordTimes()).find((w) => w.text === 'gamma')!;
     await setMediaTime(0);
     const search = page.getByRole('searchbox', { name: 'Search all transcripts' });
     await search.fill('gamma');
@@ -316,7 +315,6 @@ describe('transcript and caption editor', () => {
     await expect.poll(() => results.getByRole('button').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.screenshot({ path: join(SHOTS, 'editor-search.png') });
     await results.getByRole('button').first().click();
-    const gamma = (await wordTimes()).find((w) => w.text === 'gamma')!;
     await expect.poll(async () => Math.abs((await page.evaluate(() => document.querySelector('audio')!.currentTime * 1000)) - gamma.start)).toBeLessThan(5);
     await expect.poll(async () => (await playing().textContent())?.trim()).toBe('gamma');
   });
@@ -325,10 +323,14 @@ describe('transcript and caption editor', () => {
     // A short window, so that the last word is below the document's scrolling area: the tallest
     // height at which it is (the small-window layout gives the document more room).
     const scroller = page.locator('.doc-scroll');
+    const words = (await wordTimes()).filter((w) => w.end - w.start >= 40);
     const overflows = () =>
       scroller.evaluate((el) => {
-        const words = el.querySelectorAll('.segment .word');
-        return words.length > 0 && words[words.length - 1].getBoundingClientRect().top > el.getBoundingClientRect().bottom;
+        const texts = el.querySelectorAll('.segment .seg-text');
+        if (!texts.length) return false;
+        const text = document.createRange();
+        text.selectNodeContents(texts[texts.length - 1]);
+        return Array.from(text.getClientRects()).at(-1)!.top > el.getBoundingClientRect().bottom;
       });
     for (const height of [430, 400, 380, 360, 340, 320, 300]) {
       await page.setViewportSize({ width: 1280, height });
@@ -336,7 +338,6 @@ describe('transcript and caption editor', () => {
     }
     expect(await overflows()).toBe(true);
     const top = () => scroller.evaluate((el) => el.scrollTop);
-    const words = (await wordTimes()).filter((w) => w.end - w.start >= 40);
     const mid = (w: WordTime) => (w.start + w.end) / 2;
     await setMediaTime(mid(words[0]));
     await expect.poll(top).toBe(0);

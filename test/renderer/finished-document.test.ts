@@ -7,11 +7,13 @@
  * finds but offers no replace; Space and K play and pause from inside a read-only cue. Reopened,
  * the same items work and reach the service.
  */
+import { fieldValue, isReadOnly } from '../helpers/fields';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FINISHED_REFUSAL } from '../../common/ipc/finished';
 import type { DocumentBody } from '../../common/transcript';
 import { appAndBrowserPerFile, shootLooks, submitSignIn } from '../helpers/ui';
+import { drawnWords } from '../helpers/words';
 import { openCompletedSession, spokenSessionAndPage, syncUntil } from './look-fixture';
 
 const NAME = 'finished-document.wav';
@@ -125,7 +127,7 @@ describe('a finished document: the Document menu, find, and playback keys', () =
   }, 60_000);
 
   it('finished, find finds and offers no replace', async () => {
-    const word = (await page.locator('.segment .word').first().textContent())!.trim();
+    const word = (await drawnWords(page))[0].text;
     await page.getByRole('heading', { level: 2 }).click();
     await page.keyboard.press('Control+f');
     const find = page.getByRole('search', { name: 'Find' });
@@ -168,22 +170,22 @@ describe('a finished document: the Document menu, find, and playback keys', () =
     await page.keyboard.press('Escape');
 
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 30_000 });
-    expect(await cue.getAttribute('readonly')).not.toBeNull();
-    const text = await cue.inputValue();
+    expect(await isReadOnly(cue)).toBe(true);
+    const text = await fieldValue(cue);
     await cue.click();
     expect(await mediaPaused()).toBe(true);
     await page.keyboard.press('Space');
     await expect.poll(mediaPaused, { timeout: 10_000 }).toBe(false);
     await page.keyboard.press('k');
     await expect.poll(mediaPaused, { timeout: 10_000 }).toBe(true);
-    expect(await cue.inputValue()).toBe(text);
+    expect(await fieldValue(cue)).toBe(text);
     expect(await cue.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(pageErrors).toEqual([]);
   }, 60_000);
 
   it('reopened, the timecode offset and Clear text work and reach the service; replace is back', async () => {
     await page.getByRole('tab', { name: /^Transcript/ }).click();
-    await page.locator('.segment .word').first().waitFor({ timeout: 20_000 });
+    await page.locator('.segment .seg-text').first().waitFor({ timeout: 20_000 });
     await notice().getByRole('button', { name: 'Reopen to edit' }).click();
     await notice().waitFor({ state: 'detached', timeout: 20_000 });
     await openMenu();

@@ -8,6 +8,7 @@
  * mouse and the keyboard. Sessions are real speech transcribed by the local service.
  */
 import { mkdirSync } from 'node:fs';
+import { fieldValue, fillField } from '../helpers/fields';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/service';
@@ -167,8 +168,8 @@ async function actionsInReach(page: Page): Promise<void> {
 async function rulesInReach(page: Page, startsOpen: boolean): Promise<void> {
   const { width } = page.viewportSize()!;
   const text = page.getByLabel('Text of cue 1', { exact: true });
-  const before = await text.inputValue();
-  await text.fill('this caption line is far too long to read in so short a time on screen');
+  const before = await fieldValue(text);
+  await fillField(text, 'this caption line is far too long to read in so short a time on screen');
   await text.blur();
   const count = page.getByRole('group', { name: 'Caption rules' }).getByRole('button', { name: /problems? in 1 cue/ });
   const list = page.getByRole('list', { name: 'Caption problems' });
@@ -193,7 +194,7 @@ async function rulesInReach(page: Page, startsOpen: boolean): Promise<void> {
   await page.getByLabel('Caption rules profile').selectOption('bbc-like');
   await page.getByLabel('Caption rules profile').selectOption('netflix-like');
   await page.getByRole('button', { name: 'Undo' }).click();
-  await expect.poll(() => text.inputValue()).toBe(before);
+  await expect.poll(() => fieldValue(text)).toBe(before);
   // What happened last is said without taking a row from the document, in the window even with the head scrolled into view.
   const said = page.getByRole('status').filter({ hasText: /^Undid / });
   await expect.poll(() => said.isVisible()).toBe(true);

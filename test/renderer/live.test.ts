@@ -15,6 +15,7 @@ import { heldPorts, portOf } from '../helpers/held-ports';
 import { playPast } from '../helpers/player';
 import { LIVE_SPEECH, placedSpeech } from '../helpers/speech';
 import { shootLooks, signIn } from '../helpers/ui';
+import { drawnWords, wordTimes } from '../helpers/words';
 import { openServiceDb } from '../main/helpers/seed';
 
 const SHOTS = '/tmp/shots/live-rest';
@@ -44,7 +45,7 @@ async function openLive(): Promise<Page> {
 }
 
 /** The one live session's transcript words, read from the editor as drawn. */
-const drawn = (page: Page) => page.locator('.segment .word').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', start: Number((e as HTMLElement).dataset.start) })));
+const drawn = (page: Page) => wordTimes(page);
 
 /** The embedded service's live sessions, read from its database. */
 function liveSessions(): { session_id: string; status: string; duration: number | null }[] {
@@ -66,7 +67,7 @@ async function stopAndOpen(page: Page): Promise<void> {
   expect(m).not.toBeNull();
   stoppedAtMs = (Number(m![1]) * 60 + Number(m![2])) * 1000;
   // Generous: after a restart the service hears the missed audio again before the last words, on 2 shared cores.
-  await expect.poll(() => page.locator('.segment .word').count(), { timeout: 300_000 }).toBeGreaterThan(3);
+  await expect.poll(() => drawnWords(page).then((w) => w.length), { timeout: 300_000 }).toBeGreaterThan(3);
 }
 
 describe('live transcription in the app', () => {
@@ -85,7 +86,7 @@ describe('live transcription in the app', () => {
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(() => page.locator('.live-view').getAttribute('data-status'), { timeout: 120_000 }).toMatch(/finishing|finished/);
     await shoot(page, 'finishing');
-    await expect.poll(() => page.locator('.segment .word').count(), { timeout: 120_000 }).toBeGreaterThan(3);
+    await expect.poll(() => drawnWords(page).then((w) => w.length), { timeout: 120_000 }).toBeGreaterThan(3);
     await shoot(page, 'finished-session');
     expect((await drawn(page)).map((w) => w.text).join(' ')).toMatch(/weather|today|report|office/);
     await playPast(page, 500);

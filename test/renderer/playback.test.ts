@@ -15,7 +15,8 @@ import type { ResultOf } from '../../common/ipc';
 import { launchChromium } from '../helpers/app';
 import { cleanup, DEMO, startService, tempDir, type RunningService } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
-import { drawnWords, expectHighlightAdvances, mediaState, playPast } from '../helpers/player';
+import { expectHighlightAdvances, mediaState, playingStart, playPast } from '../helpers/player';
+import { clickWord, drawnWords } from '../helpers/words';
 import { batchKey, shootLooks, startCloudApp, uploadWav, type CloudApp } from '../helpers/ui';
 import { bridgeClient } from '../security/bridge-wire';
 
@@ -168,15 +169,19 @@ describe('playback', () => {
       await page.screenshot({ path: join(SHOTS, 'audio-local-dark-1280x800.png') });
       await page.emulateMedia({ colorScheme: 'light' });
 
-      // Click-to-seek still works: a word clicked moves the media to it.
+      // Click-to-seek still works: a word clicked moves the media to it, and it lights as the playing word.
       const last = words[words.length - 1];
-      await page.locator('.segment .word').nth(words.length - 1).click();
-      await expect.poll(async () => Math.round(((await mediaState(page))?.time ?? 0) * 1000), { timeout: 10_000 }).toBeGreaterThanOrEqual(last.start - 5);
+      const rows = page.locator('[aria-label="Transcript"] > li');
+      await clickWord(rows.nth(last.row), last.word);
+      await expect.poll(async () => (await drawnWords(page)).findIndex((w) => w.now), { timeout: 10_000 }).toBe(words.length - 1);
+      const lastStart = await playingStart(page);
+      expect(Math.abs(Math.round(((await mediaState(page))?.time ?? 0) * 1000) - lastStart)).toBeLessThan(30);
 
       // J and L skip back and forward 5 s (L stops at the end of the file).
       const at = async () => Math.round(((await mediaState(page))?.time ?? 0) * 1000);
-      await page.locator('.segment .word').first().click();
-      await expect.poll(at, { timeout: 10_000 }).toBeLessThan(words[0].start + 100);
+      await clickWord(rows.first(), 0);
+      await expect.poll(async () => (await drawnWords(page)).findIndex((w) => w.now), { timeout: 10_000 }).toBe(0);
+      await expect.poll(at, { timeout: 10_000 }).toBeLessThan((await playingStart(page)) + 100);
       const from = await at();
       const durationMs = await page.evaluate(() => Math.round(document.querySelector<HTMLMediaElement>('.media-bar audio')!.duration * 1000));
       await page.getByRole('heading', { level: 2 }).click();

@@ -17,6 +17,7 @@ import { serviceLogin } from '../helpers/service';
 import { speechWav } from '../helpers/speech';
 import { appAndBrowserPerFile, batchKey, shootLooks, submitSignIn, uploadWav } from '../helpers/ui';
 import { openCompletedSession, uploadDocument } from './look-fixture';
+import { clickWord, drawnWords, hoveredText, pointAtWord } from '../helpers/words';
 
 const SHOTS = '/tmp/shots/review';
 const SPOKEN = 'review-speech.wav';
@@ -70,8 +71,7 @@ async function setThreshold(percent: number): Promise<void> {
 }
 
 /** Each rendered word of the (short) transcript in reading order: whether it is marked, and whether it is selected. */
-const renderedWords = () =>
-  page.$$eval('[aria-label="Transcript"] > li .word', (ws) => ws.map((w) => ({ unsure: w.classList.contains('unsure'), cursor: w.classList.contains('cursor') })));
+const renderedWords = () => drawnWords(page);
 
 /** The words the service stored for the spoken session (pocketsphinx's confidences). */
 async function storedWords(): Promise<Word[]> {
@@ -110,6 +110,22 @@ describe('review tools', () => {
     expect(confidences.some((c) => c < middle / 100) && confidences.some((c) => c >= middle / 100)).toBe(true);
   }, 240_000);
 
+  it('tints the word under the pointer, and an unsure one says its confidence', async () => {
+    const drawn = await renderedWords();
+    const rows = transcript().locator(':scope > li');
+    const sure = drawn.find((w) => !w.unsure)!;
+    const doubtful = drawn.find((w) => w.unsure)!;
+    await pointAtWord(rows.nth(sure.row), sure.word);
+    await expect.poll(() => hoveredText(page)).toEqual([sure.text]);
+    expect(await rows.nth(sure.row).locator('.seg-text').getAttribute('title')).toMatch(/^Click a word to go there/);
+    await pointAtWord(rows.nth(doubtful.row), doubtful.word);
+    await expect.poll(() => hoveredText(page)).toEqual([doubtful.text]);
+    const index = drawn.indexOf(doubtful);
+    await expect.poll(() => rows.nth(doubtful.row).locator('.seg-text').getAttribute('title')).toBe(`Low confidence (${Math.round(words[index].confidence * 100)}%)`);
+    await page.mouse.move(2, 2);
+    await expect.poll(() => hoveredText(page)).toEqual([]);
+  });
+
   it('N goes to the next low-confidence word: selects it and seeks the media there; Shift+N goes back', async () => {
     await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1, undefined, { timeout: 20_000 });
     const unsure = words.flatMap((w, i) => (w.confidence < threshold / 100 ? [i] : []));
@@ -117,7 +133,8 @@ describe('review tools', () => {
     // From a word that is not marked (clicked: selected, media there), N goes to the first marked word after it.
     const start = words.findIndex((w) => w.confidence >= threshold / 100);
     expect(start).toBeGreaterThanOrEqual(0);
-    await transcript().locator('.word').nth(start).click();
+    const clicked = (await renderedWords())[start];
+    await clickWord(transcript().locator(':scope > li').nth(clicked.row), clicked.word);
     const target = unsure.find((i) => i > start) ?? unsure[0];
     const selected = async () => (await renderedWords()).findIndex((w) => w.cursor);
     const mediaMs = () => page.evaluate(() => Math.round(document.querySelector('audio')!.currentTime * 1000));
@@ -140,7 +157,8 @@ describe('review tools', () => {
     expect(await transcript().locator(':scope > li').first().getAttribute('aria-setsize')).toBe(String(N));
     const [a, b, c] = UNSURE;
     expect(await row(a.segment).count()).toBe(0);
-    const selectedAt = async (u: { segment: number; word: number }) => row(u.segment).locator(`.word[data-word="${u.word}"]`).evaluate((el) => el.classList.contains('cursor') && el.classList.contains('unsure'));
+    const selectedAt = async (u: { segment: number; word: number }) =>
+      (await drawnWords(page, `[aria-label="Transcript"] > li[data-index="${u.segment}"]`)).some((w) => w.word === u.word && w.cursor && w.unsure);
     const visible = (i: number) =>
       page.evaluate((index) => {
         const el = document.querySelector(`[aria-label="Transcript"] > li[data-index="${index}"]`);

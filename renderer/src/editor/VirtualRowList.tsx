@@ -4,7 +4,9 @@ import { useVirtualRows, type RowScroller } from './useVirtualRows';
 /**
  * A long list of rows (segments, cues) with a screenful of them in the DOM (useVirtualRows). Each
  * drawn row carries its id (data-item) and its place in the whole list (aria-posinset/-setsize),
- * since the rows around it are not there.
+ * since the rows around it are not there. The rows sit in the flow below room for those before
+ * them, not each placed on its own: an absolutely placed row is a paint layer of its own, and every
+ * scrolled frame painted, pre-painted and layerized each of them.
  */
 export function VirtualRowList(props: {
   label: string;
@@ -19,7 +21,7 @@ export function VirtualRowList(props: {
   const { label, className, scroller, ids, estimate, handle, rowClass, row } = props;
   const v = useVirtualRows({ scroller, ids, estimate, handle });
   return (
-    <ol className={`${className} virtual-rows`} aria-label={label} ref={v.listRef} style={{ height: v.totalSize }} {...v.focusProps}>
+    <ol className={`${className} virtual-rows`} aria-label={label} ref={v.listRef} style={{ paddingTop: v.leading }} {...v.focusProps}>
       {v.items.map((item) => (
         <li
           key={ids[item.index]}
@@ -28,9 +30,7 @@ export function VirtualRowList(props: {
           data-item={ids[item.index]}
           aria-posinset={item.index + 1}
           aria-setsize={ids.length}
-          className={rowClass(item.index)}
-          // top, not a transform: a transform gives every row a compositing node of its own, which each scrolled frame paid for.
-          style={{ top: v.offset(item) }}
+          className={`${rowClass(item.index)}${v.detached(item.index) ? ' detached' : ''}`}
         >
           {row(item.index)}
         </li>

@@ -21,13 +21,14 @@ const OVERSCAN = 4;
 
 export interface VirtualRows {
   items: VirtualItem[];
-  totalSize: number;
-  /** The list element's ref: where the rows start inside the scroller. */
+  /** Room above the first row drawn in the flow: the rows before it, which are not in the DOM. */
+  leading: number;
+  /** A row kept for its focus away from the others (not beside any of them), placed on its own. */
+  detached(index: number): boolean;
+  /** The list element's ref: where the rows start inside the scroller, and whose height the virtualizer sets. */
   listRef: (el: HTMLElement | null) => void;
   /** Each rendered row's ref, so its real height replaces the estimate. */
   measure: (el: Element | null) => void;
-  /** Where a row is drawn, relative to the list. */
-  offset(item: VirtualItem): number;
   /** Focus handlers for the list: the row holding focus stays rendered while it is scrolled away. */
   focusProps: { onFocus: (e: React.FocusEvent) => void; onBlur: (e: React.FocusEvent) => void };
 }
@@ -71,6 +72,11 @@ export function useVirtualRows(opts: {
     overscan: OVERSCAN,
     gap: 2,
     scrollMargin,
+    // The list's height is written to the DOM by the virtualizer, and the list re-renders only when
+    // the range of rows changes: a re-render on every scroll event cost about 1 ms a frame. The rows
+    // are in the flow below `leading` (the virtualizer's `top` applies only to a detached one).
+    directDomUpdates: true,
+    directDomUpdatesMode: 'position',
     // A focused element that is removed (an edit finished, a merge) fires no blur: on the next scroll,
     // a pinned row that no longer holds focus is let go.
     onChange: () => {
@@ -129,13 +135,23 @@ export function useVirtualRows(opts: {
     return () => document.removeEventListener('focusin', onFocusIn);
   }, [list]);
 
+  const items = virtualizer.getVirtualItems();
+  const drawn = new Set(items.map((item) => item.index));
+  const detached = (i: number) => i === pinned && !drawn.has(i - 1) && !drawn.has(i + 1) && items.length > 1;
+  const first = items.find((item) => !detached(item.index));
   const rowId = (e: React.FocusEvent) => (e.target as HTMLElement).closest<HTMLElement>('[data-item]')?.dataset.item ?? null;
   return {
-    items: virtualizer.getVirtualItems(),
-    totalSize: virtualizer.getTotalSize(),
-    listRef: setList,
+    items,
+    leading: first ? first.start - scrollMargin : 0,
+    detached,
+    listRef: useCallback(
+      (el: HTMLElement | null) => {
+        setList(el);
+        virtualizer.containerRef(el);
+      },
+      [virtualizer],
+    ),
     measure: virtualizer.measureElement,
-    offset: (item) => item.start - scrollMargin,
     focusProps: {
       onFocus: (e) => setPinnedId(rowId(e)),
       onBlur: (e) => {

@@ -3,6 +3,7 @@ import type { CaptionViolation, Cue } from '../../../../common/transcript';
 import { cueTimeProblem } from './cueTiming';
 import { parseClock, preciseClock, sentence } from '../../lib/format';
 import { useDraft } from '../../lib/useDraft';
+import { useFieldAsText } from '../../lib/useFieldAsText';
 
 export interface CueActions {
   seek(ms: number, play?: boolean): void;
@@ -42,7 +43,7 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, vio
   const [timeProblem, setTimeProblem] = useState<string | null>(null);
   const problemId = useId();
   const rulesId = useId();
-  const text = useCueDraft(cue, actions);
+  const text = useCueDraft(cue, actions, readOnly);
 
   const commitTime = (which: 'start' | 'end', typed: string): boolean => {
     const ms = parseClock(typed);
@@ -91,7 +92,7 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, vio
       </div>
       <div className="cue-body">
         {speaker && <span className="cue-speaker muted small">{speaker}</span>}
-        <textarea aria-label={`Text of cue ${n}`} readOnly={readOnly} aria-describedby={violations ? rulesId : undefined} rows={text.rows} {...text.props} />
+        <CueText n={n} rows={text.rows} committed={cue.lines.join('\n')} describedBy={violations ? rulesId : undefined} field={text} />
         {violations && (
           <ul id={rulesId} className="violations" aria-label={`Rule problems in cue ${n}`}>
             {violations.map((v, k) => (
@@ -104,23 +105,26 @@ export const CueRow = memo(function CueRow({ cue, index, prevEnd, nextStart, vio
   );
 });
 
-/** A cue time as text: typed freely, checked on Enter or leaving the field, Escape puts it back. */
+/** A cue time, typed freely, checked on Enter or leaving the field, Escape puts it back; drawn as text until focused. */
 function TimeField({ label, ms, readOnly, invalid, describedBy, onCommit, onReset }: { label: string; ms: number; readOnly: boolean; invalid: boolean; describedBy: string; onCommit: (text: string) => boolean; onReset: () => void }) {
   // Undo, redo or a split moved the time: show the new one.
   const [text, setText] = useDraft(preciseClock(ms));
+  const field = useFieldAsText<HTMLInputElement>(readOnly);
   const changed = text !== preciseClock(ms);
+  const shared = { className: 'time-field', 'aria-label': label, 'aria-invalid': invalid && changed, 'aria-describedby': invalid ? describedBy : undefined };
+  if (!field.live) return <span {...shared} {...field.textProps}>{text}</span>;
   return (
     <input
-      className="time-field"
-      aria-label={label}
-      readOnly={readOnly}
-      aria-invalid={invalid && changed}
-      aria-describedby={invalid ? describedBy : undefined}
+      {...shared}
+      ref={field.control}
       value={text}
       size={10}
       inputMode="decimal"
       onChange={(e) => setText(e.target.value)}
-      onBlur={() => changed && onCommit(text)}
+      onBlur={() => {
+        if (changed) onCommit(text);
+        field.close();
+      }}
       onKeyDown={(e) => {
         if (e.key === 'Enter') {
           if (onCommit(text)) e.currentTarget.blur();
@@ -135,9 +139,18 @@ function TimeField({ label, ms, readOnly, invalid, describedBy, onCommit, onRese
   );
 }
 
+/** The cue's text: its textarea while focused, the same box drawn as text otherwise. */
+function CueText({ n, rows, committed, describedBy, field }: { n: number; rows: number; committed: string; describedBy?: string; field: ReturnType<typeof useCueDraft> }) {
+  const shared = { className: 'cue-text', 'aria-label': `Text of cue ${n}`, 'aria-describedby': describedBy };
+  if (!field.box.live) {
+    return <div {...shared} {...field.box.textProps} aria-multiline="true" style={{ '--rows': rows } as React.CSSProperties}>{committed}</div>;
+  }
+  return <textarea {...shared} rows={rows} {...field.props} />;
+}
+
 /**
- * The cue's lines as typed in its textarea (one line a row): kept on leaving it, Escape puts them
- * back, and split() cuts at the caret, taking the typed text first.
+ * The cue's lines as typed in its textarea (one line a row; there only while focused, CueText):
+ * kept on leaving it, Escape puts them back, and split() cuts at the caret, taking the typed text first.
  *
  * The typed text lives in the textarea, not in React state, and its input events stop at it: after
  * every input event React sets the default value (the child text) of a textarea it manages, a DOM
@@ -145,9 +158,10 @@ function TimeField({ label, ms, readOnly, invalid, describedBy, onCommit, onRese
  * `:has()` (now `data-media`, set by SessionView). So a key changes no DOM and re-renders nothing
  * unless it changes the line count.
  */
-function useCueDraft(cue: Cue, actions: CueActions) {
+function useCueDraft(cue: Cue, actions: CueActions, readOnly: boolean) {
   const committed = cue.lines.join('\n');
-  const box = useRef<HTMLTextAreaElement>(null);
+  const field = useFieldAsText<HTMLTextAreaElement>(readOnly);
+  const box = field.control;
   const [rows, setRows] = useState(() => lineCount(committed));
   const caret = useRef<number | null>(null);
   const typed = () => box.current?.value ?? committed;
@@ -169,7 +183,7 @@ function useCueDraft(cue: Cue, actions: CueActions) {
     };
     el.addEventListener('input', onInput);
     return () => el.removeEventListener('input', onInput);
-  }, []);
+  }, [field.live]);
 
   const linesOf = (text: string) => text.replace(/\n+$/, '').split('\n');
   const commit = useRef(() => {});
@@ -180,6 +194,7 @@ function useCueDraft(cue: Cue, actions: CueActions) {
 
   return {
     rows,
+    box: field,
     split: () => actions.split(cue.id, caret.current ?? -1, linesOf(typed())),
     props: {
       ref: box,
@@ -189,6 +204,7 @@ function useCueDraft(cue: Cue, actions: CueActions) {
       onBlur: () => {
         actions.registerDraft(null);
         commit.current();
+        field.close();
       },
       onSelect: (e: React.SyntheticEvent<HTMLTextAreaElement>) => void (caret.current = e.currentTarget.selectionStart),
       onKeyDown: (e: React.KeyboardEvent<HTMLTextAreaElement>) => {

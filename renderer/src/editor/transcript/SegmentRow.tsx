@@ -1,7 +1,8 @@
-import { Fragment, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { segmentText, type Segment, type Speaker } from '../../../../common/transcript';
 import { commandKey } from '../../lib/keys';
 import { clock } from '../../lib/format';
+import { SegmentWords } from './SegmentWords';
 import { SpeakerPicker } from './SpeakerPicker';
 
 /** What a segment row can ask of the editor; one stable object, so rows re-render only when their own data changes. */
@@ -36,13 +37,6 @@ interface Props {
   actions: SegmentActions;
 }
 
-/** Character offset where word `i` starts in the segment's text (words joined by single spaces). */
-function wordOffset(segment: Segment, i: number): number {
-  let at = 0;
-  for (let k = 0; k < i; k++) at += segment.words[k].text.length + 1;
-  return at;
-}
-
 /** How many whole words lie before the caret; a caret inside a word counts that word as after it. */
 function wordsBefore(text: string, caret: number): number {
   const head = text.slice(0, caret);
@@ -75,33 +69,19 @@ export const SegmentRow = memo(function SegmentRow({ segment, index, isLast, spe
         {editing ? (
           <SegmentTextEditor segment={segment} caret={editing.caret} actions={actions} onDone={() => setEditing(null)} />
         ) : (
-          <p className="seg-text" title={readOnly ? 'Click a word to go there' : 'Click a word to go there; double-click to edit'} onDoubleClick={(e) => {
-            if (readOnly) return;
-            const w = (e.target as HTMLElement).closest<HTMLElement>('[data-word]');
-            setEditing({ caret: w ? wordOffset(segment, Number(w.dataset.word)) : segmentText(segment).length });
-          }}>
-            {segment.words.length === 0 && <span className="muted">(empty)</span>}
-            {segment.words.map((w, i) => (
-              <Fragment key={i}>
-                <span
-                  data-word={i}
-                  data-start={w.start_ms}
-                  data-end={w.end_ms}
-                  aria-current={i === nowWord ? 'time' : undefined}
-                  className={`word${i === nowWord ? ' now' : ''}${i === cursorWord ? ' cursor' : ''}${foundWords?.has(i) ? ' found' : ''}${w.confidence < threshold ? ' unsure' : ''}`}
-                  title={w.confidence < threshold ? `Low confidence (${Math.round(w.confidence * 100)}%)` : undefined}
-                  onClick={() => {
-                    actions.seek(w.start_ms);
-                    actions.placeCursor(segment.id, i);
-                  }}
-                >
-                  {w.text}
-                </span>
-                {/* The space stays outside the word, so its highlight and underline end with the word. */}
-                {' '}
-              </Fragment>
-            ))}
-          </p>
+          <SegmentWords
+            segment={segment}
+            nowWord={nowWord}
+            cursorWord={cursorWord}
+            foundWords={foundWords}
+            threshold={threshold}
+            readOnly={readOnly}
+            onWord={(i) => {
+              actions.seek(segment.words[i].start_ms);
+              actions.placeCursor(segment.id, i);
+            }}
+            onEdit={(caret) => setEditing({ caret })}
+          />
         )}
         {!editing && !readOnly && (
           <div className="row-actions">
