@@ -175,17 +175,9 @@ export async function recognize(wavPath: string, language: string, opts: Recogni
   }
 }
 
-/**
- * A narrower word-exit beam than the default 7e-29: on the bench's 9-minute recording, in the same
- * chunks, the decoders' CPU fell by a fifth (161 to 125 s on a loaded machine) and the word error
- * rate stayed where it was (0.594, 0.592); dropping the second, flat pass as well saved a little
- * more but cost 0.03 of WER, and narrower state beams cost 0.11.
- */
-const SEARCH_ARGS = ['-wbeam', '1e-20'];
-
 async function runDecoder(file: string, signal: AbortSignal, lexicon?: Lexicon | null): Promise<RecognizedWord[]> {
   try {
-    const { stdout } = await runTool('pocketsphinx_continuous', ['-infile', file, '-time', 'yes', '-logfn', '/dev/null', ...SEARCH_ARGS, ...(lexicon?.args ?? [])], { signal });
+    const { stdout } = await runTool('pocketsphinx_continuous', ['-infile', file, '-time', 'yes', '-logfn', '/dev/null', ...(lexicon?.args ?? [])], { signal });
     const words = parsePocketsphinx(stdout);
     // A glossary's term comes back as the glossary writes it.
     return lexicon ? words.map((w) => ({ ...w, text: lexicon.spelling.get(w.text) ?? w.text })) : words;
