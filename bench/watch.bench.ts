@@ -114,9 +114,8 @@ async function throughputRows(url: string, dir: string, serviceData: string): Pr
   if (!/^done \S+/m.test(ours.out)) throw new Error(`uploader did not finish: ${ours.out}`);
   tusDir();
 
-  // The memory peer: tus-js-client alone, from the path, same chunk size, same service. After
-  // ours, so ours follows one 4 GiB upload as before: run ahead of it, the extra upload took our
-  // throughput from 0.97 of curl's to 0.75 (the disk still writing the one before).
+  // The memory peer: tus-js-client alone, from the path, same chunk size, same service; after
+  // ours, so that our throughput row is taken in the same place of the run as before it existed.
   const bare = await measure(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/tus-upload-bare.ts'), url, token, file], /^start$/);
   if (!/^done$/m.test(bare.out)) throw new Error(`bare tus upload did not finish: ${bare.out}`);
   tusDir();
