@@ -39,17 +39,22 @@ export function useFollowPlayback(el: HTMLElement | null, currentKey: string | n
   useEffect(() => {
     if (!following || !el || currentKey === null) return;
     if (el.contains(document.activeElement) && isTypingTarget(document.activeElement)) return;
-    const target = el.querySelector<HTMLElement>('.now') ?? el.querySelector<HTMLElement>('.current');
-    if (!target) {
-      reveal.current();
-      return;
-    }
-    const box = el.getBoundingClientRect();
-    const at = target.getBoundingClientRect();
-    // Scroll only when the target leaves a calm middle band, then bring it to a third from the top.
-    if (at.top >= box.top + box.height * 0.1 && at.bottom <= box.bottom - box.height * 0.2) return;
-    const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    el.scrollTo({ top: el.scrollTop + at.top - box.top - box.height / 3, behavior: smooth ? 'smooth' : 'auto' });
+    // Read where the target is in the next frame: the row list places and sizes rows itself, after
+    // React's commit, so a row just drawn may not stand where it will be until then.
+    const frame = requestAnimationFrame(() => {
+      const target = el.querySelector<HTMLElement>('.now') ?? el.querySelector<HTMLElement>('.current');
+      if (!target) {
+        reveal.current();
+        return;
+      }
+      const box = el.getBoundingClientRect();
+      const at = target.getBoundingClientRect();
+      // Scroll only when the target leaves a calm middle band, then bring it to a third from the top.
+      if (at.top >= box.top + box.height * 0.1 && at.bottom <= box.bottom - box.height * 0.2) return;
+      const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      el.scrollTo({ top: el.scrollTop + at.top - box.top - box.height / 3, behavior: smooth ? 'smooth' : 'auto' });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [el, currentKey, following]);
 
   const resume = useCallback(() => setFollowing(true), []);
