@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addSpeaker, assignSpeaker, dropFrameCount, dropFrameLabel, EditError, timecodeToFrames, findText, mergeCues, mergeSegments, mergeSpeakers, msToTimecode, renameSpeaker, replaceText,
-  setTimecode, shiftTimings, splitCue, splitSegment, timecodeToMs, type CaptionContent, type TimecodeCarrier, type TranscriptContent,
+  findPattern, setTimecode, shiftTimings, splitCue, splitSegment, timecodeToMs, type CaptionContent, type TimecodeCarrier, type TranscriptContent,
 } from '../../../common/transcript';
 
 function transcript(): TranscriptContent {
@@ -129,6 +130,21 @@ describe('find and replace', () => {
       { item_id: 'c1', item: 0, line: 1, offset: 6, length: 1, text: 'f' },
       { item_id: 'c2', item: 1, line: 0, offset: 0, length: 1, text: 'f' },
     ]);
+  });
+
+  it('property: finds what its regular expression finds, ASCII or not, with either option', () => {
+    // Letters where case folding and toLowerCase part ways (İ, ſ, the Kelvin sign, ß), digits, an underscore and spaces.
+    const char = fc.constantFrom('a', 'A', 'b', 'B', 's', 'S', 'k', 'K', 'i', 'I', '1', '_', ' ', ' ', 'é', 'É', 'İ', 'ſ', 'K', 'ß');
+    const text = fc.array(char, { maxLength: 40 }).map((c) => c.join(''));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), fc.array(char, { minLength: 1, maxLength: 3 }).map((c) => c.join('')), fc.boolean(), fc.boolean(), (lines, query, caseSensitive, wholeWord) => {
+        const content: CaptionContent = { kind: 'caption', version: 1, speakers: [], cues: [{ id: 'c1', start_ms: 0, end_ms: 1000, lines }] };
+        const re = findPattern(query, { caseSensitive, wholeWord });
+        const expected = lines.flatMap((line, i) => [...line.matchAll(re)].map((m) => ({ item_id: 'c1', item: 0, line: i, offset: m.index, length: m[0].length, text: m[0] })));
+        expect(findText(content, query, { caseSensitive, wholeWord })).toEqual(expected);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('replaces in a transcript keeping the timings of untouched words', () => {

@@ -8,23 +8,27 @@ import type { TranscriptPosition } from '../playback';
 import './transcript.css';
 
 /**
- * Words of each segment that lie inside a find match, from the matches' character offsets. A
- * segment's words are walked once for all its matches (findText gives them in order), not once a
- * match: a one-letter query matches thousands of times in 3 hours.
+ * Words of a segment that lie inside a find match, from the matches' character offsets, worked out
+ * when the segment's row is drawn and kept while the matches are (the same set each time, so a
+ * memoized row does not redraw): a one-letter query matches thousands of times in 3 hours, and
+ * walking every segment's words for the first key cost more than the search. A segment's words are
+ * walked once for all its matches (findText gives them in order), not once a match.
  */
-function wordsInMatches(t: TranscriptContent, matches: FindMatch[]): Map<string, Set<number>> {
-  const out = new Map<string, Set<number>>();
-  if (matches.length === 0) return out;
+function foundWordsOf(matches: FindMatch[]): (seg: Segment) => ReadonlySet<number> | null {
+  if (matches.length === 0) return () => null;
   const bySegment = new Map<string, FindMatch[]>();
   for (const m of matches) {
     const list = bySegment.get(m.item_id);
     if (list) list.push(m);
     else bySegment.set(m.item_id, [m]);
   }
-  for (const seg of t.segments) {
+  const sets = new Map<string, Set<number>>();
+  return (seg) => {
     const found = bySegment.get(seg.id);
-    if (!found) continue;
-    const set = new Set<number>();
+    if (!found) return null;
+    let set = sets.get(seg.id);
+    if (set) return set;
+    set = new Set<number>();
     let k = 0;
     let at = 0;
     for (let i = 0; i < seg.words.length && k < found.length; i++) {
@@ -39,9 +43,9 @@ function wordsInMatches(t: TranscriptContent, matches: FindMatch[]): Map<string,
       }
       at = end + 1;
     }
-    out.set(seg.id, set);
-  }
-  return out;
+    sets.set(seg.id, set);
+    return set;
+  };
 }
 
 /** A first guess at a row's height before it is drawn: the time and speaker column, or the text's lines at ~90 characters a line, plus the actions row. */
@@ -69,7 +73,8 @@ export const TranscriptView = memo(function TranscriptView(props: {
 }) {
   const { content, position, cursor, matches, selectedMatch, actions, scroller, rows, readOnly = false } = props;
   const segments = content.segments;
-  const found = useMemo(() => wordsInMatches(content, matches), [content, matches]);
+  // An edit makes new segments, and new matches with them (useFind), so the sets follow the words.
+  const found = useMemo(() => foundWordsOf(matches), [matches]);
   const ids = useMemo(() => segments.map((s) => s.id), [segments]);
   // Worked out once per edit, not each time the virtualizer lays out the rows below a measured one.
   const heights = useMemo(() => segments.map(estimateHeight), [segments]);
@@ -107,7 +112,7 @@ export const TranscriptView = memo(function TranscriptView(props: {
           speakers={content.speakers}
           nowWord={i === position.segment ? position.word : -1}
           cursorWord={cursor?.segmentId === segments[i].id ? cursor.word : -1}
-          foundWords={found.get(segments[i].id) ?? null}
+          foundWords={found(segments[i])}
           threshold={threshold}
           readOnly={readOnly}
           actions={actions}
