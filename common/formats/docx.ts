@@ -1,10 +1,12 @@
 /** Word (.docx) through the `docx` library: title, summary, then one paragraph a segment. */
-import { AlignmentType, Document, Footer, HeadingLevel, Packer, PageNumber, Paragraph, TextRun } from 'docx';
+import type { Paragraph } from 'docx';
 import { documentRows, summaryOf } from './rows';
 import type { ExportOptions, ExportSource } from './source';
 import { isRtlParagraph } from './text';
 
 export async function writeDocx(src: ExportSource, opts: ExportOptions = {}): Promise<Uint8Array> {
+  // Loaded by the first DOCX export: most processes never make one.
+  const { AlignmentType, Document, Footer, HeadingLevel, Packer, PageNumber, Paragraph, TextRun } = await import('docx');
   const timestamps = opts.timestamps ?? true;
   // A paragraph whose text is right-to-left is laid out so (w:bidi), its text run marked so (w:rtl).
   const children: Paragraph[] = [new Paragraph({ children: [new TextRun({ text: src.title, rightToLeft: isRtlParagraph(src.title) })], heading: HeadingLevel.TITLE, bidirectional: isRtlParagraph(src.title) })];

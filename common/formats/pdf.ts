@@ -5,31 +5,7 @@
  * algorithm and right-aligned when a paragraph starts with them.
  */
 import type FontkitModule from '@pdf-lib/fontkit';
-import {
-  beginText,
-  endMarkedContent,
-  endText,
-  PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFOperator,
-  PDFOperatorNames,
-  popGraphicsState,
-  pushGraphicsState,
-  rgb,
-  rotateAndSkewTextRadiansAndTranslate,
-  setFillingColor,
-  setFontAndSize,
-  showText,
-  StandardFonts,
-  type PDFFont,
-  type PDFPage,
-  type RGB,
-} from 'pdf-lib';
-// @pdf-lib/fontkit was compiled with Babel's regenerator and calls a global regeneratorRuntime in
-// its Indic and Universal shapers (pdf-lib issues #785, #1419): without it Devanagari, Tamil...
-// make PDF export throw. The runtime installs that global (it is small; fontkit itself loads late).
-import 'regenerator-runtime/runtime.js';
+import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 import { documentRows, summaryOf } from './rows';
 import type { ExportOptions, ExportSource } from './source';
 import { isRtlParagraph, LTR_LETTER, RTL_LETTER } from './text';
@@ -83,6 +59,10 @@ const plainFontkit = (fontkit: typeof FontkitModule): Fontkit => ({
  * exports a PDF (the service at rest) should not hold it.
  */
 async function loadFontkit(): Promise<Fontkit> {
+  // @pdf-lib/fontkit was compiled with Babel's regenerator and calls a global regeneratorRuntime in
+  // its Indic and Universal shapers (pdf-lib issues #785, #1419): without it Devanagari, Tamil...
+  // make PDF export throw. The runtime installs that global.
+  await import('regenerator-runtime/runtime.js');
   const { default: fontkit } = await import('@pdf-lib/fontkit');
   return plainFontkit(fontkit);
 }
@@ -118,9 +98,6 @@ export function visualRuns(line: string, rtlParagraph: boolean): DirRun[] {
   });
   return rtlParagraph ? runs.reverse() : runs;
 }
-
-const GREY = rgb(0.42, 0.42, 0.45);
-const INK = rgb(0.1, 0.1, 0.12);
 
 interface Run {
   text: string;
@@ -240,6 +217,28 @@ function wrap(chain: FontChain, text: string, size: number, max: number): string
 }
 
 export async function writePdf(src: ExportSource, opts: ExportOptions = {}): Promise<Uint8Array> {
+  // pdf-lib is loaded by the first PDF export, like fontkit: most processes never make one, and
+  // loading it took a fifth of the service's start.
+  const {
+    beginText,
+    endMarkedContent,
+    endText,
+    PDFDocument,
+    PDFHexString,
+    PDFName,
+    PDFOperator,
+    PDFOperatorNames,
+    popGraphicsState,
+    pushGraphicsState,
+    rgb,
+    rotateAndSkewTextRadiansAndTranslate,
+    setFillingColor,
+    setFontAndSize,
+    showText,
+    StandardFonts,
+  } = await import('pdf-lib');
+  const GREY = rgb(0.42, 0.42, 0.45);
+  const INK = rgb(0.1, 0.1, 0.12);
   const timestamps = opts.timestamps ?? true;
   const pdf = await PDFDocument.create();
   pdf.setTitle(src.title);

@@ -4,7 +4,6 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fileTypeFromStream } from 'file-type';
 import { READ_NO_FOLLOW } from './no-follow';
 
 /** Containers that carry audio or video although their sniffed type is not audio/* or video/*. */
@@ -16,6 +15,8 @@ async function sniffType(path: string) {
   if (!fh) return undefined;
   try {
     if (!(await fh.stat()).isFile()) return undefined;
+    // Loaded by the first file to sniff (a watch folder's or an import's), not at the app's start.
+    const { fileTypeFromStream } = await import('file-type');
     const stream = fh.readableWebStream();
     try {
       return await fileTypeFromStream(stream).catch(() => undefined);

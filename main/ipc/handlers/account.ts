@@ -1,5 +1,4 @@
 /** account.*: the account page: who is signed in, API tokens and two-factor, each proof as the service asks for it. */
-import QRCode from 'qrcode';
 import { USED_TOTP_CODE, type ApiToken } from '../../../common/api';
 import type { AccountToken } from '../../../common/ipc';
 import { batchTokenName } from '../../api/credentials';
@@ -65,6 +64,8 @@ export function accountHandlers(ctx: Pick<CoreContext, 'client' | 'serviceUrl'>)
     'account.mfaStart': async () => {
       const r = await client.call('mfa.qrCode').catch(worded);
       // Drawn here from the otpauth URI, so the picture does not depend on the image format a service sends.
+      // Loaded when two-factor is set up, which a session rarely does.
+      const { default: QRCode } = await import('qrcode');
       return { qrCode: await QRCode.toDataURL(r.result.otpauth_uri, { errorCorrectionLevel: 'M', margin: 2, width: 220 }), secret: r.result.secret };
     },
     'account.mfaEnable': async ({ code }) => {
