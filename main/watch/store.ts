@@ -4,7 +4,7 @@
  * main/cache so that the headless daemon needs nothing else, and so that a queue write (many a
  * second during a drop of a thousand files) never contends with the cache's sync transactions.
  */
-import { openDatabase, SchemaTooNewError, type Db } from '../../node/sqlite';
+import { openDatabase, SchemaTooNewError, stmt, type Db } from '../../node/sqlite';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -99,30 +99,30 @@ export class WatchStore {
   // --- folders -------------------------------------------------------------------------------
 
   folders(): WatchFolder[] {
-    return (this.db.prepare('SELECT * FROM folders WHERE id <> ? ORDER BY created_at, id').all(IMPORTS_FOLDER_ID) as FolderRow[]).map(toFolder);
+    return (stmt(this.db, 'SELECT * FROM folders WHERE id <> ? ORDER BY created_at, id').all(IMPORTS_FOLDER_ID) as FolderRow[]).map(toFolder);
   }
 
   /** Any folder row, the imports folder included (the queue's view). */
   folder(id: string): WatchFolder | null {
-    const row = this.db.prepare('SELECT * FROM folders WHERE id = ?').get(id) as FolderRow | undefined;
+    const row = stmt(this.db, 'SELECT * FROM folders WHERE id = ?').get(id) as FolderRow | undefined;
     return row ? toFolder(row) : null;
   }
 
   folderByPath(path: string): WatchFolder | null {
-    const row = this.db.prepare('SELECT * FROM folders WHERE path = ?').get(path) as FolderRow | undefined;
+    const row = stmt(this.db, 'SELECT * FROM folders WHERE path = ?').get(path) as FolderRow | undefined;
     return row ? toFolder(row) : null;
   }
 
   addFolder(path: string, profile: WatchProfile): WatchFolder {
     const id = randomUUID();
-    this.db.prepare('INSERT INTO folders (id, path, profile, paused, created_at) VALUES (?, ?, ?, 0, ?)').run(id, path, JSON.stringify(profile), new Date().toISOString());
+    stmt(this.db, 'INSERT INTO folders (id, path, profile, paused, created_at) VALUES (?, ?, ?, 0, ?)').run(id, path, JSON.stringify(profile), new Date().toISOString());
     return this.folder(id)!;
   }
 
   updateFolder(id: string, patch: { profile?: WatchProfile; paused?: boolean }): WatchFolder | null {
     if (id === IMPORTS_FOLDER_ID) return null;
-    if (patch.profile) this.db.prepare('UPDATE folders SET profile = ? WHERE id = ?').run(JSON.stringify(patch.profile), id);
-    if (patch.paused !== undefined) this.db.prepare('UPDATE folders SET paused = ? WHERE id = ?').run(patch.paused ? 1 : 0, id);
+    if (patch.profile) stmt(this.db, 'UPDATE folders SET profile = ? WHERE id = ?').run(JSON.stringify(patch.profile), id);
+    if (patch.paused !== undefined) stmt(this.db, 'UPDATE folders SET paused = ? WHERE id = ?').run(patch.paused ? 1 : 0, id);
     return this.folder(id);
   }
 
@@ -133,33 +133,33 @@ export class WatchStore {
   removeFolder(id: string): void {
     if (id === IMPORTS_FOLDER_ID) return;
     this.db.transaction(() => {
-      const origins = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND origin_item_id IS NULL AND id IN (SELECT origin_item_id FROM items)').all(id) as ItemRow[];
+      const origins = stmt(this.db, 'SELECT * FROM items WHERE folder_id = ? AND origin_item_id IS NULL AND id IN (SELECT origin_item_id FROM items)').all(id) as ItemRow[];
       for (const origin of origins) {
-        const heir = this.db.prepare('SELECT * FROM items WHERE origin_item_id = ? AND folder_id <> ? ORDER BY id LIMIT 1').get(origin.id, id) as ItemRow | undefined;
+        const heir = stmt(this.db, 'SELECT * FROM items WHERE origin_item_id = ? AND folder_id <> ? ORDER BY id LIMIT 1').get(origin.id, id) as ItemRow | undefined;
         if (!heir) continue;
-        this.db.prepare('UPDATE items SET origin_item_id = ? WHERE origin_item_id = ? AND id <> ?').run(heir.id, origin.id, heir.id);
-        this.db.prepare('DELETE FROM items WHERE id = ?').run(origin.id);
-        this.db.prepare('UPDATE items SET origin_item_id = NULL WHERE id = ?').run(heir.id);
+        stmt(this.db, 'UPDATE items SET origin_item_id = ? WHERE origin_item_id = ? AND id <> ?').run(heir.id, origin.id, heir.id);
+        stmt(this.db, 'DELETE FROM items WHERE id = ?').run(origin.id);
+        stmt(this.db, 'UPDATE items SET origin_item_id = NULL WHERE id = ?').run(heir.id);
         const patch = inheritance(origin, heir);
         if (patch) this.update(heir.id, patch);
       }
-      this.db.prepare('DELETE FROM folders WHERE id = ?').run(id);
+      stmt(this.db, 'DELETE FROM folders WHERE id = ?').run(id);
     })();
   }
 
   get globallyPaused(): boolean {
-    return (this.db.prepare("SELECT value FROM meta WHERE key = 'paused'").pluck().get() as string | undefined) === '1';
+    return (stmt(this.db, "SELECT value FROM meta WHERE key = 'paused'").pluck().get() as string | undefined) === '1';
   }
 
   set globallyPaused(paused: boolean) {
-    this.db.prepare("INSERT INTO meta (key, value) VALUES ('paused', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(paused ? '1' : '0');
+    stmt(this.db, "INSERT INTO meta (key, value) VALUES ('paused', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(paused ? '1' : '0');
   }
 
   // --- files seen ----------------------------------------------------------------------------
 
   /** The hash of a path we already read, while its size and mtime have not changed. */
   knownHash(path: string, size: number, mtimeMs: number): string | null {
-    const row = this.db.prepare('SELECT hash FROM files WHERE path = ? AND size = ? AND mtime_ms = ?').get(path, size, Math.trunc(mtimeMs)) as { hash: string } | undefined;
+    const row = stmt(this.db, 'SELECT hash FROM files WHERE path = ? AND size = ? AND mtime_ms = ?').get(path, size, Math.trunc(mtimeMs)) as { hash: string } | undefined;
     return row?.hash ?? null;
   }
 
@@ -174,41 +174,33 @@ export class WatchStore {
   admit(folderId: string, file: { path: string; size: number; mtimeMs: number; hash: string; mediaType: string }, key: string): { item: ItemRow; created: boolean } {
     return this.db.transaction(() => {
       const now = new Date().toISOString();
-      const sameFile = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND path = ? AND hash = ?').get(folderId, file.path, file.hash) as ItemRow | undefined;
-      const first = this.db.prepare('SELECT * FROM items WHERE folder_id = ? AND hash = ? ORDER BY (result_key IS NULL), id LIMIT 1').get(folderId, file.hash) as ItemRow | undefined;
+      const sameFile = stmt(this.db, 'SELECT * FROM items WHERE folder_id = ? AND path = ? AND hash = ?').get(folderId, file.path, file.hash) as ItemRow | undefined;
+      const first = stmt(this.db, 'SELECT * FROM items WHERE folder_id = ? AND hash = ? ORDER BY (result_key IS NULL), id LIMIT 1').get(folderId, file.hash) as ItemRow | undefined;
       let item = sameFile ?? (first && !existsSync(first.path) ? first : undefined);
       const created = !item;
       if (!item) {
         if (first) {
           const done = first.state === 'delivered' && first.session_id;
           const message = done ? `already transcribed as ${basename(first.path)}` : `the same content as ${basename(first.path)}, which is transcribed once`;
-          const { lastInsertRowid } = this.db
-            .prepare(`INSERT INTO items (folder_id, hash, origin_item_id, path, size, media_type, state, error, session_id, bytes_sent, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'delivered', ?, ?, ?, ?, ?)`)
-            .run(folderId, file.hash, first.id, file.path, file.size, file.mediaType, message, first.session_id, file.size, now, now);
+          const { lastInsertRowid } = stmt(this.db, `INSERT INTO items (folder_id, hash, origin_item_id, path, size, media_type, state, error, session_id, bytes_sent, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'delivered', ?, ?, ?, ?, ?)`).run(folderId, file.hash, first.id, file.path, file.size, file.mediaType, message, first.session_id, file.size, now, now);
           item = this.item(Number(lastInsertRowid))!;
         } else {
-          const origin = this.db.prepare('SELECT id FROM items WHERE result_key = ? AND origin_item_id IS NULL').pluck().get(key) as number | undefined;
-          const { lastInsertRowid } = this.db
-            .prepare(`INSERT INTO items (folder_id, hash, result_key, origin_item_id, path, size, media_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'detected', ?, ?)`)
-            .run(folderId, file.hash, key, origin ?? null, file.path, file.size, file.mediaType, now, now);
+          const origin = stmt(this.db, 'SELECT id FROM items WHERE result_key = ? AND origin_item_id IS NULL').pluck().get(key) as number | undefined;
+          const { lastInsertRowid } = stmt(this.db, `INSERT INTO items (folder_id, hash, result_key, origin_item_id, path, size, media_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'detected', ?, ?)`).run(folderId, file.hash, key, origin ?? null, file.path, file.size, file.mediaType, now, now);
           item = this.item(Number(lastInsertRowid))!;
         }
       }
-      this.db
-        .prepare('INSERT INTO files (path, folder_id, size, mtime_ms, hash, item_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET folder_id = excluded.folder_id, size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash, item_id = excluded.item_id')
-        .run(file.path, folderId, file.size, Math.trunc(file.mtimeMs), file.hash, item.id);
+      stmt(this.db, 'INSERT INTO files (path, folder_id, size, mtime_ms, hash, item_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET folder_id = excluded.folder_id, size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash, item_id = excluded.item_id').run(file.path, folderId, file.size, Math.trunc(file.mtimeMs), file.hash, item.id);
       return { item, created };
     })();
   }
 
   /** A file found that will not be transcribed (not media): an item that says why, once per path. */
   skip(folderId: string, path: string, size: number, reason: string): { item: ItemRow; created: boolean } {
-    const existing = this.db.prepare("SELECT * FROM items WHERE folder_id = ? AND path = ? AND media_type = ''").get(folderId, path) as ItemRow | undefined;
+    const existing = stmt(this.db, "SELECT * FROM items WHERE folder_id = ? AND path = ? AND media_type = ''").get(folderId, path) as ItemRow | undefined;
     if (existing) return { item: existing.error === reason && existing.size === size ? existing : this.update(existing.id, { error: reason, size, state: 'failed' }), created: false };
     const now = new Date().toISOString();
-    const { lastInsertRowid } = this.db
-      .prepare(`INSERT INTO items (folder_id, hash, path, size, media_type, state, error, created_at, updated_at) VALUES (?, ?, ?, ?, '', 'failed', ?, ?, ?)`)
-      .run(folderId, `skipped:${randomUUID()}`, path, size, reason, now, now);
+    const { lastInsertRowid } = stmt(this.db, `INSERT INTO items (folder_id, hash, path, size, media_type, state, error, created_at, updated_at) VALUES (?, ?, ?, ?, '', 'failed', ?, ?, ?)`).run(folderId, `skipped:${randomUUID()}`, path, size, reason, now, now);
     return { item: this.item(Number(lastInsertRowid))!, created: true };
   }
 
@@ -232,35 +224,33 @@ export class WatchStore {
 
   addImport(imp: NewImport): ItemRow {
     const now = new Date().toISOString();
-    const { lastInsertRowid } = this.db
-      .prepare(`INSERT INTO items (folder_id, hash, path, size, media_type, state, name, options, source, text, staged, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'detected', ?, ?, ?, ?, ?, ?, ?)`)
-      .run(IMPORTS_FOLDER_ID, `import:${randomUUID()}`, imp.path, imp.size, imp.mediaType, imp.name, imp.options, imp.source, imp.text, imp.staged ? 1 : 0, now, now);
+    const { lastInsertRowid } = stmt(this.db, `INSERT INTO items (folder_id, hash, path, size, media_type, state, name, options, source, text, staged, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'detected', ?, ?, ?, ?, ?, ?, ?)`).run(IMPORTS_FOLDER_ID, `import:${randomUUID()}`, imp.path, imp.size, imp.mediaType, imp.name, imp.options, imp.source, imp.text, imp.staged ? 1 : 0, now, now);
     return this.item(Number(lastInsertRowid))!;
   }
 
   imports(offset: number, limit: number): { items: ItemRow[]; total: number } {
-    const total = this.db.prepare('SELECT COUNT(*) FROM items WHERE folder_id = ?').pluck().get(IMPORTS_FOLDER_ID) as number;
-    const items = this.db.prepare('SELECT * FROM items WHERE folder_id = ? ORDER BY id DESC LIMIT ? OFFSET ?').all(IMPORTS_FOLDER_ID, limit, offset) as ItemRow[];
+    const total = stmt(this.db, 'SELECT COUNT(*) FROM items WHERE folder_id = ?').pluck().get(IMPORTS_FOLDER_ID) as number;
+    const items = stmt(this.db, 'SELECT * FROM items WHERE folder_id = ? ORDER BY id DESC LIMIT ? OFFSET ?').all(IMPORTS_FOLDER_ID, limit, offset) as ItemRow[];
     return { items, total };
   }
 
   /** Forgets finished imports; answers the rows removed (their staged files are the caller's to delete). */
   clearFinishedImports(): ItemRow[] {
     return this.db.transaction(() => {
-      const rows = this.db.prepare("SELECT * FROM items WHERE folder_id = ? AND state IN ('delivered', 'failed', 'cancelled')").all(IMPORTS_FOLDER_ID) as ItemRow[];
-      this.db.prepare("DELETE FROM items WHERE folder_id = ? AND state IN ('delivered', 'failed', 'cancelled')").run(IMPORTS_FOLDER_ID);
+      const rows = stmt(this.db, "SELECT * FROM items WHERE folder_id = ? AND state IN ('delivered', 'failed', 'cancelled')").all(IMPORTS_FOLDER_ID) as ItemRow[];
+      stmt(this.db, "DELETE FROM items WHERE folder_id = ? AND state IN ('delivered', 'failed', 'cancelled')").run(IMPORTS_FOLDER_ID);
       return rows;
     })();
   }
 
   /** The local file a session was made from (an import by path, or a watched file), newest first. */
   localPathsOf(sessionId: string): string[] {
-    return this.db.prepare("SELECT path FROM items WHERE session_id = ? AND staged = 0 AND path <> '' ORDER BY id DESC").pluck().all(sessionId) as string[];
+    return stmt(this.db, "SELECT path FROM items WHERE session_id = ? AND staged = 0 AND path <> '' ORDER BY id DESC").pluck().all(sessionId) as string[];
   }
 
   /** Items that reuse `originId`'s upload. */
   copiesOf(originId: number): ItemRow[] {
-    return this.db.prepare('SELECT * FROM items WHERE origin_item_id = ?').all(originId) as ItemRow[];
+    return stmt(this.db, 'SELECT * FROM items WHERE origin_item_id = ?').all(originId) as ItemRow[];
   }
 
   /** Points an item whose origin is gone at the item that now uploads its content, or makes it that item. */
@@ -268,31 +258,31 @@ export class WatchStore {
     this.db.transaction(() => {
       const item = this.item(id);
       if (!item) return;
-      const other = this.db.prepare('SELECT id FROM items WHERE result_key = ? AND origin_item_id IS NULL AND id <> ?').pluck().get(item.result_key, id) as number | undefined;
-      this.db.prepare('UPDATE items SET origin_item_id = ? WHERE id = ?').run(other ?? null, id);
+      const other = stmt(this.db, 'SELECT id FROM items WHERE result_key = ? AND origin_item_id IS NULL AND id <> ?').pluck().get(item.result_key, id) as number | undefined;
+      stmt(this.db, 'UPDATE items SET origin_item_id = ? WHERE id = ?').run(other ?? null, id);
     })();
   }
 
   /** Session ids the queue already knows, to tell our sessions from others' when looking for a lost job. */
   knowsSession(sessionId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM items WHERE session_id = ? LIMIT 1').get(sessionId) !== undefined;
+    return stmt(this.db, 'SELECT 1 FROM items WHERE session_id = ? LIMIT 1').get(sessionId) !== undefined;
   }
 
   forgetFile(path: string): void {
-    this.db.prepare('DELETE FROM files WHERE path = ?').run(path);
+    stmt(this.db, 'DELETE FROM files WHERE path = ?').run(path);
   }
 
   // --- the queue -----------------------------------------------------------------------------
 
   item(id: number): ItemRow | null {
-    return (this.db.prepare('SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined) ?? null;
+    return (stmt(this.db, 'SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined) ?? null;
   }
 
   update(id: number, patch: ItemPatch): ItemRow {
     const keys = Object.keys(patch) as (keyof ItemPatch)[];
     if (keys.length) {
       const sets = keys.map((k) => `${k} = @${k}`).join(', ');
-      this.db.prepare(`UPDATE items SET ${sets}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id, updated_at: new Date().toISOString() });
+      stmt(this.db, `UPDATE items SET ${sets}, updated_at = @updated_at WHERE id = @id`).run({ ...patch, id, updated_at: new Date().toISOString() });
     }
     return this.item(id)!;
   }
@@ -302,18 +292,18 @@ export class WatchStore {
     if (limit <= 0) return [];
     const st = states.map(() => '?').join(',');
     const ex = exclude.length ? `AND i.id NOT IN (${exclude.map(() => '?').join(',')})` : '';
-    return this.db
-      .prepare(
-        `SELECT i.* FROM items i JOIN folders f ON f.id = i.folder_id
-         WHERE i.state IN (${st}) AND i.not_before <= ? AND f.paused = 0 ${onlyImports ? 'AND i.folder_id = ?' : ''} ${ex}
-         ORDER BY i.id LIMIT ?`,
-      )
-      .all(...states, now, ...(onlyImports ? [IMPORTS_FOLDER_ID] : []), ...exclude, limit) as ItemRow[];
+    // The text varies only with how many states and exclusions there are: a few shapes, each prepared once.
+    return stmt(
+      this.db,
+      `SELECT i.* FROM items i JOIN folders f ON f.id = i.folder_id
+       WHERE i.state IN (${st}) AND i.not_before <= ? AND f.paused = 0 ${onlyImports ? 'AND i.folder_id = ?' : ''} ${ex}
+       ORDER BY i.id LIMIT ?`,
+    ).all(...states, now, ...(onlyImports ? [IMPORTS_FOLDER_ID] : []), ...exclude, limit) as ItemRow[];
   }
 
   /** When the next active item that waits for its time becomes due (for the scheduler's timer). */
   nextDueAfter(now: number): number | null {
-    return (this.db.prepare(`SELECT MIN(not_before) FROM items WHERE state IN ('detected','uploading','transcribing','fetching') AND not_before > ?`).pluck().get(now) as number | null) ?? null;
+    return (stmt(this.db, `SELECT MIN(not_before) FROM items WHERE state IN ('detected','uploading','transcribing','fetching') AND not_before > ?`).pluck().get(now) as number | null) ?? null;
   }
 
   items(filter: { folderId?: string; state?: WatchItemState; offset: number; limit: number }): { items: ItemRow[]; total: number } {
@@ -328,19 +318,19 @@ export class WatchStore {
       args.push(filter.state);
     }
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = this.db.prepare(`SELECT COUNT(*) FROM items ${w}`).pluck().get(...args) as number;
-    const items = this.db.prepare(`SELECT * FROM items ${w} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...args, filter.limit, filter.offset) as ItemRow[];
+    const total = stmt(this.db, `SELECT COUNT(*) FROM items ${w}`).pluck().get(...args) as number;
+    const items = stmt(this.db, `SELECT * FROM items ${w} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...args, filter.limit, filter.offset) as ItemRow[];
     return { items, total };
   }
 
   /** Delivered items of the given sessions, to refresh their files after an edit. */
   deliveredBySessions(sessionIds: string[]): ItemRow[] {
     if (!sessionIds.length) return [];
-    return this.db.prepare(`SELECT * FROM items WHERE state = 'delivered' AND session_id IN (${sessionIds.map(() => '?').join(',')}) ORDER BY id`).all(...sessionIds) as ItemRow[];
+    return stmt(this.db, `SELECT * FROM items WHERE state = 'delivered' AND session_id IN (${sessionIds.map(() => '?').join(',')}) ORDER BY id`).all(...sessionIds) as ItemRow[];
   }
 
   countByState(): Record<string, number> {
-    const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM items GROUP BY state').all() as { state: string; n: number }[];
+    const rows = stmt(this.db, 'SELECT state, COUNT(*) AS n FROM items GROUP BY state').all() as { state: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
 }
