@@ -9,7 +9,7 @@ rmSync('dist', { recursive: true, force: true });
 
 const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, packages: 'external', logLevel: quiet ? 'error' : 'warning' };
 await Promise.all([
-  esbuild({ ...node, format: 'esm', entryPoints: { 'service/offload-worker': 'service/offload/worker.ts', 'main/index': 'main/index.ts', 'main/headless': 'main/headless.ts', 'main/cache-worker': 'main/cache/pull-worker.ts', 'main/parse-worker': 'main/cache/parse-worker.ts', 'service/cli': 'service/cli.ts' }, outdir: 'dist', outExtension: { '.js': '.js' } }),
+  esbuild({ ...node, format: 'esm', entryPoints: { 'service/offload-worker': 'service/offload/worker.ts', 'main/index': 'main/index.ts', 'main/headless': 'main/headless.ts', 'main/cache-worker': 'main/cache/pull-worker.ts', 'main/parse-worker': 'main/cache/parse-worker.ts', 'service/cli': 'service/cli.ts', 'service/worker': 'service/worker/cli.ts' }, outdir: 'dist', outExtension: { '.js': '.js' } }),
   // Sandboxed preload scripts must be CommonJS, and may only require electron.
   esbuild({ ...node, format: 'cjs', entryPoints: { 'preload/index': 'preload/index.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, packages: undefined, external: ['electron'] }),
 ]);

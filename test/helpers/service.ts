@@ -3,15 +3,15 @@
  * Every integration test talks to the service through this.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-/** The repository root; from import.meta.url, so this module loads under tsx (the benches) as well as vitest. */
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { ROOT, serviceCli } from './service-program';
+
+export { ROOT, serviceCli, workerCli } from './service-program';
 export const DEMO = { email: 'demo@example.com', password: 'demo-password-1' };
 
 export interface RunningService {
@@ -34,37 +34,6 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** The script to run, relative to ROOT: service/cli.ts unless a test entry wraps the service. */
   entry?: string;
-}
-
-/** The newest modification time among the files a service bundle is built from. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else newest = Math.max(newest, statSync(p).mtimeMs);
-    }
-  };
-  for (const d of ['service', 'common', 'node']) walk(join(ROOT, d));
-  return newest;
-}
-
-let cli: string[] | undefined;
-
-/**
- * How to run the service's command line: the built bundle, as the app runs it, when `npm run build`
- * made it after the last change to its sources (it starts in a third of the CPU time of tsx, which
- * compiles the TypeScript at every start); else the sources through tsx, so a test never runs stale
- * code.
- */
-export function serviceCli(): string[] {
-  if (!cli) {
-    const bundle = ['cli.js', 'offload-worker.js'].map((f) => join(ROOT, 'dist/service', f));
-    const built = bundle.every((f) => existsSync(f)) ? Math.min(...bundle.map((f) => statSync(f).mtimeMs)) : 0;
-    cli = built > newestSource() ? [bundle[0]] : ['--import', 'tsx', join(ROOT, 'service/cli.ts')];
-  }
-  return cli;
 }
 
 export function tempDir(prefix = 's2t-test-'): string {

@@ -8,15 +8,14 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ROOT, serviceCli, workerCli } from './service-program';
 
 const run = promisify(execFile);
 
 // Not imported from ./service, which starts a team through this module (no import cycle).
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 const cleanup = (dir: string) => rmSync(dir, { recursive: true, force: true });
 
@@ -113,7 +112,7 @@ export async function startRedis(): Promise<RedisServer> {
 
 /** `npm run service -- worker add NAME --data DIR`: the key on its last line. */
 export async function addWorker(serviceDataDir: string, name: string): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'service/cli.ts'), 'worker', 'add', name, '--data', serviceDataDir], { cwd: ROOT, encoding: 'utf8' });
+  const { stdout } = await run(process.execPath, [...serviceCli(), 'worker', 'add', name, '--data', serviceDataDir], { cwd: ROOT, encoding: 'utf8' });
   return stdout.trim().split('\n').at(-1)!;
 }
 
@@ -127,7 +126,7 @@ export interface RunningWorker extends Proc {
 export async function startWorker(o: { name: string; key: string; queueUrl: string; serviceUrl: string; lockSeconds?: number; args?: string[]; dataDir?: string }): Promise<RunningWorker> {
   const dataDir = o.dataDir ?? tempDir(`s2t-worker-${o.name}-`);
   const tidy = () => (o.dataDir ? undefined : cleanup(dataDir));
-  const args = ['--import', 'tsx', join(ROOT, 'service/worker/cli.ts'), '--queue', o.queueUrl, '--service', o.serviceUrl, '--data', dataDir, '--lock-seconds', String(o.lockSeconds ?? 5), '--quiet', ...(o.args ?? [])];
+  const args = [...workerCli(), '--queue', o.queueUrl, '--service', o.serviceUrl, '--data', dataDir, '--lock-seconds', String(o.lockSeconds ?? 5), '--quiet', ...(o.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, S2T_WORKER_KEY: o.key }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child);
   const m = await readyLine(child, /^worker (\S+) ready: (.*)$/, `worker ${o.name}`, proc.output);

@@ -81,6 +81,11 @@ function runChild(plan: KillPlan, args: string[], token: string, log: LoggedStep
     lines.on('line', (line) => {
       if (line === 'OPENING') phase = 'opening';
       if (line === 'READY') phase = 'working';
+      // An open child only waits once its migrations are done: the kill need not wait with it.
+      if (plan === 'open' && line === 'READY') {
+        clearTimeout(killer);
+        child.kill('SIGKILL');
+      }
       if (early === null && line === kill.after) {
         clearTimeout(killer);
         killer = setTimeout(() => child.kill('SIGKILL'), Math.random() * kill.ms);
