@@ -4,7 +4,7 @@
  * through the upload paths (legacy PUT, batch multipart, tus), each file through one;
  * each sentence's first recognized word must start within 0.3 s of where it was placed, and no
  * word may lie past the end. The 60 s file's caption export is read back with ffmpeg (ffprobe);
- * the 5-minute file goes through one path and shows its progress moving chunk by chunk.
+ * the 3-minute file goes through one path and shows its progress moving chunk by chunk.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -189,12 +189,12 @@ describe('word times against where the sentences were placed', () => {
 
 describe('a 5-minute recording', () => {
   it('through batch multipart: sentences within 0.3 s, and progress moves chunk by chunk', async () => {
-    const p = await fixture(meetingSpec(300, 16000, 'wav'));
-    const fileId = await uploadedFileId(c, readFileSync(p.path), 'five-minutes.wav', 'audio/wav');
+    const p = await fixture(meetingSpec(180, 16000, 'wav'));
+    const fileId = await uploadedFileId(c, readFileSync(p.path), 'three-minutes.wav', 'audio/wav');
     const job = await c.json('batch.transcribe', '/api/v3/batch/transcribe', { file_id: fileId, language: 'en' });
     const seen = new Set<number>();
     const done = await until(
-      'the 5-minute job',
+      'the 3-minute job',
       async () => {
         const j = await c.json('batch.job', `/api/v3/batch/jobs/${job.body.job_id}`);
         if (j.body.status === 'processing') seen.add(j.body.progress);
@@ -205,13 +205,14 @@ describe('a 5-minute recording', () => {
     );
     expect(done.status, done.error ?? '').toBe('completed');
     const moving = [...seen].filter((x) => x > 15 && x < 100).sort((a, b) => a - b);
-    console.log(`5 min: progress seen while processing: ${[...seen].sort((a, b) => a - b).join(' ')}`);
-    // ~6 chunks of ~45 s, each moving it: the old engine reported 31 then 87 and nothing between.
-    expect(moving.length).toBeGreaterThanOrEqual(4);
     const s = await storedDocuments(done.metadata.session_id);
     const metadata = must(s.transcript.document, 'the transcript body').metadata;
-    console.log(`5 min: ${String(metadata.chunks)} chunks, ${String(metadata.repaired_chunks)} repaired`);
-    expectPlacedTimes('batch multipart, 5 min 16 kHz WAV', p, wordsOf(s.transcript), s.duration * 1000);
+    console.log(`3 min: ${String(metadata.chunks)} chunks, ${String(metadata.repaired_chunks)} repaired; progress seen while processing: ${[...seen].sort((a, b) => a - b).join(' ')}`);
+    // Chunks of ~45 s, each finished one moving it (the last may finish as the job does): the old
+    // engine reported 31 then 87 and nothing between.
+    expect(Number(metadata.chunks)).toBeGreaterThanOrEqual(4);
+    expect(moving.length).toBeGreaterThanOrEqual(Number(metadata.chunks) - 1);
+    expectPlacedTimes('batch multipart, 3 min 16 kHz WAV', p, wordsOf(s.transcript), s.duration * 1000);
     // Ordinary sentences (the fox's "jumps" once came out as "dumb ass") give no offensive word by default.
     const heard = wordsOf(s.transcript).map((w) => w.text.toLowerCase());
     expect(heard.filter((w) => excludedFromDecoder('en')(w))).toEqual([]);
