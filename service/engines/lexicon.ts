@@ -105,10 +105,30 @@ async function writeAtomically(path: string, write: (tmp: string) => Promise<voi
 }
 
 /**
+ * Lexicons this process built, by their inputs: most jobs ask for the same one (no glossary,
+ * offensive words left out), and building it reads and filters the 134 000-word dictionary.
+ */
+const built = new Map<string, Lexicon>();
+const MAX_REMEMBERED = 16;
+
+/**
  * The lexicon for a job, or null when pocketsphinx's own files serve (offensive words allowed and
  * no glossary). `cacheDir` holds the built files, named by a hash of their inputs.
  */
 export async function buildLexicon(cacheDir: string, spec: LexiconSpec, signal: AbortSignal): Promise<Lexicon | null> {
+  const inputs = JSON.stringify([cacheDir, spec.allowProfanity, spec.terms.slice(0, MAX_TERMS)]);
+  const known = built.get(inputs);
+  // Its files can go (a cleared cache folder): then it is built again.
+  if (known && known.args.every((a, i) => i % 2 === 0 || existsSync(a))) return known;
+  const lexicon = await buildLexiconFiles(cacheDir, spec, signal);
+  if (lexicon) {
+    if (built.size >= MAX_REMEMBERED) built.delete(built.keys().next().value!);
+    built.set(inputs, lexicon);
+  }
+  return lexicon;
+}
+
+async function buildLexiconFiles(cacheDir: string, spec: LexiconSpec, signal: AbortSignal): Promise<Lexicon | null> {
   const spelling = new Map<string, string>();
   for (const term of spec.terms.slice(0, MAX_TERMS)) {
     const written = term.split(/[\s\-_/]+/).filter(Boolean);
