@@ -1,5 +1,5 @@
 /** Word (.docx) through the `docx` library: title, summary, then one paragraph a segment. */
-import type { Paragraph } from 'docx';
+import type { Paragraph, TextRun } from 'docx';
 import { documentRows, summaryOf } from './rows';
 import type { ExportOptions, ExportSource } from './source';
 import { isRtlParagraph } from './text';
