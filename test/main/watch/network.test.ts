@@ -43,8 +43,9 @@ it('falls back to the legacy session flow when the service has no batch family',
 it('pauses, waits out an outage and a revoked token, and still sends the file about once', async () => {
   const proxy = await countingProxy(svc.url);
   proxies.push(proxy);
-  const size = 640 * 1024 ** 2;
-  const h = watchHarness(proxy.url, dir('s2t-watch-net-data-'), { chunkBytes: 16 * 1024 ** 2 });
+  // 40 chunks, so each step below (pause, outage, sign-out) lands with chunks still to send.
+  const size = 320 * 1024 ** 2;
+  const h = watchHarness(proxy.url, dir('s2t-watch-net-data-'), { chunkBytes: 8 * 1024 ** 2 });
   harnesses.push(h);
   let refreshes = 0;
   const refresh = h.auth.refresh.bind(h.auth);
