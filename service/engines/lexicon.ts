@@ -117,9 +117,9 @@ const MAX_REMEMBERED = 16;
  */
 export async function buildLexicon(cacheDir: string, spec: LexiconSpec, signal: AbortSignal): Promise<Lexicon | null> {
   const inputs = JSON.stringify([cacheDir, spec.allowProfanity, spec.terms.slice(0, MAX_TERMS)]);
-  const known = built.get(inputs);
+  const remembered = built.get(inputs);
   // Its files can go (a cleared cache folder): then it is built again.
-  if (known && known.args.every((a, i) => i % 2 === 0 || existsSync(a))) return known;
+  if (remembered && filesOf(remembered).every((f) => existsSync(f))) return remembered;
   const lexicon = await buildLexiconFiles(cacheDir, spec, signal);
   if (lexicon) {
     if (built.size >= MAX_REMEMBERED) built.delete(built.keys().next().value!);
@@ -127,6 +127,9 @@ export async function buildLexicon(cacheDir: string, spec: LexiconSpec, signal: 
   }
   return lexicon;
 }
+
+/** The files a lexicon's arguments name (each flag is followed by its file). */
+const filesOf = (lexicon: Lexicon): string[] => lexicon.args.filter((_, i) => i % 2 === 1);
 
 async function buildLexiconFiles(cacheDir: string, spec: LexiconSpec, signal: AbortSignal): Promise<Lexicon | null> {
   const spelling = new Map<string, string>();

@@ -46,4 +46,3 @@ function serviceProgram(name: 'cli' | 'worker'): string[] {
 export const serviceCli = (): string[] => serviceProgram('cli');
 /** A team server's worker (see serviceProgram). */
 export const workerCli = (): string[] => serviceProgram('worker');
-
