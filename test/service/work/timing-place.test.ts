@@ -46,7 +46,7 @@ describe('placing a chunk\'s words on the recording\'s time line', () => {
 });
 
 describe('a cut made in speech', () => {
-  it('is decoded across from both sides and each word kept once: no word doubled, none overlapping, sentences where they were placed', async () => {
+  it('is decoded across from both sides, progress moving chunk by chunk, and each word kept once: no word doubled, none overlapping, sentences where they were placed', async () => {
     const placed = await fixture(noPauseSpec(16000, 'wav'));
     const dir = tempDir('s2t-timing-cut-');
     try {
@@ -55,10 +55,15 @@ describe('a cut made in speech', () => {
       const decoders = new DecoderPool(2);
       const signal = new AbortController().signal;
       // Chunks of at most 8 s on ~13 s of speech whose only pause is a comma: one cut must fall in speech.
-      const cut = await recognize(wav, 'en', { signal, decoders, chunkMs: { target: 6000, max: 8000 } });
+      const progress: number[] = [];
+      const cut = await recognize(wav, 'en', { signal, decoders, chunkMs: { target: 6000, max: 8000 }, onProgress: (p) => progress.push(p) });
       const whole = await recognize(wav, 'en', { signal, decoders, chunkMs: { target: 60_000, max: 120_000 } });
       expect(cut.cutsInSpeech).toBeGreaterThanOrEqual(1);
       expect(whole.chunks).toBe(1);
+      // Progress moves once per chunk decoded, upwards, to the whole.
+      expect(progress).toHaveLength(cut.chunks);
+      progress.slice(1).forEach((p, i) => expect(p).toBeGreaterThan(progress[i]));
+      expect(progress.at(-1)).toBeCloseTo(100, 6);
       cut.words.slice(1).forEach((w, i) => expect(w.start_ms, `"${w.text}" after "${cut.words[i].text}"`).toBeGreaterThanOrEqual(cut.words[i].end_ms));
       const checks = firstWords(placed, cut.words);
       console.log(`cut in speech: ${cut.chunks} chunks, ${cut.words.length} words (one chunk: ${whole.words.length}); sentence starts ${checks.map((c) => Math.round(c.errorMs)).join(' ')} ms`);
