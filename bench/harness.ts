@@ -74,8 +74,11 @@ export async function runRepeated(m: BenchModule, runs = Number(process.env.BENC
     if (runs > 1) process.stderr.write(`  ${m.name}: run ${i + 1} of ${runs}\n`);
     all.push(await m.run());
   }
-  return all[0].map((first) => {
-    const same = all.map((rows) => rows.find((r) => r.name === first.name)).filter((r): r is BenchRow => !!r);
+  // A module gives its rows in the same order every run; a name can carry a run's own figures
+  // (a size, a call count), so rows are matched by place, and by name only if the counts differ.
+  const sameShape = all.every((rows) => rows.length === all[0].length);
+  return all[0].map((first, i) => {
+    const same = all.map((rows) => (sameShape ? rows[i] : rows.find((r) => r.name === first.name))).filter((r): r is BenchRow => !!r);
     const each = same.flatMap((r) => r.each ?? [{ ours: r.ours, peer: r.peer, ratio: r.ratio, met: r.met }]);
     const peers = each.map((e) => e.peer).filter((p): p is number => p !== null);
     const ours = percentile(each.map((e) => e.ours), 50);
