@@ -191,3 +191,48 @@ it('chooses the folder to watch in the folder browser: opens folders, goes up, s
   await expect.poll(() => form.getByLabel('Folder path').inputValue()).toBe(join(root, 'Interviews'));
   await page.close();
 }, 120_000);
+
+it('keeps a path typed while the folder browser\'s first listing is still on its way', async () => {
+  const root = tempDir('s2t-folder-typed-');
+  dirs.push(root);
+  mkdirSync(join(root, 'Clips'));
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // The bridge's socket passes through here; the first folders.list answer waits until released.
+  const listIds = new Set<number>();
+  let held: (() => void) | null = null;
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.routeWebSocket(/\/bridge$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (typeof m === 'string') {
+        const req = JSON.parse(m) as { id: number; channel: string };
+        if (req.channel === 'folders.list') listIds.add(req.id);
+      }
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      const id = typeof m === 'string' ? (JSON.parse(m) as { id?: number }).id : undefined;
+      if (id !== undefined && listIds.has(id) && !held) {
+        held = () => ws.send(m);
+        void released.then(held);
+        return;
+      }
+      ws.send(m);
+    });
+  });
+  await signIn(page, await run.app.newUrl());
+  await fromMenu(page, 'Watch folders');
+  await page.getByRole('form', { name: 'Add a watched folder' }).getByRole('button', { name: 'Choose folder…' }).click();
+  const browser = page.getByRole('dialog', { name: 'Choose the folder to watch' });
+  const where = browser.getByLabel('Folder', { exact: true });
+  await expect.poll(() => held !== null, { timeout: 10_000 }).toBe(true);
+  await where.fill(root);
+  release();
+  // The first listing arrives and is shown; the path typed stays, and Enter opens it.
+  await expect.poll(() => browser.getByRole('list', { name: /^Folders in / }).count()).toBe(1);
+  expect(await where.inputValue()).toBe(root);
+  await where.press('Enter');
+  await expect.poll(() => browser.getByRole('list', { name: `Folders in ${root}` }).getByRole('listitem').allTextContents()).toEqual(['Clips']);
+  await page.close();
+}, 120_000);

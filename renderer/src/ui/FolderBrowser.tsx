@@ -17,15 +17,18 @@ export function FolderBrowser({ title, onChoose, onClose }: { title: string; onC
 
   // Only the latest request's answer is shown: an earlier one that comes back later (the first
   // listing, while the person has already typed a path and pressed Enter) must not replace it.
+  // Nor does an answer replace a path typed while it was on its way.
   const latest = useRef(0);
+  const typedSince = useRef(false);
   const open = useCallback(
     async (path: string | undefined) => {
       const mine = ++latest.current;
+      typedSince.current = false;
       try {
         const next = await call('folders.list', { path, showHidden });
         if (mine !== latest.current) return;
         setListing(next);
-        setTyped(next.path);
+        if (!typedSince.current) setTyped(next.path);
         setProblem(null);
       } catch (e) {
         if (mine === latest.current) setProblem((e as Error).message);
@@ -51,7 +54,10 @@ export function FolderBrowser({ title, onChoose, onClose }: { title: string; onC
           id={pathId}
           value={typed}
           spellCheck={false}
-          onChange={(e) => setTyped(e.target.value)}
+          onChange={(e) => {
+            typedSince.current = true;
+            setTyped(e.target.value);
+          }}
           onKeyDown={(e) => {
             if (e.key !== 'Enter') return;
             e.preventDefault();
