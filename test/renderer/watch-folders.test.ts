@@ -199,7 +199,7 @@ it('keeps a path typed while the folder browser\'s first listing is still on its
   const page = await run.browser.newPage({ viewport: { width: 1280, height: 800 } });
   // The bridge's socket passes through here; the first folders.list answer waits until released.
   const listIds = new Set<number>();
-  let held: (() => void) | null = null;
+  let holding = false;
   let release = (): void => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.routeWebSocket(/\/bridge$/, (ws) => {
@@ -213,9 +213,9 @@ it('keeps a path typed while the folder browser\'s first listing is still on its
     });
     server.onMessage((m) => {
       const id = typeof m === 'string' ? (JSON.parse(m) as { id?: number }).id : undefined;
-      if (id !== undefined && listIds.has(id) && !held) {
-        held = () => ws.send(m);
-        void released.then(held);
+      if (id !== undefined && listIds.has(id) && !holding) {
+        holding = true;
+        void released.then(() => ws.send(m));
         return;
       }
       ws.send(m);
@@ -226,7 +226,7 @@ it('keeps a path typed while the folder browser\'s first listing is still on its
   await page.getByRole('form', { name: 'Add a watched folder' }).getByRole('button', { name: 'Choose folder…' }).click();
   const browser = page.getByRole('dialog', { name: 'Choose the folder to watch' });
   const where = browser.getByLabel('Folder', { exact: true });
-  await expect.poll(() => held !== null, { timeout: 10_000 }).toBe(true);
+  await expect.poll(() => holding, { timeout: 10_000 }).toBe(true);
   await where.fill(root);
   release();
   // The first listing arrives and is shown; the path typed stays, and Enter opens it.
